@@ -1,0 +1,135 @@
+/*
+ * cli.h — what every `ringbench` command shares: the command table, exit
+ * codes, option parsing, member lists, key input and output formats.
+ *
+ * Conventions (README, "Command line"):
+ *   - data to stdout, progress and diagnostics to stderr;
+ *   - bad arguments or input: one line "ringbench CMD: message" on stderr,
+ *     exit RB_EXIT_USAGE (2); runtime failure: exit RB_EXIT_FAILURE (1);
+ *   - --format text|json|csv (and md where a command offers it).
+ * Not thread-safe (the CLI is single-threaded).
+ */
+#ifndef RINGBENCH_CLI_H
+#define RINGBENCH_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ringbench/ring.h"
+
+#define RB_EXIT_OK 0
+#define RB_EXIT_FAILURE 1
+#define RB_EXIT_USAGE 2
+
+/* A subcommand: argv[0] is the command name; returns an RB_EXIT_* code. */
+typedef struct rb_command {
+    const char *name;
+    const char *summary; /* one line for `ringbench --help` */
+    int (*run)(int argc, char **argv);
+} rb_command;
+
+/* Output formats. */
+typedef enum { RB_FMT_TEXT, RB_FMT_JSON, RB_FMT_CSV, RB_FMT_MD } rb_format;
+
+/*
+ * rb_cli_usage_error — print "ringbench CMD: <message>" to stderr and return
+ * RB_EXIT_USAGE. rb_cli_fail does the same and returns RB_EXIT_FAILURE.
+ */
+int rb_cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+int rb_cli_fail(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/*
+ * rb_cli_parse_format — "text", "json", "csv" (and "md" when allow_md) into
+ * *out. 0 on success, -1 on an unknown name (nothing printed).
+ */
+int rb_cli_parse_format(const char *s, int allow_md, rb_format *out);
+
+/*
+ * rb_cli_parse_u32 / rb_cli_parse_u64 — a whole decimal number in
+ * [min, max] (no sign, no trailing bytes, no overflow). 0 or -1.
+ */
+int rb_cli_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+int rb_cli_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * rb_cli_parse_double — a finite decimal number (strtod syntax, whole string).
+ * 0 or -1.
+ */
+int rb_cli_parse_double(const char *s, double *out);
+
+/*
+ * rb_member_list — members parsed from "id[=weight],id[=weight],...". Ids
+ * may contain ':' (e.g. "s1:1"); the weight follows the last '='. Each id is
+ * a non-empty byte string without ','; weight 1 when absent. Owns the ids.
+ */
+typedef struct rb_member_list {
+    rb_member *members;
+    size_t n;
+    char *storage; /* the copied list the ids point into */
+} rb_member_list;
+
+/* Parse `spec` into *out. 0, or -1 with a message in `err` (size err_size). */
+int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_t err_size);
+void rb_member_list_free(rb_member_list *l);
+
+/*
+ * rb_key_list — keys read one per line (LF; a trailing CR is kept, bytes
+ * preserved, NUL bytes allowed) or taken from argv. Owns its storage.
+ */
+typedef struct rb_key_list {
+    char **keys;     /* n pointers into storage */
+    size_t *len;     /* n lengths */
+    size_t n;
+    char *storage;
+} rb_key_list;
+
+/* Read keys from `f` until EOF. 0, or -1 on a read error / out of memory. */
+int rb_key_list_read(FILE *f, rb_key_list *out);
+/* Keys from argv[0..argc) (copied). 0 or -1. */
+int rb_key_list_from_argv(int argc, char **argv, rb_key_list *out);
+void rb_key_list_free(rb_key_list *l);
+
+/*
+ * rb_json_string / rb_csv_field — write bytes as a JSON string (quoted, with
+ * \uXXXX escapes for control bytes; invalid UTF-8 bytes as \u00XX of the
+ * byte, documented) or as an RFC 4180 CSV field (quoted when needed).
+ */
+void rb_json_string(FILE *f, const void *data, size_t len);
+void rb_csv_field(FILE *f, const void *data, size_t len);
+
+/*
+ * rb_cli_ring_options — the ring options every ring command shares:
+ *   --algo A  --members LIST  --vnodes V  --buckets B  --hash H
+ *   --bucket-hash H  --seed S  --table-source A
+ * rb_cli_ring_option consumes argv[*i] (and its value) when it is one of
+ * them: returns 1 when consumed, 0 when not a ring option, -1 after printing a
+ * usage error (exit 2). Defaults from rb_config_init; --hash sets both hashes
+ * unless --bucket-hash is given.
+ */
+typedef struct rb_cli_ring {
+    const rb_algo *algo;
+    rb_config cfg;
+    const char *members_spec;
+    int bucket_hash_set;
+} rb_cli_ring;
+
+void rb_cli_ring_init(rb_cli_ring *o);
+int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i);
+
+/* Build the ring the options describe (requires --algo and --members).
+ * 0, or prints a message and returns RB_EXIT_USAGE / RB_EXIT_FAILURE. */
+int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, rb_ring **out);
+
+/* The help text of the shared ring options (for each command's --help). */
+extern const char rb_cli_ring_help[];
+
+#endif

@@ -1,0 +1,317 @@
+/* util.c — shared CLI helpers (see cli.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void vreport(const char *cmd, const char *fmt, va_list ap) {
+    fprintf(stderr, "ringbench %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int rb_cli_usage_error(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, fmt, ap);
+    va_end(ap);
+    return RB_EXIT_USAGE;
+}
+
+int rb_cli_fail(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(cmd, fmt, ap);
+    va_end(ap);
+    return RB_EXIT_FAILURE;
+}
+
+int rb_cli_parse_format(const char *s, int allow_md, rb_format *out) {
+    static const struct {
+        const char *name;
+        rb_format fmt;
+    } names[] = {{"text", RB_FMT_TEXT}, {"json", RB_FMT_JSON}, {"csv", RB_FMT_CSV}, {"md", RB_FMT_MD}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(s, names[i].name) == 0 && (allow_md || names[i].fmt != RB_FMT_MD)) {
+            *out = names[i].fmt;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int rb_cli_parse_u64(const char *s, uint64_t *out) {
+    if (!s || *s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+int rb_cli_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out) {
+    uint64_t v;
+    if (rb_cli_parse_u64(s, &v) || v < min || v > max) return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int rb_cli_parse_double(const char *s, double *out) {
+    if (!s || !*s) return -1;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_t err_size) {
+    memset(out, 0, sizeof *out);
+    size_t len = strlen(spec), n = 1;
+    for (size_t i = 0; i < len; i++) n += spec[i] == ',';
+    out->storage = malloc(len + 1);
+    out->members = calloc(n, sizeof *out->members);
+    if (!out->storage || !out->members) {
+        snprintf(err, err_size, "out of memory");
+        rb_member_list_free(out);
+        return -1;
+    }
+    memcpy(out->storage, spec, len + 1);
+    char *p = out->storage;
+    for (size_t k = 0; k < n; k++) {
+        char *end = strchr(p, ',');
+        if (end) *end = '\0';
+        rb_member *m = &out->members[k];
+        m->weight = 1;
+        char *eq = strrchr(p, '=');
+        if (eq) {
+            *eq = '\0';
+            if (rb_cli_parse_u32(eq + 1, 0, UINT32_MAX, &m->weight)) {
+                snprintf(err, err_size, "member %zu: weight '%s' is not a whole number", k, eq + 1);
+                rb_member_list_free(out);
+                return -1;
+            }
+        }
+        if (*p == '\0') {
+            snprintf(err, err_size, "member %zu has an empty id (list '%s')", k, spec);
+            rb_member_list_free(out);
+            return -1;
+        }
+        m->id = p;
+        m->id_len = strlen(p);
+        p = end ? end + 1 : p + strlen(p);
+    }
+    out->n = n;
+    return 0;
+}
+
+void rb_member_list_free(rb_member_list *l) {
+    free(l->members);
+    free(l->storage);
+    memset(l, 0, sizeof *l);
+}
+
+/* Split storage[0..size) at LF into keys; the last line needs no LF. */
+static int split_lines(rb_key_list *out, size_t size) {
+    size_t n = 0;
+    for (size_t i = 0; i < size; i++) n += out->storage[i] == '\n';
+    if (size && out->storage[size - 1] != '\n') n++;
+    out->keys = malloc((n ? n : 1) * sizeof *out->keys);
+    out->len = malloc((n ? n : 1) * sizeof *out->len);
+    if (!out->keys || !out->len) return -1;
+    size_t start = 0, k = 0;
+    for (size_t i = 0; i <= size && k < n; i++) {
+        if (i == size || out->storage[i] == '\n') {
+            out->keys[k] = out->storage + start;
+            out->len[k++] = i - start;
+            start = i + 1;
+        }
+    }
+    out->n = n;
+    return 0;
+}
+
+int rb_key_list_read(FILE *f, rb_key_list *out) {
+    memset(out, 0, sizeof *out);
+    size_t cap = 1 << 16, size = 0;
+    out->storage = malloc(cap);
+    if (!out->storage) return -1;
+    for (;;) {
+        if (size == cap) {
+            char *grown = realloc(out->storage, cap *= 2);
+            if (!grown) goto fail;
+            out->storage = grown;
+        }
+        size_t got = fread(out->storage + size, 1, cap - size, f);
+        size += got;
+        if (got == 0) break;
+    }
+    if (ferror(f) || split_lines(out, size)) goto fail;
+    return 0;
+fail:
+    rb_key_list_free(out);
+    return -1;
+}
+
+int rb_key_list_from_argv(int argc, char **argv, rb_key_list *out) {
+    memset(out, 0, sizeof *out);
+    size_t total = 0;
+    for (int i = 0; i < argc; i++) total += strlen(argv[i]) + 1;
+    out->storage = malloc(total ? total : 1);
+    out->keys = malloc((argc ? argc : 1) * sizeof *out->keys);
+    out->len = malloc((argc ? argc : 1) * sizeof *out->len);
+    if (!out->storage || !out->keys || !out->len) {
+        rb_key_list_free(out);
+        return -1;
+    }
+    char *p = out->storage;
+    for (int i = 0; i < argc; i++) {
+        size_t len = strlen(argv[i]);
+        memcpy(p, argv[i], len + 1);
+        out->keys[i] = p;
+        out->len[i] = len;
+        p += len + 1;
+    }
+    out->n = (size_t)argc;
+    return 0;
+}
+
+void rb_key_list_free(rb_key_list *l) {
+    free(l->keys);
+    free(l->len);
+    free(l->storage);
+    memset(l, 0, sizeof *l);
+}
+
+void rb_json_string(FILE *f, const void *data, size_t len) {
+    const unsigned char *p = data;
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = p[i];
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20 || c == 0x7F)
+            fprintf(f, "\\u%04x", c);
+        else if (c < 0x80)
+            fputc(c, f);
+        else {
+            /* copy a valid UTF-8 sequence as is; an invalid byte as \u00XX */
+            size_t n = (c >= 0xF0) ? 4 : (c >= 0xE0) ? 3 : (c >= 0xC0) ? 2 : 1;
+            if (n > 1 && i + n <= len && rb_hash_check(&rb_hash_fnv1a32_js, p + i, n) == 0) {
+                fwrite(p + i, 1, n, f);
+                i += n - 1;
+            } else {
+                fprintf(f, "\\u%04x", c);
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+void rb_csv_field(FILE *f, const void *data, size_t len) {
+    const char *p = data;
+    int quote = 0;
+    for (size_t i = 0; i < len; i++)
+        if (p[i] == ',' || p[i] == '"' || p[i] == '\n' || p[i] == '\r') quote = 1;
+    if (!quote) {
+        fwrite(p, 1, len, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '"') fputc('"', f);
+        fputc(p[i], f);
+    }
+    fputc('"', f);
+}
+
+void rb_cli_ring_init(rb_cli_ring *o) {
+    memset(o, 0, sizeof *o);
+    rb_config_init(&o->cfg);
+}
+
+const char rb_cli_ring_help[] =
+    "  --algo A           ring algorithm (see `ringbench list`)\n"
+    "  --members LIST     member ids, comma-separated; id=W gives weight W (default 1)\n"
+    "  --vnodes V         vnodes per unit of weight (default 128)\n"
+    "  --buckets B        buckets (default 1024)\n"
+    "  --hash H           ring hash, and bucket hash unless --bucket-hash (default xxh3)\n"
+    "  --bucket-hash H    key -> bucket hash (fnv1a32, fnv1a32-js, xxh3)\n"
+    "  --seed S           seed of both hashes (default 0)\n"
+    "  --table-source A   algorithm that fills `table` (default binary)\n";
+
+int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i) {
+    static const char *const names[] = {"--algo",        "--members", "--vnodes",
+                                        "--buckets",     "--hash",    "--bucket-hash",
+                                        "--seed",        "--table-source"};
+    const char *opt = argv[*i];
+    size_t which = sizeof names / sizeof names[0];
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(opt, names[k]) == 0) which = k;
+    if (which == sizeof names / sizeof names[0]) return 0;
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    switch (which) {
+    case 0:
+        if (!(o->algo = rb_algo_by_name(v))) goto unknown;
+        break;
+    case 1: o->members_spec = v; break;
+    case 2:
+        if (rb_cli_parse_u32(v, 1, RB_MAX_POINTS, &o->cfg.n_vnodes)) {
+            rb_cli_usage_error(cmd, "--vnodes must be a whole number from 1 to %u, got '%s'",
+                               RB_MAX_POINTS, v);
+            return -1;
+        }
+        break;
+    case 3:
+        if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->cfg.n_buckets)) {
+            rb_cli_usage_error(cmd, "--buckets must be a whole number from 1 to %u, got '%s'",
+                               RB_MAX_BUCKETS, v);
+            return -1;
+        }
+        break;
+    case 4:
+        if (!(o->cfg.ring_hash = rb_hash_by_name(v))) goto unknown;
+        if (!o->bucket_hash_set) o->cfg.bucket_hash = o->cfg.ring_hash;
+        break;
+    case 5:
+        if (!(o->cfg.bucket_hash = rb_hash_by_name(v))) goto unknown;
+        o->bucket_hash_set = 1;
+        break;
+    case 6:
+        if (rb_cli_parse_u64(v, &o->cfg.seed)) {
+            rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
+            return -1;
+        }
+        break;
+    case 7:
+        if (!rb_algo_by_name(v)) goto unknown;
+        o->cfg.table_source = v;
+        break;
+    }
+    return 1;
+unknown:
+    rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    return -1;
+}
+
+int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, rb_ring **out) {
+    *out = NULL;
+    if (!o->algo) return rb_cli_usage_error(cmd, "--algo is required (see `ringbench list`)");
+    if (!o->members_spec) return rb_cli_usage_error(cmd, "--members is required");
+    char err[256];
+    if (rb_member_list_parse(o->members_spec, members, err, sizeof err))
+        return rb_cli_usage_error(cmd, "--members: %s", err);
+    int rc = rb_ring_build(o->algo, &o->cfg, members->members, members->n, out);
+    if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
+    if (rc) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    return 0;
+}

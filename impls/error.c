@@ -1,0 +1,28 @@
+/* error.c — messages for the RB_E* codes and the thread-local detail. */
+#include "ringbench/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+static _Thread_local char detail[256];
+
+const char *rb_strerror(int code) {
+    switch (code) {
+#define RB_ERROR_CASE_(name, value, msg)                                                           \
+    case value:                                                                                    \
+        return msg;
+        RB_ERROR_LIST(RB_ERROR_CASE_)
+#undef RB_ERROR_CASE_
+    }
+    return "unknown error";
+}
+
+const char *rb_error_detail(void) { return detail; }
+
+int rb_set_error(int code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    return code;
+}

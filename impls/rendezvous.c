@@ -1,0 +1,102 @@
+/*
+ * rendezvous.c — highest random weight (HRW) hashing: the owner of a
+ * position is the member with the highest score(position, member).
+ * Source: D. Thaler, C. Ravishankar, "Using Name-Based Mappings to Increase
+ * Hit Rates", IEEE/ACM ToN 6(1), 1998. Weights by the logarithmic method:
+ * score = -w / ln(u), u in (0,1) uniform from the hash (J. Resch, "New
+ * Hashing Algorithms for Data Storage", 2015; Schindelhauer & Schomaker,
+ * "Weighted Distributed Hash Tables", SPAA 2005), which gives member i the
+ * share w_i / sum(w).
+ *
+ * score input: u64 = fmix64(position XOR member_key), member_key =
+ * fmix64(ring_hash(id, seed)). Unweighted memberships compare the 64-bit
+ * values directly (same order as the logarithm, no floating point). Equal
+ * scores go to the member first in id order, so the owner does not depend on
+ * list order. O(N) per lookup.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "ringbench/ring.h"
+
+typedef struct {
+    rb_ring hdr;
+    uint64_t *member_key; /* per member, in id order */
+    uint32_t *member_idx; /* member index of member_key[i] */
+    double *weight;       /* per member in id order; NULL when all are 1 */
+} hrw_ring;
+
+static int build(const rb_ring *hdr, rb_ring **out) {
+    uint32_t n = hdr->n_members;
+    hrw_ring *r = calloc(1, sizeof *r);
+    if (!r) return rb_set_error(RB_ENOMEM, "out of memory for a ring");
+    r->hdr = *hdr;
+    r->member_key = malloc(n * sizeof *r->member_key);
+    r->member_idx = malloc(n * sizeof *r->member_idx);
+    int weighted = 0;
+    for (uint32_t i = 0; i < n; i++) weighted |= hdr->members[i].weight != 1;
+    if (weighted) r->weight = malloc(n * sizeof *r->weight);
+    if (!r->member_key || !r->member_idx || (weighted && !r->weight)) {
+        free(r->member_key), free(r->member_idx), free(r->weight), free(r);
+        return rb_set_error(RB_ENOMEM, "out of memory for %u members", n);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = hdr->id_order[k];
+        const rb_member *m = &hdr->members[i];
+        r->member_key[k] = rb_hash_fmix64(hdr->cfg.ring_hash->fn(m->id, m->id_len, hdr->cfg.seed));
+        r->member_idx[k] = i;
+        if (weighted) r->weight[k] = m->weight;
+    }
+    *out = &r->hdr;
+    return 0;
+}
+
+/* u in (0, 1) from the top 53 bits: never 0 or 1, so ln(u) < 0 is finite. */
+static double unit_open(uint64_t x) { return ((double)(x >> 11) + 0.5) * 0x1.0p-53; }
+
+static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
+    const hrw_ring *r = (const hrw_ring *)ring;
+    uint32_t n = ring->n_members, best = 0;
+    if (!r->weight) {
+        uint64_t top = rb_hash_fmix64(pos ^ r->member_key[0]);
+        for (uint32_t k = 1; k < n; k++) {
+            uint64_t s = rb_hash_fmix64(pos ^ r->member_key[k]);
+            if (s > top) top = s, best = k; /* strict: ties stay with the first in id order */
+        }
+    } else {
+        double top = -r->weight[0] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[0])));
+        for (uint32_t k = 1; k < n; k++) {
+            double s = -r->weight[k] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[k])));
+            if (s > top) top = s, best = k;
+        }
+    }
+    return r->member_idx[best];
+}
+
+static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
+    return owner_position(ring, ring->bucket_pos[b]);
+}
+
+static size_t bytes_held(const rb_ring *ring) {
+    const hrw_ring *r = (const hrw_ring *)ring;
+    size_t n = ring->n_members;
+    return sizeof *r - sizeof(rb_ring) + n * (sizeof *r->member_key + sizeof *r->member_idx) +
+           (r->weight ? n * sizeof *r->weight : 0);
+}
+
+static void destroy(rb_ring *ring) {
+    hrw_ring *r = (hrw_ring *)ring;
+    free(r->member_key), free(r->member_idx), free(r->weight), free(r);
+}
+
+const rb_algo rb_algo_rendezvous = {
+    .name = "rendezvous",
+    .description = "highest random weight; weighted by the logarithmic method",
+    .source = "Thaler & Ravishankar, ToN 1998; weights: Schindelhauer & Schomaker, SPAA 2005",
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_MONOTONE,
+    .build = build,
+    .owner_position = owner_position,
+    .owner_bucket = owner_bucket,
+    .bytes_held = bytes_held,
+    .destroy = destroy,
+};

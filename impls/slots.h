@@ -1,0 +1,33 @@
+/*
+ * slots.h — internal: member slots for the index-based algorithms (`jump`,
+ * `modn`). Member i of weight w owns w consecutive slots, in member list
+ * order; with all weights 1 slot j is member j and no table is kept.
+ */
+#ifndef RINGBENCH_SLOTS_H
+#define RINGBENCH_SLOTS_H
+
+#include <stdint.h>
+
+#include "ringbench/ring.h"
+
+typedef struct rb_slots {
+    uint32_t n;      /* total weight */
+    uint32_t *owner; /* n entries, or NULL when every weight is 1 */
+} rb_slots;
+
+/* A ring that is only its header and its slots: `jump` and `modn`. */
+typedef struct rb_slots_ring {
+    rb_ring hdr;
+    rb_slots slots;
+} rb_slots_ring;
+
+/* rb_algo.build / bytes_held / destroy for an rb_slots_ring. */
+int rb_slots_ring_build(const rb_ring *hdr, rb_ring **out);
+size_t rb_slots_ring_bytes(const rb_ring *ring);
+void rb_slots_ring_destroy(rb_ring *ring);
+
+static inline uint32_t rb_slot_owner(const rb_slots *s, uint32_t slot) {
+    return s->owner ? s->owner[slot] : slot;
+}
+
+#endif

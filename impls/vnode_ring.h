@@ -1,0 +1,41 @@
+/*
+ * vnode_ring.h — internal: the sorted vnode ring that `linear`, `binary` (and
+ * through them `table`) search. Not a public header.
+ *
+ * Points are sorted by (position, member id order, vnode index): the total
+ * order documented in ringbench/ring.h. Stored as two parallel arrays
+ * (structure of arrays) so a search touches only positions: 8 + 4 bytes per
+ * vnode.
+ */
+#ifndef RINGBENCH_VNODE_RING_H
+#define RINGBENCH_VNODE_RING_H
+
+#include <stdint.h>
+
+#include "ringbench/ring.h"
+
+typedef struct rb_vnode_ring {
+    uint64_t *pos;   /* n ring positions, ascending */
+    uint32_t *owner; /* n member indices, owner[i] owns pos[i] */
+    uint32_t n;      /* V * total weight */
+} rb_vnode_ring;
+
+/* Build the sorted points of the members in `hdr`. 0, or RB_ENOMEM with a
+ * detail (nothing allocated then). */
+int rb_vnode_ring_build(const rb_ring *hdr, rb_vnode_ring *vr);
+
+/* Free the arrays; safe on a zeroed struct. */
+void rb_vnode_ring_free(rb_vnode_ring *vr);
+
+/* Bytes held by the arrays. */
+size_t rb_vnode_ring_bytes(const rb_vnode_ring *vr);
+
+/*
+ * rb_sort_u64_stable — stable LSD radix sort of keys[0..n) carrying vals
+ * along; passes whose byte is equal in every key are skipped (so 32-bit
+ * positions take 4 passes). `tmp_keys`/`tmp_vals` are n-element scratch.
+ */
+void rb_sort_u64_stable(uint64_t *keys, uint32_t *vals, uint64_t *tmp_keys, uint32_t *tmp_vals,
+                        size_t n);
+
+#endif
