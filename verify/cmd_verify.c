@@ -175,6 +175,13 @@ static const char *option_value(const char *cmd, int argc, char **argv, int *i) 
 
 static int is_opt(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
 
+/* Whether `arg` is one of the NULL-terminated option names. */
+static int is_one_of(const char *arg, const char *const *names) {
+    while (*names)
+        if (is_opt(arg, *names++)) return 1;
+    return 0;
+}
+
 /* Seeds of the random memberships: first_seed, first_seed + 1, ... Each seeds
  * its own splitmix64 generator (rb_sweep_ids), so `--seed X --seeds 1`
  * reproduces the membership of seed X alone. */
@@ -234,7 +241,7 @@ static const char verify_help[] =
     "\n"
     "options:\n"
     "  --algo A[,A...]      algorithms (default: every registered one)\n"
-    "  --members LIST       N values: N1..N2 and/or a,b,c (default 2,3,4,5,8,12,16,24,32,48,64)\n"
+    "  --members LIST       N values: N1..N2 and/or a,b,c (default 2..64)\n"
     "  --vnodes LIST        V values (default 1,2,4,...,1024); measured once per N for\n"
     "                       algorithms without vnodes\n"
     "  --hash H[,H...]      ring and bucket hash (default fnv1a32,xxh3)\n"
@@ -754,8 +761,6 @@ static int run_codes(const verify_opts *o) {
     return RB_EXIT_OK;
 }
 
-static const uint32_t default_members[] = {2, 3, 4, 5, 8, 12, 16, 24, 32, 48, 64};
-
 static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     l->v = malloc(n * sizeof *l->v);
     if (!l->v) return -1;
@@ -763,6 +768,10 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     l->n = n;
     return 0;
 }
+
+static const char *const verify_value_opts[] = {
+    "--algo", "--hash", "--members", "--vnodes", "--buckets", "--keys", "--n-keys", "--seeds",
+    "--seed", "--format", "--codes-file", NULL};
 
 /* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
@@ -780,6 +789,8 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
             o->update = 1;
         } else if (is_opt(arg, "--seed-example")) {
             o->seed_example = 1;
+        } else if (!is_one_of(arg, verify_value_opts)) {
+            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--algo")) {
@@ -815,8 +826,6 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
                 return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
         } else if (is_opt(arg, "--codes-file")) {
             o->codes_file = v;
-        } else {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         }
     }
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
@@ -840,10 +849,11 @@ int rb_cmd_verify(int argc, char **argv) {
             o.hashes[o.n_hashes++] = &rb_hash_fnv1a32;
             o.hashes[o.n_hashes++] = &rb_hash_xxh3;
         }
-        uint32_t pow2[11];
+        /* defaults: N = 2..64, V = 1, 2, 4, ..., 1024 */
+        uint32_t pow2[11], all_n[63];
         for (int i = 0; i < 11; i++) pow2[i] = 1u << i;
-        if ((!o.members.n && set_default_list(&o.members, default_members,
-                                              sizeof default_members / sizeof default_members[0])) ||
+        for (int i = 0; i < 63; i++) all_n[i] = (uint32_t)i + 2;
+        if ((!o.members.n && set_default_list(&o.members, all_n, 63)) ||
             (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
             rc = rb_cli_fail("verify", "out of memory");
         else if (o.codes)
@@ -945,6 +955,10 @@ typedef struct vnodes_opts {
     int quiet;
 } vnodes_opts;
 
+static const char *const vnodes_value_opts[] = {
+    "--members", "--algo", "--hash", "--buckets", "--target-peak", "--keys", "--seeds", "--seed",
+    "--max-vnodes", "--vnodes", "--format", NULL};
+
 static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     const char *cmd = "vnodes";
     for (int i = 1; i < argc; i++) {
@@ -954,6 +968,8 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
             return RB_EXIT_OK;
         } else if (is_opt(arg, "--quiet")) {
             o->quiet = 1;
+        } else if (!is_one_of(arg, vnodes_value_opts)) {
+            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--members")) {
@@ -986,8 +1002,6 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         } else if (is_opt(arg, "--format")) {
             if (rb_cli_parse_format(v, 1, &o->fmt))
                 return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
-        } else {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         }
     }
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
