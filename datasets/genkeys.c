@@ -196,8 +196,7 @@ static int parse_options(int argc, char **argv, genkeys_options *o) {
                                           N_CUSTOMERS_MAX, v);
             o->n_customers_set = 1;
         } else if (strcmp(a, "--zipf-s") == 0) {
-            if (rb_cli_parse_double(v, &o->zipf_s) || !(o->zipf_s >= 0.0) ||
-                o->zipf_s > ZIPF_S_MAX)
+            if (rb_cli_parse_double(v, &o->zipf_s) || !(o->zipf_s >= 0.0) || o->zipf_s > ZIPF_S_MAX)
                 return rb_cli_usage_error(CMD, "--zipf-s must be a number in 0..%g, got '%s'",
                                           ZIPF_S_MAX, v);
             o->zipf_s_set = 1;
