@@ -8,6 +8,8 @@
 set -uo pipefail
 dir=${1:?usage: test_fetch.sh DATASETS_DIR}
 fetch="$dir/fetch"
+# node is a requirement of fetch itself; without it ctest reports a skip.
+command -v node >/dev/null || { echo "fetch: node not installed; skipped"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n_fail=0

@@ -13,7 +13,7 @@ check() { # check CASE GOT EXPECTED
     fi
 }
 n_rows=0
-while IFS=$'\t' read -r name package version integrity source field n_keys rest; do
+while IFS=$'\t' read -r name _ _ _ _ _ n_keys _; do
     case "$name" in '' | '#'*) continue ;; esac
     n_rows=$((n_rows + 1))
     f="$dir/samples/$name.txt"
@@ -28,7 +28,7 @@ while IFS=$'\t' read -r name package version integrity source field n_keys rest;
     check "$name valid UTF-8" "$(iconv -f UTF-8 -t UTF-8 "$f" >/dev/null 2>&1 && echo yes || echo no)" yes
 done <"$dir/manifest.tsv"
 check "manifest rows" "$n_rows" 3
-check "sample files" "$(ls "$dir"/samples/*.txt | wc -l)" "$n_rows"
+check "sample files" "$(find "$dir/samples" -name "*.txt" | wc -l)" "$n_rows"
 check "SHA256SUMS" "$(cd "$dir/samples" && sha256sum --quiet -c SHA256SUMS 2>&1 && echo ok)" ok
 check "cities has non-ASCII names" \
     "$(LC_ALL=C grep -c "$(printf '[\200-\377]')" "$dir/samples/cities.txt" | awk '{ print ($1 > 100) ? "yes" : "no" }')" yes
