@@ -23,6 +23,7 @@ typedef struct {
     rb_vnode_ring vr;
     uint32_t *index; /* 2^k + 1 entries */
     unsigned shift;  /* position >> shift = top k bits */
+    uint64_t max_t;  /* 2^k - 1, the last run */
 } binary_ring;
 
 static int build(const rb_ring *hdr, rb_ring **out) {
@@ -40,6 +41,7 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     unsigned bits = hdr->cfg.ring_hash->bits;
     if (k > bits) k = bits;
     r->shift = bits - k;
+    r->max_t = ((uint64_t)1 << k) - 1;
     size_t n_index = ((size_t)1 << k) + 1;
     r->index = malloc(n_index * sizeof *r->index);
     if (!r->index) {
@@ -61,6 +63,7 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     const binary_ring *r = (const binary_ring *)ring;
     const uint64_t *p = r->vr.pos;
     uint64_t t = pos >> r->shift;
+    if (t > r->max_t) t = r->max_t; /* beyond a 32-bit hash's range: past every point */
     uint32_t lo = r->index[t], hi = r->index[t + 1];
     /* first i in [lo, hi) with p[i] >= pos, else hi */
     while (lo < hi) {
