@@ -532,12 +532,29 @@ static void print_agreement(const verify_opts *o, const agreement_acc *acc) {
     }
 }
 
+/* Largest value of a list. */
+static uint32_t list_max(const u32_list *l) {
+    uint32_t m = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i] > m) m = l->v[i];
+    return m;
+}
+
+/* N <= B for every N, and (N+1) x V within RB_MAX_POINTS (the add builds
+ * N+1 members); else a usage error. */
+static int check_sizes(const char *cmd, const u32_list *members, uint32_t max_vnodes, uint32_t B) {
+    uint32_t n = list_max(members);
+    if (n > B) return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets", n, B);
+    if ((uint64_t)(n + 1) * max_vnodes > RB_MAX_POINTS)
+        return rb_cli_usage_error(cmd, "(N+1) x V = %u x %u vnodes exceeds the limit of %u points",
+                                  n + 1, max_vnodes, RB_MAX_POINTS);
+    return 0;
+}
+
 static int run_sweep(const verify_opts *o) {
     const char *cmd = "verify";
-    for (size_t i = 0; i < o->members.n; i++)
-        if (o->members.v[i] > o->n_buckets)
-            return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets",
-                                      o->members.v[i], o->n_buckets);
+    int size_rc = check_sizes(cmd, &o->members, list_max(&o->vnodes), o->n_buckets);
+    if (size_rc) return size_rc;
     rb_key_list keys;
     int rc = load_keys(cmd, o->keys_path, o->n_keys, &keys);
     if (rc) return rc;
@@ -1068,11 +1085,10 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         }
     }
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
-    for (size_t i = 0; i < o->members.n; i++)
-        if (o->members.v[i] > o->n_buckets)
-            return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets",
-                                      o->members.v[i], o->n_buckets);
-    return -1;
+    uint32_t v_max = 1;
+    while (v_max * 2 <= o->max_vnodes) v_max *= 2; /* the largest candidate */
+    int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
+    return size_rc ? size_rc : -1;
 }
 
 /* One candidate V: spreads and movement over every N and seed. */
