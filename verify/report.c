@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 void rb_report_begin(rb_report *r, FILE *f, rb_format fmt, const rb_col *cols, size_t n_cols) {
     *r = (rb_report){.f = f, .fmt = fmt, .cols = cols, .n_cols = n_cols};
@@ -137,5 +138,7 @@ void rb_report_json_meta(FILE *f) {
 #else
     fputs("\"unknown\"", f);
 #endif
+    fprintf(f, ", \"xxhash\": \"%u.%u.%u\"", XXH_versionNumber() / 10000,
+            XXH_versionNumber() / 100 % 100, XXH_versionNumber() % 100);
     fputs("},\n", f);
 }
