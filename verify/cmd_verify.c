@@ -411,6 +411,13 @@ static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, co
         spread_add(&bs, &c.bucket_spread, s == 0);
         spread_add(&ks, &c.key_spread, s == 0);
     }
+    /* a control must be caught: a verifier that sees no violations of modn
+     * cannot fail */
+    if ((a->flags & RB_ALGO_CONTROL) && n >= 2 && ch[RB_CHANGE_ADD].worst_violations == 0)
+        report_failure(fails,
+                       "control %s hash %s N %u: no monotonicity violation seen on add in %zu "
+                       "seeds (expected some: the verifier must be able to fail)",
+                       a->name, cfg->ring_hash->name, n, ms->n_seeds);
     double K = (double)ms->n_seeds, none = NAN;
     double rm_ideal = 1.0 / n;
 #define RM(x) (has_remove ? (x) : none)
