@@ -251,6 +251,8 @@ static const char verify_help[] =
     "                       algorithms without vnodes\n"
     "  --hash H[,H...]      ring and bucket hash (default fnv1a32,xxh3)\n"
     "  --buckets B          buckets (default 1024)\n"
+    "  --bucket-hash H      key -> bucket hash (default: the --hash of each row)\n"
+    "  --table-source A     algorithm that fills `table` (default binary)\n"
     "  --keys FILE          keys, one per line (default: generated order:0 ..)\n"
     "  --n-keys K           generated keys (default 100000)\n"
     "  --seeds K            random memberships per case (default 5)\n"
@@ -272,7 +274,7 @@ typedef struct verify_opts {
     const rb_hash *hashes[MAX_NAMES];
     size_t n_hashes;
     u32_list members, vnodes;
-    uint32_t n_buckets;
+    rb_cli_ring ring; /* --buckets, --bucket-hash, --table-source */
     const char *keys_path;
     uint64_t n_keys;
     uint32_t n_seeds;
@@ -569,16 +571,19 @@ static int check_sizes(const char *cmd, const u32_list *members, uint32_t max_vn
 
 static int run_sweep(const verify_opts *o) {
     const char *cmd = "verify";
-    int size_rc = check_sizes(cmd, &o->members, list_max(&o->vnodes), o->n_buckets);
+    int size_rc = check_sizes(cmd, &o->members, list_max(&o->vnodes), o->ring.cfg.n_buckets);
     if (size_rc) return size_rc;
     rb_key_list keys;
     int rc = load_keys(cmd, o->keys_path, o->n_keys, &keys);
     if (rc) return rc;
-    if ((rc = check_keys(cmd, &keys, o->hashes, o->n_hashes))) {
+    /* keys meet only the bucket hash: the ring hash, or --bucket-hash */
+    const rb_hash *const *key_hashes =
+        o->ring.bucket_hash_set ? &o->ring.cfg.bucket_hash : o->hashes;
+    if ((rc = check_keys(cmd, &keys, key_hashes, o->ring.bucket_hash_set ? 1 : o->n_hashes))) {
         rb_key_list_free(&keys);
         return rc;
     }
-    uint32_t B = o->n_buckets;
+    uint32_t B = o->ring.cfg.n_buckets;
     uint32_t *kpb = malloc((size_t)B * sizeof *kpb),
              *scratch = malloc(2 * (size_t)B * sizeof *scratch);
     uint64_t *pos = malloc((size_t)B * sizeof *pos);
@@ -595,8 +600,12 @@ static int run_sweep(const verify_opts *o) {
         rb_json_string(f, src, strlen(src));
         fputs(",\n", f);
     } else {
-        rb_report_note(f, o->fmt, "ringbench verify: B %u buckets, %zu keys (%s), hash seed 0", B,
-                       keys.n, o->keys_path ? o->keys_path : "generated order:<i>");
+        rb_report_note(f, o->fmt,
+                       "ringbench verify: B %u buckets, %zu keys (%s), bucket hash %s, table "
+                       "from %s, hash seed %llu",
+                       B, keys.n, o->keys_path ? o->keys_path : "generated order:<i>",
+                       o->ring.bucket_hash_set ? o->ring.cfg.bucket_hash->name : "= ring hash",
+                       o->ring.cfg.table_source, (unsigned long long)o->ring.cfg.seed);
         rb_report_note(f, o->fmt,
                        "ratios are moved fraction / ideal (1/(N+1) add, 1/N remove); viol = "
                        "worst monotonicity violations (buckets) over seeds");
@@ -614,10 +623,9 @@ static int run_sweep(const verify_opts *o) {
     uint64_t t0 = rb_sweep_now_ns();
     size_t step = 0, n_steps = o->n_hashes * o->members.n;
     for (size_t h = 0; h < o->n_hashes && !rc; h++) {
-        rb_config cfg;
-        rb_config_init(&cfg);
-        cfg.n_buckets = B;
-        cfg.ring_hash = cfg.bucket_hash = o->hashes[h];
+        rb_config cfg = o->ring.cfg; /* B, table_source, hash seed */
+        cfg.ring_hash = o->hashes[h];
+        if (!o->ring.bucket_hash_set) cfg.bucket_hash = o->hashes[h];
         rb_keys_per_bucket(&cfg, keys.keys, keys.len, keys.n, kpb);
         rb_bucket_positions(&cfg, pos);
         for (size_t mi = 0; mi < o->members.n && !rc; mi++) {
@@ -814,9 +822,11 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     return 0;
 }
 
-static const char *const verify_value_opts[] = {"--algo",    "--hash",   "--members",    "--vnodes",
-                                                "--buckets", "--keys",   "--n-keys",     "--seeds",
-                                                "--seed",    "--format", "--codes-file", NULL};
+/* Options of `verify` with a value; --buckets, --bucket-hash and
+ * --table-source go through rb_cli_ring_option. */
+static const char *const verify_value_opts[] = {"--algo",   "--hash",       "--members", "--vnodes",
+                                                "--keys",   "--n-keys",     "--seeds",   "--seed",
+                                                "--format", "--codes-file", NULL};
 
 /* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
@@ -835,7 +845,10 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
         } else if (is_opt(arg, "--seed-example")) {
             o->seed_example = 1;
         } else if (!is_one_of(arg, verify_value_opts)) {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
+            /* --buckets, --bucket-hash, --table-source: the shared ring options */
+            int used = rb_cli_ring_option(cmd, &o->ring, argc, argv, &i);
+            if (used < 0) return RB_EXIT_USAGE;
+            if (!used) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--algo")) {
@@ -850,11 +863,6 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
                 return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--vnodes")) {
             if (parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes)) return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--buckets")) {
-            if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
-                return rb_cli_usage_error(cmd,
-                                          "--buckets must be a whole number from 1 to %u, got '%s'",
-                                          RB_MAX_BUCKETS, v);
         } else if (is_opt(arg, "--keys")) {
             o->keys_path = v;
         } else if (is_opt(arg, "--n-keys")) {
@@ -885,12 +893,12 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
 }
 
 int rb_cmd_verify(int argc, char **argv) {
-    verify_opts o = {.n_buckets = RB_DEFAULT_N_BUCKETS,
-                     .n_keys = 100000,
+    verify_opts o = {.n_keys = 100000,
                      .n_seeds = 5,
                      .first_seed = 1,
                      .fmt = RB_FMT_TEXT,
                      .codes_file = RB_CODES_FILE};
+    rb_cli_ring_init(&o.ring);
     int rc = parse_verify(argc, argv, &o);
     if (rc < 0) {
         if (!o.n_algos)
@@ -945,7 +953,9 @@ static const char vnodes_help[] =
     "  --members N1..N2     member counts (or a list a,b,c), required\n"
     "  --algo A             algorithm (default binary)\n"
     "  --buckets B          buckets (default 1024)\n"
-    "  --hash H             ring and bucket hash (default xxh3)\n"
+    "  --hash H             ring hash, and bucket hash unless --bucket-hash (default xxh3)\n"
+    "  --bucket-hash H      key -> bucket hash\n"
+    "  --table-source A     algorithm that fills `table` (default binary)\n"
     "  --target-peak T      target peak-to-mean, >= 1 (default 1.10)\n"
     "  --keys FILE          measure key load over these keys (one per line)\n"
     "  --seeds K            random memberships per N (default 10)\n"
@@ -1009,7 +1019,8 @@ static double sampling_worst(const struct vnodes_opts *o, const rb_key_list *key
                              uint32_t *worst_n);
 
 typedef struct vnodes_opts {
-    const rb_algo *algo;
+    rb_cli_ring ring;    /* --algo --hash --buckets --bucket-hash --table-source */
+    const rb_algo *algo; /* ring.algo, or binary */
     const rb_hash *hash;
     u32_list members;
     uint32_t n_buckets, n_seeds, max_vnodes;
@@ -1020,18 +1031,18 @@ typedef struct vnodes_opts {
     int quiet;
 } vnodes_opts;
 
-static const char *const vnodes_value_opts[] = {
-    "--members", "--algo", "--hash",       "--buckets", "--target-peak", "--keys",
-    "--seeds",   "--seed", "--max-vnodes", "--vnodes",  "--format",      NULL};
+/* Options of `vnodes` with a value; --algo, --hash, --buckets, --bucket-hash
+ * and --table-source go through rb_cli_ring_option. */
+static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",
+                                                "--seeds",   "--seed",        "--max-vnodes",
+                                                "--vnodes",  "--format",      NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
 static double sampling_worst(const vnodes_opts *o, const rb_key_list *keys, uint32_t B,
                              uint32_t *worst_n) {
-    rb_config cfg;
-    rb_config_init(&cfg);
+    rb_config cfg = o->ring.cfg;
     cfg.n_buckets = B;
-    cfg.ring_hash = cfg.bucket_hash = o->hash;
     uint64_t *pos = malloc((size_t)B * sizeof *pos);
     uint32_t *kpb = o->keys_path ? malloc((size_t)B * sizeof *kpb) : NULL;
     double worst = 0;
@@ -1076,23 +1087,15 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         } else if (is_opt(arg, "--quiet")) {
             o->quiet = 1;
         } else if (!is_one_of(arg, vnodes_value_opts)) {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
+            /* --algo, --hash, --buckets, --bucket-hash, --table-source */
+            int used = rb_cli_ring_option(cmd, &o->ring, argc, argv, &i);
+            if (used < 0) return RB_EXIT_USAGE;
+            if (!used) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--members")) {
             if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
                 return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--algo")) {
-            if (!(o->algo = rb_algo_by_name(v)))
-                return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-        } else if (is_opt(arg, "--hash")) {
-            if (!(o->hash = rb_hash_by_name(v)))
-                return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-        } else if (is_opt(arg, "--buckets")) {
-            if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
-                return rb_cli_usage_error(cmd,
-                                          "--buckets must be a whole number from 1 to %u, got '%s'",
-                                          RB_MAX_BUCKETS, v);
         } else if (is_opt(arg, "--target-peak")) {
             if (rb_cli_parse_double(v, &o->target) || o->target < 1.0)
                 return rb_cli_usage_error(cmd,
@@ -1122,6 +1125,9 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         }
     }
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
+    if (o->ring.algo) o->algo = o->ring.algo;
+    o->hash = o->ring.cfg.ring_hash;
+    o->n_buckets = o->ring.cfg.n_buckets;
     uint32_t v_max = 1;
     while (v_max * 2 <= o->max_vnodes)
         v_max *= 2; /* the largest candidate */
@@ -1182,15 +1188,12 @@ static int run_vnodes(const vnodes_opts *o) {
     int rc;
     if (o->keys_path) {
         if ((rc = load_keys(cmd, o->keys_path, 0, &keys))) return rc;
-        if ((rc = check_keys(cmd, &keys, &o->hash, 1))) {
+        if ((rc = check_keys(cmd, &keys, &o->ring.cfg.bucket_hash, 1))) {
             rb_key_list_free(&keys);
             return rc;
         }
     }
-    rb_config cfg;
-    rb_config_init(&cfg);
-    cfg.n_buckets = o->n_buckets;
-    cfg.ring_hash = cfg.bucket_hash = o->hash;
+    rb_config cfg = o->ring.cfg; /* hashes, B, table_source */
     uint32_t B = o->n_buckets;
     uint32_t *kpb = o->keys_path ? malloc((size_t)B * sizeof *kpb) : NULL;
     uint32_t *scratch = malloc(2 * (size_t)B * sizeof *scratch);
@@ -1226,9 +1229,10 @@ static int run_vnodes(const vnodes_opts *o) {
                 keys.n);
     } else {
         rb_report_note(f, o->fmt,
-                       "ringbench vnodes: algo %s, hash %s, B %u, N %s, target peak-to-mean %.3f "
-                       "(%s)",
-                       o->algo->name, o->hash->name, B, members_desc, o->target, load);
+                       "ringbench vnodes: algo %s, hash %s, bucket hash %s, B %u, N %s, target "
+                       "peak-to-mean %.3f (%s)",
+                       o->algo->name, o->hash->name, cfg.bucket_hash->name, B, members_desc,
+                       o->target, load);
         if (o->keys_path) rb_report_note(f, o->fmt, "keys: %s (%zu keys)", o->keys_path, keys.n);
         rb_report_note(f, o->fmt,
                        "worst/mean p2m over every N and seed; add/ideal = moved on adding one "
@@ -1380,13 +1384,12 @@ static int run_vnodes(const vnodes_opts *o) {
 
 int rb_cmd_vnodes(int argc, char **argv) {
     vnodes_opts o = {.algo = rb_algo_by_name("binary"),
-                     .hash = &rb_hash_xxh3,
-                     .n_buckets = RB_DEFAULT_N_BUCKETS,
                      .n_seeds = 10,
                      .max_vnodes = 4096,
                      .first_seed = 1,
                      .target = 1.10,
                      .fmt = RB_FMT_TEXT};
+    rb_cli_ring_init(&o.ring);
     int rc = parse_vnodes(argc, argv, &o);
     if (rc < 0) rc = run_vnodes(&o);
     u32_list_free(&o.members);
