@@ -194,6 +194,10 @@ static void note_seeds(FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
         for (uint32_t s = 0; s < n; s++)
             fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)(first + s));
         fputs("],\n", f);
+    } else if (fmt == RB_FMT_CSV) {
+        /* csv holds only rows: the seeds go to stderr */
+        fprintf(stderr, "ringbench: member-id seeds %llu..%llu\n", (unsigned long long)first,
+                (unsigned long long)(first + n - 1));
     } else {
         rb_report_note(f, fmt,
                        "member-id seeds: %llu..%llu (worker-<hex> ids from splitmix64; "
