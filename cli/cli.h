@@ -211,7 +211,9 @@ void rb_cli_ring_init(rb_cli_ring *o);
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i);
 
 /* Build the ring the options describe (requires --algo and --members).
- * 0, or prints a message and returns RB_EXIT_USAGE / RB_EXIT_FAILURE. */
+ * 0 with *members and *out to free (rb_ring_destroy, rb_member_list_free), or
+ * prints a message, frees what it allocated and returns RB_EXIT_USAGE
+ * (bad options or membership) / RB_EXIT_FAILURE (out of memory). */
 int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, rb_ring **out);
 
 /* The help text of the shared ring options (for each command's --help). */

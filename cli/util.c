@@ -425,7 +425,8 @@ int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, 
     if (rb_member_list_parse(o->members_spec, members, err, sizeof err))
         return rb_cli_usage_error(cmd, "--members: %s", err);
     int rc = rb_ring_build(o->algo, &o->cfg, members->members, members->n, out);
+    if (rc == 0) return 0;
+    rb_member_list_free(members);
     if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
-    if (rc) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-    return 0;
+    return rb_cli_usage_error(cmd, "%s", rb_error_detail());
 }
