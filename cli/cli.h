@@ -115,13 +115,11 @@ typedef struct rb_out {
 } rb_out;
 
 /* `csv_header` is the CSV header line without newline (e.g. "key,hash"). */
-void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
-                  const char *json_bare);
+void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header, const char *json_bare);
 void rb_out_str(rb_out *o, const char *name, const void *data, size_t len);
 void rb_out_u64(rb_out *o, const char *name, uint64_t v);
 void rb_out_row_end(rb_out *o);
 void rb_out_end(rb_out *o);
-
 
 /*
  * rb_cli_parse_format — "text", "json", "csv" (and "md" when allow_md) into
@@ -162,8 +160,8 @@ void rb_member_list_free(rb_member_list *l);
  * preserved, NUL bytes allowed) or taken from argv. Owns its storage.
  */
 typedef struct rb_key_list {
-    char **keys;     /* n pointers into storage */
-    size_t *len;     /* n lengths */
+    char **keys; /* n pointers into storage */
+    size_t *len; /* n lengths */
     size_t n;
     char *storage;
 } rb_key_list;

@@ -81,8 +81,8 @@ int rb_cli_finish_output(const char *cmd) {
 }
 
 /* Separator before a field that is not the first of its row. */
-static const char *const field_sep[] = {[RB_FMT_TEXT] = "\t", [RB_FMT_JSON] = ", ",
-                                        [RB_FMT_CSV] = ",", [RB_FMT_MD] = " | "};
+static const char *const field_sep[] = {
+    [RB_FMT_TEXT] = "\t", [RB_FMT_JSON] = ", ", [RB_FMT_CSV] = ",", [RB_FMT_MD] = " | "};
 
 void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
                   const char *json_bare) {
@@ -151,7 +151,8 @@ int rb_cli_parse_format(const char *s, int allow_md, rb_format *out) {
     static const struct {
         const char *name;
         rb_format fmt;
-    } names[] = {{"text", RB_FMT_TEXT}, {"json", RB_FMT_JSON}, {"csv", RB_FMT_CSV}, {"md", RB_FMT_MD}};
+    } names[] = {
+        {"text", RB_FMT_TEXT}, {"json", RB_FMT_JSON}, {"csv", RB_FMT_CSV}, {"md", RB_FMT_MD}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(s, names[i].name) == 0 && (allow_md || names[i].fmt != RB_FMT_MD)) {
             *out = names[i].fmt;
@@ -364,9 +365,8 @@ const char rb_cli_ring_help[] =
     "  --table-source A   algorithm that fills `table` (default binary)\n";
 
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i) {
-    static const char *const names[] = {"--algo",        "--members", "--vnodes",
-                                        "--buckets",     "--hash",    "--bucket-hash",
-                                        "--seed",        "--table-source"};
+    static const char *const names[] = {"--algo", "--members",     "--vnodes", "--buckets",
+                                        "--hash", "--bucket-hash", "--seed",   "--table-source"};
     size_t which = sizeof names / sizeof names[0];
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(argv[*i], names[k]) == 0) which = k;

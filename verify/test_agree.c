@@ -32,7 +32,8 @@ static uint64_t coarse64_fn(const void *data, size_t len, uint64_t seed) {
 static uint64_t coarse32_fn(const void *data, size_t len, uint64_t seed) {
     return rb_hash_fnv1a32.fn(data, len, seed) & 0xFF000000u;
 }
-static const rb_hash coarse64 = {"coarse64", "test only: top 8 bits of xxh3", 64, coarse64_fn, NULL};
+static const rb_hash coarse64 = {"coarse64", "test only: top 8 bits of xxh3", 64, coarse64_fn,
+                                 NULL};
 static const rb_hash coarse32 = {"coarse32", "test only: top 8 bits of fnv1a32", 32, coarse32_fn,
                                  NULL};
 
@@ -178,7 +179,8 @@ static void check_agreement(const rb_config *cfg, const rb_member *m, size_t n, 
     for (uint32_t b = 0; b < cfg->n_buckets; b++) {
         uint32_t e = ref_owner(&ref, bucket_position(cfg, b));
         for (int i = 0; i < N_RINGS; i++)
-            expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_bucket(rs.r[i], b), &ref, e, &bad[i]);
+            expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_bucket(rs.r[i], b), &ref, e,
+                         &bad[i]);
     }
     /* positions: the ends of the hash space, past it, and every point +-1 */
     const uint64_t top = cfg->ring_hash->bits == 64 ? UINT64_MAX : 0xFFFFFFFFu;
@@ -209,8 +211,9 @@ static void check_agreement(const rb_config *cfg, const rb_member *m, size_t n, 
             uint64_t h = cfg->bucket_hash->fn(key_bytes[k], key_len[k], cfg->seed);
             uint32_t e = ref_owner(&ref, bucket_position(cfg, (uint32_t)(h % cfg->n_buckets)));
             for (int i = 0; i < N_RINGS; i++)
-                expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_key(rs.r[i], key_bytes[k], key_len[k]),
-                             &ref, e, &bad[i]);
+                expect_owner(rs.name[i], c, rs.r[i],
+                             rb_ring_owner_key(rs.r[i], key_bytes[k], key_len[k]), &ref, e,
+                             &bad[i]);
         }
     }
     for (int i = 0; i < N_RINGS; i++) {
@@ -251,7 +254,8 @@ static void test_random_memberships(uint64_t *rng) {
 }
 
 /* Collision checks on one membership under a coarse hash. */
-static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n, const char *case_) {
+static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n,
+                             const char *case_) {
     check_agreement(cfg, m, n, 0, case_);
     ref_ring ref;
     ref_build(&ref, cfg, m, n);
@@ -302,7 +306,8 @@ static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n,
                 expect_owner(less.name[i], cc, less.r[i], got, &ref, e, &bad[i]);
                 /* monotone: a position x did not own keeps its owner */
                 uint32_t before = ref_owner(&ref, ref.p[p].pos);
-                if (before != x) expect_owner(less.name[i], cc, less.r[i], got, &ref, before, &bad[i]);
+                if (before != x)
+                    expect_owner(less.name[i], cc, less.r[i], got, &ref, before, &bad[i]);
             }
         }
         for (uint32_t b = 0; b < cfg->n_buckets; b++) {
@@ -334,7 +339,8 @@ static void test_collisions(uint64_t *rng) {
             rb_unit_members ms;
             random_members(&ms, rng, 16, round % 3 == 2);
             char c[160];
-            snprintf(c, sizeof c, "%s collisions, N=%zu V=%u", coarse[hi]->name, ms.n, cfg.n_vnodes);
+            snprintf(c, sizeof c, "%s collisions, N=%zu V=%u", coarse[hi]->name, ms.n,
+                     cfg.n_vnodes);
             check_collisions(&cfg, ms.m, ms.n, c);
             rb_unit_members_free(&ms);
         }

@@ -51,8 +51,8 @@ static void measure(const rb_ring *before, const rb_ring *after, const char *cha
     memset(buckets, 0, sizeof *buckets);
     memset(keys, 0, sizeof *keys);
     for (uint32_t b = 0; b < before->cfg.n_buckets; b++)
-        count(buckets, before, rb_ring_owner_bucket(before, b), after, rb_ring_owner_bucket(after, b),
-              changed, is_add);
+        count(buckets, before, rb_ring_owner_bucket(before, b), after,
+              rb_ring_owner_bucket(after, b), changed, is_add);
     char key[32];
     for (unsigned k = 0; k < N_KEYS; k++) {
         size_t len = (size_t)snprintf(key, sizeof key, "order:%u", k);
@@ -101,8 +101,8 @@ int main(void) {
     cfg.ring_hash = cfg.bucket_hash = &rb_hash_fnv1a32;
     cfg.n_vnodes = 128;
     cfg.n_buckets = 1024;
-    const rb_member four[4] = {{"worker-1", 8, 1}, {"worker-2", 8, 1}, {"worker-3", 8, 1},
-                               {"worker-4", 8, 1}};
+    const rb_member four[4] = {
+        {"worker-1", 8, 1}, {"worker-2", 8, 1}, {"worker-3", 8, 1}, {"worker-4", 8, 1}};
     const rb_member without_2[3] = {four[0], four[2], four[3]};
     size_t n_checked = 0;
     for (size_t i = 0; i < rb_algo_count(); i++) {
