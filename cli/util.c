@@ -37,7 +37,8 @@ int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn op
         if (!options_done && strcmp(a, "--") == 0) {
             options_done = 1;
         } else if (!options_done && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            for (size_t k = 0; help && help[k]; k++) fputs(help[k], stdout);
+            for (size_t k = 0; help && help[k]; k++)
+                fputs(help[k], stdout);
             return RB_EXIT_OK;
         } else if (!options_done && strncmp(a, "--", 2) == 0) {
             int used = opt ? opt(cmd, ctx, argc, argv, &i) : 0;
@@ -192,7 +193,8 @@ int rb_cli_parse_double(const char *s, double *out) {
 int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
     size_t len = strlen(spec), n = 1;
-    for (size_t i = 0; i < len; i++) n += spec[i] == ',';
+    for (size_t i = 0; i < len; i++)
+        n += spec[i] == ',';
     out->storage = malloc(len + 1);
     out->members = calloc(n, sizeof *out->members);
     if (!out->storage || !out->members) {
@@ -238,7 +240,8 @@ void rb_member_list_free(rb_member_list *l) {
 /* Split storage[0..size) at LF into keys; the last line needs no LF. */
 static int split_lines(rb_key_list *out, size_t size) {
     size_t n = 0;
-    for (size_t i = 0; i < size; i++) n += out->storage[i] == '\n';
+    for (size_t i = 0; i < size; i++)
+        n += out->storage[i] == '\n';
     if (size && out->storage[size - 1] != '\n') n++;
     out->keys = malloc((n ? n : 1) * sizeof *out->keys);
     out->len = malloc((n ? n : 1) * sizeof *out->len);
@@ -280,7 +283,8 @@ fail:
 int rb_key_list_from_argv(int argc, char **argv, rb_key_list *out) {
     memset(out, 0, sizeof *out);
     size_t total = 0;
-    for (int i = 0; i < argc; i++) total += strlen(argv[i]) + 1;
+    for (int i = 0; i < argc; i++)
+        total += strlen(argv[i]) + 1;
     out->storage = malloc(total ? total : 1);
     out->keys = malloc((argc ? argc : 1) * sizeof *out->keys);
     out->len = malloc((argc ? argc : 1) * sizeof *out->len);
@@ -377,7 +381,9 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
     case 0:
         if (!(o->algo = rb_algo_by_name(v))) goto unknown;
         break;
-    case 1: o->members_spec = v; break;
+    case 1:
+        o->members_spec = v;
+        break;
     case 2:
         if (rb_cli_parse_u32(v, 1, RB_MAX_POINTS, &o->cfg.n_vnodes)) {
             rb_cli_usage_error(cmd, "--vnodes must be a whole number from 1 to %u, got '%s'",

@@ -69,7 +69,8 @@ static int point_cmp(const void *x, const void *y) {
 
 static void ref_build(ref_ring *r, const rb_config *cfg, const rb_member *m, size_t n) {
     size_t total = 0;
-    for (size_t i = 0; i < n; i++) total += (size_t)cfg->n_vnodes * m[i].weight;
+    for (size_t i = 0; i < n; i++)
+        total += (size_t)cfg->n_vnodes * m[i].weight;
     r->p = malloc(total * sizeof *r->p);
     r->n = total;
     r->m = m;
@@ -129,7 +130,8 @@ static int rings_build(rings *rs, const rb_config *cfg, const rb_member *m, size
 }
 
 static void rings_free(rings *rs) {
-    for (int i = 0; i < N_RINGS; i++) rb_ring_destroy(rs->r[i]);
+    for (int i = 0; i < N_RINGS; i++)
+        rb_ring_destroy(rs->r[i]);
 }
 
 /* Compare each ring's owner (by id) with the reference owner's id. */
@@ -156,7 +158,8 @@ static void make_keys(uint64_t *rng) {
             key_len[i] = (size_t)snprintf(p, 24, "order:%zu", i);
         } else { /* arbitrary bytes, NULs and invalid UTF-8 included */
             key_len[i] = rb_unit_rand_range(rng, 0, 23);
-            for (size_t k = 0; k < key_len[i]; k++) p[k] = (char)rb_unit_rand(rng);
+            for (size_t k = 0; k < key_len[i]; k++)
+                p[k] = (char)rb_unit_rand(rng);
         }
         p += 24;
     }
@@ -229,7 +232,8 @@ static void random_members(rb_unit_members *ms, uint64_t *rng, uint32_t max_n, i
     char fmt[32];
     snprintf(fmt, sizeof fmt, "w%%u-%llx", (unsigned long long)(rb_unit_rand(rng) & 0xFFFF));
     rb_unit_members_make(ms, n, fmt);
-    for (size_t i = 0; weighted && i < n; i++) ms->m[i].weight = rb_unit_rand_range(rng, 1, 3);
+    for (size_t i = 0; weighted && i < n; i++)
+        ms->m[i].weight = rb_unit_rand_range(rng, 1, 3);
 }
 
 static void test_random_memberships(uint64_t *rng) {
@@ -289,13 +293,15 @@ static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n,
          * next colliding member in id order, whose point stays. */
         for (size_t p = 0; p < ref.n; p++) {
             size_t q = p;
-            while (q < ref.n && ref.p[q].member == x) q++;
+            while (q < ref.n && ref.p[q].member == x)
+                q++;
             uint32_t e;
             if (q < ref.n) {
                 e = ref.p[q].member;
             } else { /* wrap: the first point that is not x's */
                 q = 0;
-                while (ref.p[q].member == x) q++;
+                while (ref.p[q].member == x)
+                    q++;
                 e = ref.p[q].member;
             }
             if (p > 0 && ref.p[p - 1].pos == ref.p[p].pos) continue; /* one check per position */
@@ -319,7 +325,8 @@ static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n,
                 expect_owner(less.name[i], cc, less.r[i], rb_ring_owner_bucket(less.r[i], b), &ref,
                              before, &bad[i]);
         }
-        for (int i = 0; i < N_RINGS; i++) rb_unit_eq(less.name[i], c, bad[i], 0);
+        for (int i = 0; i < N_RINGS; i++)
+            rb_unit_eq(less.name[i], c, bad[i], 0);
         rings_free(&less);
     }
     free(rest);

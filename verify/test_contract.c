@@ -250,7 +250,8 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
     snprintf(c, sizeof c, "%s, bytes held", case_);
     rb_unit_true(a->name, c, rb_ring_bytes_held(r) > 0, "got 0 bytes, expected > 0");
     uint64_t tw = 0;
-    for (uint32_t i = 0; i < r->n_members; i++) tw += r->members[i].weight;
+    for (uint32_t i = 0; i < r->n_members; i++)
+        tw += r->members[i].weight;
     snprintf(c, sizeof c, "%s, n_points", case_);
     rb_unit_eq(a->name, c, rb_ring_n_points(r),
                (a->flags & RB_ALGO_USES_VNODES) ? tw * cfg->n_vnodes : tw);
@@ -322,10 +323,12 @@ static void test_order(const rb_algo *a) {
         cfg.n_vnodes = 32;
         rb_unit_members ms;
         rb_unit_members_make(&ms, N, "worker-%u");
-        for (size_t i = 0; i < N; i++) ms.m[i].weight = rb_unit_rand_range(&rng, 1, 3);
+        for (size_t i = 0; i < N; i++)
+            ms.m[i].weight = rb_unit_rand_range(&rng, 1, 3);
         uint64_t pos[N_POS];
         uint64_t mask = cfg.ring_hash->bits == 64 ? UINT64_MAX : 0xFFFFFFFFu;
-        for (size_t i = 0; i < N_POS; i++) pos[i] = rb_unit_rand(&rng) & mask;
+        for (size_t i = 0; i < N_POS; i++)
+            pos[i] = rb_unit_rand(&rng) & mask;
         static char base[1024 + N_POS][32], now[1024 + N_POS][32];
         char c[160];
         snprintf(c, sizeof c, "%s, 12 weighted members, list order", cfg.ring_hash->name);
@@ -390,7 +393,8 @@ static void test_labels(void) {
 
 int main(void) {
     rb_unit_members_make(&overflow_members, 1u << 17, "m%u");
-    for (size_t i = 0; i < overflow_members.n; i++) overflow_members.m[i].weight = 1u << 16;
+    for (size_t i = 0; i < overflow_members.n; i++)
+        overflow_members.m[i].weight = 1u << 16;
     rb_unit_members_make(&too_many_members, RB_MAX_MEMBERS + 1, "m%u");
     test_registry();
     test_labels();

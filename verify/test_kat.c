@@ -160,7 +160,8 @@ static void test_seed_and_bytes(void) {
     static const char key[] = "order:9182";
     const uint64_t seed = 0x0123456789abcdefULL;
     unsigned char prefixed[8 + sizeof key];
-    for (int i = 0; i < 8; i++) prefixed[i] = (unsigned char)(seed >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        prefixed[i] = (unsigned char)(seed >> (8 * i));
     memcpy(prefixed + 8, key, sizeof key);
     const rb_hash *fnv[] = {&rb_hash_fnv1a32, &rb_hash_fnv1a32_js};
     for (int k = 0; k < 2; k++)
