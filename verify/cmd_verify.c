@@ -167,15 +167,6 @@ static int check_keys(const char *cmd, const rb_key_list *keys, const rb_hash *c
     return 0;
 }
 
-/* Parse the value of an option at argv[*i]; prints "needs a value". */
-static const char *option_value(const char *cmd, int argc, char **argv, int *i) {
-    if (*i + 1 >= argc) {
-        rb_cli_usage_error(cmd, "%s needs a value", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int is_opt(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
 
 /* Whether `arg` is one of the NULL-terminated option names. */
@@ -826,74 +817,82 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     return 0;
 }
 
-/* Options of `verify` with a value; --buckets, --bucket-hash and
- * --table-source go through rb_cli_ring_option. */
-static const char *const verify_value_opts[] = {"--algo",   "--hash",       "--members", "--vnodes",
-                                                "--keys",   "--n-keys",     "--seeds",   "--seed",
-                                                "--format", "--codes-file", NULL};
+/* Options of `verify` with a value that verify_option handles itself. */
+static const char *const verify_value_opts[] = {"--algo",       "--hash",   "--members", "--vnodes",
+                                                "--keys",       "--n-keys", "--seeds",   "--seed",
+                                                "--codes-file", NULL};
 
-/* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
+/* Print a usage error and return -1 (the rb_cli_opt_fn convention). */
+#define OPT_ERROR(...) (rb_cli_usage_error(__VA_ARGS__), -1)
+
+/* rb_cli_opt_fn of `verify`: its own options, then the shared ring options
+ * (--buckets, --bucket-hash, --table-source; --algo and --hash are lists
+ * here, --seed is the member-id seed). */
+static int verify_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    verify_opts *o = ctx;
+    const char *arg = argv[*i], *v;
+    int *flag = is_opt(arg, "--quiet")          ? &o->quiet
+                : is_opt(arg, "--codes")        ? &o->codes
+                : is_opt(arg, "--update")       ? &o->update
+                : is_opt(arg, "--seed-example") ? &o->seed_example
+                                                : NULL;
+    if (flag) return *flag = 1;
+    int fmt = rb_cli_format_option(cmd, 1, &o->fmt, argc, argv, i);
+    if (fmt) return fmt;
+    if (!is_one_of(arg, verify_value_opts)) return rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
+    if (!(v = rb_cli_opt_value(cmd, argc, argv, i))) return -1;
+    if (is_opt(arg, "--algo"))
+        return parse_names(cmd, v, lookup_algo, (const void **)o->algos, MAX_NAMES, &o->n_algos)
+                   ? -1
+                   : 1;
+    if (is_opt(arg, "--hash")) {
+        o->hash_given = 1;
+        return parse_names(cmd, v, lookup_hash, (const void **)o->hashes, MAX_NAMES, &o->n_hashes)
+                   ? -1
+                   : 1;
+    }
+    if (is_opt(arg, "--members"))
+        return parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members) ? -1 : 1;
+    if (is_opt(arg, "--vnodes"))
+        return parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes) ? -1 : 1;
+    if (is_opt(arg, "--keys")) {
+        o->keys_path = v;
+        return 1;
+    }
+    if (is_opt(arg, "--codes-file")) {
+        o->codes_file = v;
+        return 1;
+    }
+    if (is_opt(arg, "--n-keys")) {
+        uint32_t k;
+        if (rb_cli_parse_u32(v, 1, 100000000u, &k))
+            return OPT_ERROR(cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'",
+                             v);
+        o->n_keys = k;
+        return 1;
+    }
+    if (is_opt(arg, "--seeds"))
+        return rb_cli_parse_u32(v, 1, 100000, &o->n_seeds)
+                   ? OPT_ERROR(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v)
+                   : 1;
+    /* --seed */
+    return rb_cli_parse_u64(v, &o->first_seed)
+               ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
+               : 1;
+}
+
+/* Parse the options of `verify`. Returns RB_CLI_CONTINUE to go on, else an
+ * exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
     const char *cmd = "verify";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (is_opt(arg, "--help")) {
-            fputs(verify_help, stdout);
-            return RB_EXIT_OK;
-        } else if (is_opt(arg, "--quiet")) {
-            o->quiet = 1;
-        } else if (is_opt(arg, "--codes")) {
-            o->codes = 1;
-        } else if (is_opt(arg, "--update")) {
-            o->update = 1;
-        } else if (is_opt(arg, "--seed-example")) {
-            o->seed_example = 1;
-        } else if (!is_one_of(arg, verify_value_opts)) {
-            /* --buckets, --bucket-hash, --table-source: the shared ring options */
-            int used = rb_cli_ring_option(cmd, &o->ring, argc, argv, &i);
-            if (used < 0) return RB_EXIT_USAGE;
-            if (!used) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
-        } else if (!(v = option_value(cmd, argc, argv, &i))) {
-            return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--algo")) {
-            if (parse_names(cmd, v, lookup_algo, (const void **)o->algos, MAX_NAMES, &o->n_algos))
-                return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--hash")) {
-            if (parse_names(cmd, v, lookup_hash, (const void **)o->hashes, MAX_NAMES, &o->n_hashes))
-                return RB_EXIT_USAGE;
-            o->hash_given = 1;
-        } else if (is_opt(arg, "--members")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
-                return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--vnodes")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes)) return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--keys")) {
-            o->keys_path = v;
-        } else if (is_opt(arg, "--n-keys")) {
-            uint32_t k;
-            if (rb_cli_parse_u32(v, 1, 100000000u, &k))
-                return rb_cli_usage_error(
-                    cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'", v);
-            o->n_keys = k;
-        } else if (is_opt(arg, "--seeds")) {
-            if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
-                return rb_cli_usage_error(
-                    cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
-        } else if (is_opt(arg, "--seed")) {
-            if (rb_cli_parse_u64(v, &o->first_seed))
-                return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-        } else if (is_opt(arg, "--format")) {
-            if (rb_cli_parse_format(v, 1, &o->fmt))
-                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'",
-                                          v);
-        } else if (is_opt(arg, "--codes-file")) {
-            o->codes_file = v;
-        }
-    }
+    static const char *const help[] = {verify_help, NULL};
+    int n_pos, rc = rb_cli_parse_args(cmd, help, verify_option, o, argc, argv, &n_pos);
+    if (rc != RB_CLI_CONTINUE) return rc;
+    if (n_pos) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
     if (o->codes && o->seed_example)
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
-    return -1;
+    return RB_CLI_CONTINUE;
 }
 
 int rb_cmd_verify(int argc, char **argv) {
@@ -904,7 +903,7 @@ int rb_cmd_verify(int argc, char **argv) {
                      .codes_file = RB_CODES_FILE};
     rb_cli_ring_init(&o.ring);
     int rc = parse_verify(argc, argv, &o);
-    if (rc < 0) {
+    if (rc == RB_CLI_CONTINUE) {
         if (!o.n_algos)
             for (size_t a = 0; a < rb_algo_count() && a < MAX_NAMES; a++)
                 o.algos[o.n_algos++] = rb_algo_at(a);
@@ -1035,11 +1034,9 @@ typedef struct vnodes_opts {
     int quiet;
 } vnodes_opts;
 
-/* Options of `vnodes` with a value; --algo, --hash, --buckets, --bucket-hash
- * and --table-source go through rb_cli_ring_option. */
-static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",
-                                                "--seeds",   "--seed",        "--max-vnodes",
-                                                "--vnodes",  "--format",      NULL};
+/* Options of `vnodes` with a value that vnodes_option handles itself. */
+static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",   "--seeds",
+                                                "--seed",    "--max-vnodes",  "--vnodes", NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
@@ -1081,53 +1078,52 @@ static uint32_t buckets_for_target(const vnodes_opts *o, const rb_key_list *keys
     return 0;
 }
 
+/* rb_cli_opt_fn of `vnodes`: its own options, then the shared ring options
+ * (--algo, --hash, --buckets, --bucket-hash, --table-source). */
+static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    vnodes_opts *o = ctx;
+    const char *arg = argv[*i], *v;
+    if (is_opt(arg, "--quiet")) return o->quiet = 1;
+    int fmt = rb_cli_format_option(cmd, 1, &o->fmt, argc, argv, i);
+    if (fmt) return fmt;
+    if (!is_one_of(arg, vnodes_value_opts)) return rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
+    if (!(v = rb_cli_opt_value(cmd, argc, argv, i))) return -1;
+    if (is_opt(arg, "--members"))
+        return parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members) ? -1 : 1;
+    if (is_opt(arg, "--target-peak"))
+        return rb_cli_parse_double(v, &o->target) || o->target < 1.0
+                   ? OPT_ERROR(cmd,
+                               "--target-peak must be a number >= 1 (peak-to-mean cannot be "
+                               "below 1), got '%s'",
+                               v)
+                   : 1;
+    if (is_opt(arg, "--keys")) {
+        o->keys_path = v;
+        return 1;
+    }
+    if (is_opt(arg, "--seeds"))
+        return rb_cli_parse_u32(v, 1, 100000, &o->n_seeds)
+                   ? OPT_ERROR(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v)
+                   : 1;
+    if (is_opt(arg, "--seed"))
+        return rb_cli_parse_u64(v, &o->first_seed)
+                   ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
+                   : 1;
+    if (is_opt(arg, "--max-vnodes"))
+        return rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes)
+                   ? OPT_ERROR(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'",
+                               v)
+                   : 1;
+    /* --vnodes */
+    return OPT_ERROR(cmd, "--vnodes is what this command chooses; use --max-vnodes");
+}
+
 static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     const char *cmd = "vnodes";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (is_opt(arg, "--help")) {
-            fputs(vnodes_help, stdout);
-            return RB_EXIT_OK;
-        } else if (is_opt(arg, "--quiet")) {
-            o->quiet = 1;
-        } else if (!is_one_of(arg, vnodes_value_opts)) {
-            /* --algo, --hash, --buckets, --bucket-hash, --table-source */
-            int used = rb_cli_ring_option(cmd, &o->ring, argc, argv, &i);
-            if (used < 0) return RB_EXIT_USAGE;
-            if (!used) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
-        } else if (!(v = option_value(cmd, argc, argv, &i))) {
-            return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--members")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
-                return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--target-peak")) {
-            if (rb_cli_parse_double(v, &o->target) || o->target < 1.0)
-                return rb_cli_usage_error(cmd,
-                                          "--target-peak must be a number >= 1 (peak-to-mean "
-                                          "cannot be below 1), got '%s'",
-                                          v);
-        } else if (is_opt(arg, "--keys")) {
-            o->keys_path = v;
-        } else if (is_opt(arg, "--seeds")) {
-            if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
-                return rb_cli_usage_error(
-                    cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
-        } else if (is_opt(arg, "--seed")) {
-            if (rb_cli_parse_u64(v, &o->first_seed))
-                return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-        } else if (is_opt(arg, "--max-vnodes")) {
-            if (rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes))
-                return rb_cli_usage_error(
-                    cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'", v);
-        } else if (is_opt(arg, "--vnodes")) {
-            return rb_cli_usage_error(cmd,
-                                      "--vnodes is what this command chooses; use --max-vnodes");
-        } else if (is_opt(arg, "--format")) {
-            if (rb_cli_parse_format(v, 1, &o->fmt))
-                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'",
-                                          v);
-        }
-    }
+    static const char *const help[] = {vnodes_help, NULL};
+    int n_pos, rc = rb_cli_parse_args(cmd, help, vnodes_option, o, argc, argv, &n_pos);
+    if (rc != RB_CLI_CONTINUE) return rc;
+    if (n_pos) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
     if (o->ring.algo) o->algo = o->ring.algo;
     o->hash = o->ring.cfg.ring_hash;
@@ -1136,7 +1132,7 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     while (v_max * 2 <= o->max_vnodes)
         v_max *= 2; /* the largest candidate */
     int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
-    return size_rc ? size_rc : -1;
+    return size_rc ? size_rc : RB_CLI_CONTINUE;
 }
 
 /* One candidate V: spreads and movement over every N and seed. */
@@ -1395,7 +1391,7 @@ int rb_cmd_vnodes(int argc, char **argv) {
                      .fmt = RB_FMT_TEXT};
     rb_cli_ring_init(&o.ring);
     int rc = parse_vnodes(argc, argv, &o);
-    if (rc < 0) rc = run_vnodes(&o);
+    if (rc == RB_CLI_CONTINUE) rc = run_vnodes(&o);
     u32_list_free(&o.members);
     return rc;
 }
