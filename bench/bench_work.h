@@ -38,7 +38,9 @@ typedef struct rb_bench_keys {
  * rb_bench_keys_load — keys from `path` (one per line, bytes preserved) when
  * path is non-NULL and non-empty, else n_generated keys "order:0" ..
  * "order:<n-1>". Then shuffled with a fixed seed (Fisher-Yates driven by
- * splitmix64), so every run visits the same sequence. 0, or -1 with a message
+ * splitmix64), so every run visits the same sequence, and the key bytes are
+ * repacked contiguously in that order (a stream of arriving keys: the next
+ * key is not a cold cache miss, its bucket and ring position still random). 0, or -1 with a message
  * on stderr (unreadable or empty file, out of memory).
  */
 int rb_bench_keys_load(const char *path, size_t n_generated, rb_bench_keys *out);

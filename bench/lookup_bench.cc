@@ -218,18 +218,12 @@ benchmark::internal::Benchmark *grid(benchmark::internal::Benchmark *b, const rb
         b->ArgNames({"N", "V"})->ArgsProduct({kMembers, kVnodes});
     else
         b->ArgNames({"N"})->ArgsProduct({kMembers});
-    if (g_opt.smoke)
-        b->Iterations(1);
-    else
-        b->MinTime(g_opt.min_time_s);
+    if (g_opt.smoke) b->Iterations(1);
     return b;
 }
 
 void plain(benchmark::internal::Benchmark *b) {
-    if (g_opt.smoke)
-        b->Iterations(1);
-    else
-        b->MinTime(g_opt.min_time_s);
+    if (g_opt.smoke) b->Iterations(1);
 }
 
 void register_all() {
@@ -322,11 +316,15 @@ const char kUsage[] =
     "  --min-time=S  minimum seconds per case (default 0.1)\n"
     "  --smoke       one iteration per case (CI smoke test)\n";
 
+char g_min_time_flag[64];
+
 // Our options are taken out of argv; the rest goes to Google Benchmark.
+// --min-time becomes --benchmark_min_time (unless that is given), so case
+// names carry no "/min_time:" suffix and filters stay simple.
 int parse_options(int *argc, char **argv) {
     const char *env = std::getenv("RINGBENCH_KEYS");
     if (env) g_opt.keys_path = env;
-    bool n_keys_set = false;
+    bool n_keys_set = false, min_time_given = false;
     int out = 1;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
@@ -348,6 +346,9 @@ int parse_options(int *argc, char **argv) {
                 return 2;
             }
             g_opt.min_time_s = s;
+        } else if (std::strncmp(a, "--benchmark_min_time=", 21) == 0) {
+            min_time_given = true;
+            argv[out++] = argv[i];
         } else if (std::strcmp(a, "--smoke") == 0) {
             g_opt.smoke = true;
         } else if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0) {
@@ -358,6 +359,10 @@ int parse_options(int *argc, char **argv) {
         }
     }
     if (g_opt.smoke && !n_keys_set) g_opt.n_generated = 4096;
+    if (!min_time_given && !g_opt.smoke) {
+        std::snprintf(g_min_time_flag, sizeof g_min_time_flag, "--benchmark_min_time=%g",
+                      g_opt.min_time_s);
+    }
     *argc = out;
     return -1;
 }
@@ -367,8 +372,12 @@ int parse_options(int *argc, char **argv) {
 int main(int argc, char **argv) {
     int rc = parse_options(&argc, argv);
     if (rc >= 0) return rc;
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+    std::vector<char *> args(argv, argv + argc);
+    if (g_min_time_flag[0]) args.push_back(g_min_time_flag);
+    int n_args = static_cast<int>(args.size());
+    args.push_back(nullptr);
+    benchmark::Initialize(&n_args, args.data());
+    if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
     if (rb_bench_keys_load(g_opt.keys_path.c_str(), g_opt.n_generated, &g_keys)) return 1;
     rb_config cfg = make_config(&rb_hash_xxh3, RB_DEFAULT_N_VNODES);
     if (!(g_positions = rb_bench_positions(&cfg, &g_keys))) {
