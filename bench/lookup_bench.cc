@@ -378,7 +378,8 @@ int main(int argc, char **argv) {
     args.push_back(nullptr);
     benchmark::Initialize(&n_args, args.data());
     if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
-    if (rb_bench_keys_load(g_opt.keys_path.c_str(), g_opt.n_generated, &g_keys)) return 1;
+    if ((rc = rb_bench_keys_load(g_opt.keys_path.c_str(), g_opt.n_generated, &g_keys)))
+        return rc == -2 ? 2 : 1;
     rb_config cfg = make_config(&rb_hash_xxh3, RB_DEFAULT_N_VNODES);
     if (!(g_positions = rb_bench_positions(&cfg, &g_keys))) {
         std::fprintf(stderr, "ringbench-bench: out of memory for key positions\n");
