@@ -37,7 +37,7 @@ const std::vector<int64_t> kVnodes = {16, 128, 256};
 struct Options {
     std::string keys_path;      // --keys=PATH or $RINGBENCH_KEYS
     size_t n_generated = 1000000;  // --n-keys=N when generating order:<n>
-    double min_time_s = 0.1;    // --min-time=S per case
+    double min_time_s = 0.2;    // --min-time=S per case
     bool smoke = false;         // --smoke: one iteration per case
 };
 Options g_opt;
@@ -313,7 +313,7 @@ const char kUsage[] =
     "  --keys=PATH   key file, one key per line (default $RINGBENCH_KEYS, else\n"
     "                generated keys order:0 .. order:<N-1>)\n"
     "  --n-keys=N    generated keys (default 1000000; 4096 with --smoke)\n"
-    "  --min-time=S  minimum seconds per case (default 0.1)\n"
+    "  --min-time=S  minimum seconds per case (default 0.2)\n"
     "  --smoke       one iteration per case (CI smoke test)\n";
 
 char g_min_time_flag[64];
