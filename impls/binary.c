@@ -72,6 +72,7 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     const uint64_t *p = r->vr.pos;
     uint32_t n = r->vr.n;
     uint64_t t = pos >> r->shift;
+    if (t >= r->n_index) t = r->n_index - 1; /* beyond a 32-bit hash's range: past every point */
     /* The answer is the first i >= index[t] with p[i] >= pos (points before
      * index[t] have smaller top bits, so lie below pos). Runs hold about one
      * point, so two branch-free steps almost always reach it; a branchy
