@@ -38,7 +38,8 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     }
     uint32_t n = r->vr.n;
     unsigned k = 1; /* >= 1 so the shift stays below the hash width */
-    while (k < 30 && (2u << k) <= n) k++; /* 2^k <= n, so <= 4 index bytes per vnode */
+    while (k < 30 && (2u << k) <= n)
+        k++; /* 2^k <= n, so <= 4 index bytes per vnode */
     unsigned bits = hdr->cfg.ring_hash->bits;
     if (k > bits) k = bits;
     r->shift = bits - k;
@@ -53,7 +54,8 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     /* index[t] = first i with (pos[i] >> shift) >= t; positions are sorted. */
     uint32_t i = 0;
     for (size_t t = 0; t < n_index; t++) {
-        while (i < n && (r->vr.pos[i] >> r->shift) < t) i++;
+        while (i < n && (r->vr.pos[i] >> r->shift) < t)
+            i++;
         r->index[t] = i;
     }
     *out = &r->hdr;
@@ -99,7 +101,8 @@ static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
 
 static size_t bytes_held(const rb_ring *ring) {
     const binary_ring *r = (const binary_ring *)ring;
-    return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) + r->n_index * sizeof *r->index;
+    return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) +
+           r->n_index * sizeof *r->index;
 }
 
 static void destroy(rb_ring *ring) {
