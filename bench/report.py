@@ -193,6 +193,9 @@ def main(argv):
             "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
             "## Targets (issue #4)", "", "| figure | measured | target | verdict |",
             "|---|---:|---:|---|"]
+    if str(ctx.get("min_time_s", "")).startswith("smoke"):
+        text += ["", "**Smoke run: one iteration per case. These ratios are not measurements; "
+                 "run without --smoke for figures.**", ""]
     for fig, x, tgt, v in targets(runs):
         text.append(f"| {fig} | {fmt(x)} | {tgt} | {v} |")
     text += ["", "## ns per key lookup (xxh3, V = 128 where vnodes apply)", "",
