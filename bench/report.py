@@ -11,6 +11,7 @@ absent from the JSON (e.g. a filtered run) shows as n/a. Exit 0; 2 on bad
 arguments or an unreadable file. Never asserts speed: it reports.
 """
 import json
+import os
 import sys
 
 KEY_CASES = ("hash", "key", "position")
@@ -182,20 +183,23 @@ def main(argv):
     elif len(argv) != 1:
         die("usage: bench/report.py RESULT.json [--out FILE.md]")
     ctx, runs = load(path)
+    # the file's folder and name: the same text wherever the tree is checked out
+    shown = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
+                         os.path.basename(path))
     algos = []
     for name in runs:
         parts = name.split("/")
         if parts[0] == "key" and parts[2] not in algos:
             algos.append(parts[2])
     text = ["# ringbench lookup, rebuild and memory benchmarks", "",
-            f"From `{path}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
+            f"From `{shown}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
             "times CPU ms per build (Google Benchmark rates use CPU time); ratios compare "
             "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
-            "## Targets (issue #4)", "", "| figure | measured | target | verdict |",
-            "|---|---:|---:|---|"]
+            "## Targets (issue #4)", ""]
     if str(ctx.get("min_time_s", "")).startswith("smoke"):
-        text += ["", "**Smoke run: one iteration per case. These ratios are not measurements; "
+        text += ["**Smoke run: one iteration per case. These ratios are not measurements; "
                  "run without --smoke for figures.**", ""]
+    text += ["| figure | measured | target | verdict |", "|---|---:|---:|---|"]
     for fig, x, tgt, v in targets(runs):
         text.append(f"| {fig} | {fmt(x)} | {tgt} | {v} |")
     text += ["", "## ns per key lookup (xxh3, V = 128 where vnodes apply)", "",
