@@ -1210,15 +1210,15 @@ static int run_vnodes(const vnodes_opts *o) {
         double fl = rb_integer_floor(B, o->members.v[i]);
         if (fl > worst_floor) worst_floor = fl, floor_n = o->members.v[i];
     }
-    uint32_t n_max = 0;
+    uint32_t n_max = list_max(&o->members), n_min = n_max;
     for (size_t i = 0; i < o->members.n; i++)
-        if (o->members.v[i] > n_max) n_max = o->members.v[i];
+        if (o->members.v[i] < n_min) n_min = o->members.v[i];
 
     FILE *f = stdout;
     const char *load = o->keys_path ? "keys per member" : "buckets per member";
     char members_desc[64];
-    snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", o->members.v[0],
-             o->members.v[o->members.n - 1], o->members.n);
+    /* the smallest and largest N: a list such as 16,3 is not a range 16..3 */
+    snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", n_min, n_max, o->members.n);
     if (o->fmt == RB_FMT_JSON) {
         fputs("{\"command\": \"vnodes\",\n", f);
         rb_report_json_meta(f);

@@ -46,6 +46,22 @@ expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 1000
 expect 2 "--n-keys must be" verify --n-keys 0
 expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
 
+# expect_out PATTERN ARGS...: exit 0 and stdout matching PATTERN (grep -E)
+expect_out() {
+    pattern=$1
+    shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne 0 ] || ! grep -Eq -- "$pattern" "$tmp/out"; then
+        echo "FAIL ringbench $*: exit $got (expected 0), stdout:" >&2
+        head -n 3 "$tmp/out" | sed 's/^/  /' >&2
+        echo "  expected stdout matching: $pattern" >&2
+        failed=$((failed + 1))
+    fi
+}
+# a list out of order is described by its smallest and largest N (qa)
+expect_out "N 3\.\.16 \(2 values\)" vnodes --members 16,3 --max-vnodes 1 --seeds 1 --quiet
+
 # invalid UTF-8 keys under fnv1a32-js
 printf 'ok\n\377bad\n' >"$tmp/badutf8"
 expect 2 "key 2" vnodes --members 3..4 --hash fnv1a32-js --keys "$tmp/badutf8"
