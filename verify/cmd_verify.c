@@ -197,6 +197,17 @@ static void note_seeds(FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
     }
 }
 
+/* The member-id seeds first .. first + n - 1 must not wrap past 2^64 - 1
+ * (they would silently become 0, 1, ...); else a usage error. */
+static int check_seed_range(const char *cmd, uint64_t first, uint32_t n) {
+    if (first > UINT64_MAX - (n - 1))
+        return rb_cli_usage_error(cmd,
+                                  "--seed %llu with --seeds %u goes past the largest seed "
+                                  "18446744073709551615",
+                                  (unsigned long long)first, n);
+    return 0;
+}
+
 /* Members for seeds first .. first+n_seeds-1, each a draw of `n` ids. */
 typedef struct memberships {
     char *ids;
@@ -892,6 +903,7 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
     if (o->codes && o->seed_example)
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
+    if (check_seed_range(cmd, o->first_seed, o->n_seeds)) return RB_EXIT_USAGE;
     return RB_CLI_CONTINUE;
 }
 
@@ -1132,6 +1144,7 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     while (v_max * 2 <= o->max_vnodes)
         v_max *= 2; /* the largest candidate */
     int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
+    if (!size_rc) size_rc = check_seed_range(cmd, o->first_seed, o->n_seeds);
     return size_rc ? size_rc : RB_CLI_CONTINUE;
 }
 

@@ -23,6 +23,20 @@ expect() {
     fi
 }
 
+# expect_out PATTERN ARGS...: exit 0 and stdout matching PATTERN (grep -E)
+expect_out() {
+    pattern=$1
+    shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne 0 ] || ! grep -Eq -- "$pattern" "$tmp/out"; then
+        echo "FAIL ringbench $*: exit $got (expected 0), stdout:" >&2
+        head -n 3 "$tmp/out" | sed 's/^/  /' >&2
+        echo "  expected stdout matching: $pattern" >&2
+        failed=$((failed + 1))
+    fi
+}
+
 : >"$tmp/empty"
 expect 2 "holds no keys" vnodes --members 3..5 --keys "$tmp/empty"
 expect 2 "holds no keys" verify --members 3 --keys "$tmp/empty"
@@ -45,20 +59,11 @@ expect 2 "needs a value" vnodes --members
 expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
 expect 2 "--n-keys must be" verify --n-keys 0
 expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+# member-id seeds must not wrap past 2^64 - 1 to 0 (qa)
+expect 2 "goes past the largest seed" verify --seed-example --seed 18446744073709551615 --seeds 2
+expect 2 "goes past the largest seed" vnodes --members 3 --seed 18446744073709551614 --seeds 3
+expect_out "seeds: 18446744073709551614\.\.18446744073709551615 " verify --seed-example --seed 18446744073709551614 --seeds 2
 
-# expect_out PATTERN ARGS...: exit 0 and stdout matching PATTERN (grep -E)
-expect_out() {
-    pattern=$1
-    shift
-    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
-    got=$?
-    if [ "$got" -ne 0 ] || ! grep -Eq -- "$pattern" "$tmp/out"; then
-        echo "FAIL ringbench $*: exit $got (expected 0), stdout:" >&2
-        head -n 3 "$tmp/out" | sed 's/^/  /' >&2
-        echo "  expected stdout matching: $pattern" >&2
-        failed=$((failed + 1))
-    fi
-}
 # a list out of order is described by its smallest and largest N (qa)
 expect_out "N 3\.\.16 \(2 values\)" vnodes --members 16,3 --max-vnodes 1 --seeds 1 --quiet
 
