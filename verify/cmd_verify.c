@@ -903,6 +903,8 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
     if (o->codes && o->seed_example)
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
+    if (o->seed_example && o->n_hashes > 1)
+        return rb_cli_usage_error(cmd, "--seed-example takes one --hash, got %zu", o->n_hashes);
     if (check_seed_range(cmd, o->first_seed, o->n_seeds)) return RB_EXIT_USAGE;
     return RB_CLI_CONTINUE;
 }

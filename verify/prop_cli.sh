@@ -59,6 +59,8 @@ expect 2 "needs a value" vnodes --members
 expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
 expect 2 "--n-keys must be" verify --n-keys 0
 expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+# the seed's example runs one hash: a list is an error, not "the first one" (qa)
+expect 2 "--seed-example takes one --hash" verify --seed-example --hash xxh3,fnv1a32
 # member-id seeds must not wrap past 2^64 - 1 to 0 (qa)
 expect 2 "goes past the largest seed" verify --seed-example --seed 18446744073709551615 --seeds 2
 expect 2 "goes past the largest seed" vnodes --members 3 --seed 18446744073709551614 --seeds 3
