@@ -422,10 +422,22 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
             return -1;
         }
         break;
-    case 7:
-        if (!rb_algo_by_name(v)) goto unknown;
+    case 7: {
+        /* what the table build accepts: a positional algorithm (so not table
+         * itself); checked here so every command rejects it as bad input
+         * before any output, not as a failure in the middle of a sweep */
+        const rb_algo *src = rb_algo_by_name(v);
+        if (!src) goto unknown;
+        if (!(src->flags & RB_ALGO_POSITIONAL)) {
+            rb_cli_usage_error(cmd,
+                               "--table-source must be an algorithm with ring positions "
+                               "(not %s)",
+                               v);
+            return -1;
+        }
         o->cfg.table_source = v;
         break;
+    }
     }
     return 1;
 unknown:

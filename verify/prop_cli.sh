@@ -59,6 +59,9 @@ expect 2 "needs a value" vnodes --members
 expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
 expect 2 "--n-keys must be" verify --n-keys 0
 expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+# table cannot be filled from itself: bad input (2), not a failure mid-sweep (1) (qa)
+expect 2 "--table-source must be" verify --members 3 --vnodes 1 --algo table --table-source table
+expect 2 "--table-source must be" vnodes --members 3 --algo table --table-source table
 # the seed's example runs one hash: a list is an error, not "the first one" (qa)
 expect 2 "--seed-example takes one --hash" verify --seed-example --hash xxh3,fnv1a32
 # member-id seeds must not wrap past 2^64 - 1 to 0 (qa)

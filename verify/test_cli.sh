@@ -134,6 +134,7 @@ expect_usage "--hash twice (hash)" hash --hash xxh3 --hash fnv1a32 k
 expect_usage "--members twice (vnodes)" vnodes --members 3 --members 4 --quiet
 expect_usage "--quiet twice (verify)" verify --seed-example --quiet --quiet
 expect_usage "table source unknown" table --algo table --members a,b --table-source nope
+expect_usage "table source is table" owner --algo table --members a,b --table-source table k
 
 # --- json shapes ---
 expect_ok "hash json" hash --hash fnv1a32 --format json "" a foobar
