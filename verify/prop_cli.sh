@@ -85,6 +85,12 @@ expect 1 "no verification code for jump \(hash fnv1a32\)" verify --codes --codes
 # a malformed file
 printf 'binary xxh3 zzz\n' >"$tmp/bad"
 expect 1 "line 1" verify --codes --codes-file "$tmp/bad"
+# a code of 17 hex digits is malformed, not clamped to 0xffffffffffffffff (qa)
+{ grep -v '^binary xxh3 ' "$codes"; echo "binary xxh3 0x10000000000000000"; } >"$tmp/overflow"
+expect 1 "overflow line [0-9]+: expected" verify --codes --codes-file "$tmp/overflow"
+# a second line for the same pair is an error, not ignored (qa)
+{ cat "$codes"; echo "binary xxh3 0x0123456789abcdef"; } >"$tmp/twice"
+expect 1 "twice line [0-9]+: a second code for binary xxh3" verify --codes --codes-file "$tmp/twice"
 
 if [ "$failed" -ne 0 ]; then
     echo "prop_cli: $failed cases failed" >&2
