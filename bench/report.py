@@ -29,10 +29,17 @@ def load(path):
     except (OSError, ValueError) as e:
         die(f"cannot read {path}: {e}")
     runs = {}
-    for b in doc.get("benchmarks", []):
+    benchmarks = doc.get("benchmarks") if isinstance(doc, dict) else None
+    if not isinstance(benchmarks, list):
+        die(f"{path} has no \"benchmarks\" list (not a Google Benchmark JSON file)")
+    for b in benchmarks:
+        if not isinstance(b, dict) or not isinstance(b.get("name"), str):
+            die(f"{path}: a benchmark entry without a name")
         if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
             continue
         runs[b["name"].split("/iterations:")[0]] = b
+    if not runs:
+        die(f"{path} holds no benchmark runs")
     return doc.get("context", {}), runs
 
 
@@ -189,7 +196,7 @@ def main(argv):
     algos = []
     for name in runs:
         parts = name.split("/")
-        if parts[0] == "key" and parts[2] not in algos:
+        if parts[0] == "key" and len(parts) > 2 and parts[2] not in algos:
             algos.append(parts[2])
     text = ["# ringbench lookup, rebuild and memory benchmarks", "",
             f"From `{shown}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
@@ -214,4 +221,11 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        status = main(sys.argv[1:])
+        sys.stdout.flush()
+    except OSError as e:  # --out not writable, stdout full
+        sys.stdout = open(os.devnull, "w")  # nothing left to flush at exit
+        print(f"report.py: {e.filename or 'writing output'}: {e.strerror or e}", file=sys.stderr)
+        status = 1
+    sys.exit(status)
