@@ -236,7 +236,7 @@ static int should_fail(const worker_opts *o, const rb_queue_row *row) {
 }
 
 static void print_summary(const worker_opts *o, rb_queue *q, worker_stats *st, uint64_t elapsed_ms) {
-    qsort(st->claim_ns, st->n_claim_ns, sizeof *st->claim_ns, cmp_u64);
+    if (st->n_claim_ns) qsort(st->claim_ns, st->n_claim_ns, sizeof *st->claim_ns, cmp_u64);
     double p50_us = (double)percentile(st->claim_ns, st->n_claim_ns, 0.50) / 1e3;
     double p99_us = (double)percentile(st->claim_ns, st->n_claim_ns, 0.99) / 1e3;
     double rows_per_s = elapsed_ms ? (double)st->n_completed * 1000.0 / (double)elapsed_ms : 0;
