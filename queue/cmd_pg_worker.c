@@ -9,6 +9,7 @@
  * --poll-ms when nothing was claimed.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,8 @@ static const char worker_help[] =
     "row left), --duration-ms or --max-claims. Each row's handler sleeps --work-ms and\n"
     "completes it, writing its effect row in the same transaction. Events (membership\n"
     "changes, workers marked dead, leases released, lost leases) go to stderr; a\n"
-    "summary line to stdout.\n"
+    "summary line to stdout. SIGTERM or SIGINT: finish the current batch, leave the\n"
+    "membership and print the summary (SIGKILL is a crash: leases expire, TTL runs out).\n"
     "  --mode M               competing, affinity or ordered (default competing)\n"
     "  --batch N              rows per claim (default 16)\n"
     "  --lease-ms MS          claim lease (default 30000)\n"
@@ -125,6 +127,14 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
         return -1;
     }
     return 1;
+}
+
+/* Set by SIGTERM / SIGINT: finish the current batch, leave, print the summary. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
 }
 
 static uint64_t mono_ms(void) {
@@ -299,6 +309,10 @@ static int run_worker(worker_opts *o, rb_queue *q, worker_stats *st) {
     rb_queue_batch b = {0};
     for (;;) {
         uint64_t now = mono_ms();
+        if (stop_requested) {
+            event(o, q, "stop signal: leaving");
+            break;
+        }
         if (o->duration_ms && now - start >= o->duration_ms) break;
         if (o->max_claims && st->n_claims >= o->max_claims) break;
         if (now - last_duties >= o->cfg->heartbeat_ms) {
@@ -413,6 +427,12 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     rb_queue *q;
     int rc = rb_pg_open(cmd, &cfg, &q);
     if (rc) return rc;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     worker_stats st = {0};
     rc = run_worker(&o, q, &st);
     free(st.claim_ns);
