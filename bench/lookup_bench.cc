@@ -16,6 +16,7 @@
 #include <jemalloc/jemalloc.h>
 #include <xxhash.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -388,10 +389,17 @@ int main(int argc, char **argv) {
     }
     add_context();
     register_all();
-    benchmark::RunSpecifiedBenchmarks();
+    /* a filter that matches no case is a usage error (Google Benchmark has
+     * printed "Failed to match any benchmarks ..."), not an empty success */
+    size_t n_run = benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     rb_ring_destroy(g_cache.ring);
     std::free(g_positions);
     rb_bench_keys_free(&g_keys);
+    if (n_run == 0) return 2;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "ringbench-bench: writing output: %s\n", std::strerror(errno));
+        return 1;
+    }
     return 0;
 }

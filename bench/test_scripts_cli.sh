@@ -2,7 +2,8 @@
 # test_scripts_cli.sh — scripts/hyperfine and scripts/bench reject bad
 # arguments with exit 2: hyperfine with one line on stderr before it times
 # anything (no results folder), bench also when the benchmark binary is what
-# rejects them (it used to turn that 2 into 1).
+# rejects them (it used to turn that 2 into 1) or no case matches --filter;
+# ringbench-bench exits 1 when it cannot write its output.
 #
 #   sh bench/test_scripts_cli.sh path/to/scripts BUILD_DIR
 #
@@ -43,7 +44,7 @@ expect_usage "unknown option" --bogus
 expect_usage "--runs without value" --runs
 # scripts/bench: what the benchmark binary rejects is a usage error (exit 2)
 if [ -x "$BUILD/bench/ringbench-bench" ]; then
-    for args in "--min-time abc" "--keys $tmp/no-such-file"; do
+    for args in "--min-time abc" "--keys $tmp/no-such-file" "--filter no_case_matches_this"; do
         # shellcheck disable=SC2086
         "$SCRIPTS/bench" --build "$BUILD" --smoke --out "$tmp/bench" $args >/dev/null 2>"$tmp/err"
         rc=$?
@@ -55,6 +56,16 @@ if [ -x "$BUILD/bench/ringbench-bench" ]; then
                 "$(tail -n 1 "$tmp/err" | head -c 300)" >&2
         fi
     done
+    # the benchmark binary itself: a full stdout is a failure (exit 1), not 0
+    "$BUILD/bench/ringbench-bench" --smoke --n-keys=256 --benchmark_filter='^hash/latency/xxh3' \
+        >/dev/full 2>/dev/null
+    rc=$?
+    if [ "$rc" -eq 1 ]; then
+        n_pass=$((n_pass + 1))
+    else
+        n_fail=$((n_fail + 1))
+        echo "FAIL ringbench-bench: stdout /dev/full: got exit $rc, expected 1" >&2
+    fi
 fi
 echo "test_scripts_cli: $n_pass passed, $n_fail failed"
 [ "$n_fail" -eq 0 ]
