@@ -89,40 +89,45 @@ int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
     return RB_EXIT_FAILURE;
 }
 
-/* Parse the session options and, when allow_ring, the ring options; anything
- * else is returned to the caller through `other` (argv index) = -1 to go on.
- * Returns -1 to go on, or an exit code. */
-typedef int (*extra_option_fn)(const char *cmd, void *ctx, int argc, char **argv, int *i);
+/* One option of a pg subcommand: session, then ring (when parsing them), then
+ * the subcommand's own. */
+typedef struct pg_parse_ctx {
+    rb_queue_config *cfg;
+    rb_cli_ring *ring;
+    rb_pg_extra_option_fn extra;
+    void *extra_ctx;
+    int ring_used;
+} pg_parse_ctx;
 
-static int parse_pg_options(const char *cmd, const char *help, int argc, char **argv,
-                            rb_queue_config *cfg, rb_cli_ring *ring, extra_option_fn extra,
-                            void *ctx, int *first) {
-    int i = 1;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(argv[i], "--help") == 0) {
-            fputs(help, stdout);
-            printf("\nsession options:\n%s", rb_pg_session_help);
-            if (ring) printf("\nring options:\n%s", rb_cli_ring_help);
-            return RB_EXIT_OK;
-        }
-        int used = rb_pg_session_option(cmd, cfg, argc, argv, &i);
-        if (used == 0 && ring) used = rb_cli_ring_option(cmd, ring, argc, argv, &i);
-        if (used == 0 && extra) used = extra(cmd, ctx, argc, argv, &i);
-        if (used < 0) return RB_EXIT_USAGE;
-        if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", argv[i]);
+static int pg_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    pg_parse_ctx *p = ctx;
+    int used = rb_pg_session_option(cmd, p->cfg, argc, argv, i);
+    if (used == 0 && p->ring) {
+        used = rb_cli_ring_option(cmd, p->ring, argc, argv, i);
+        if (used > 0) p->ring_used = 1;
     }
+    if (used == 0 && p->extra) used = p->extra(cmd, p->extra_ctx, argc, argv, i);
+    return used;
+}
+
+int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help, int argc,
+                        char **argv, rb_queue_config *cfg, rb_cli_ring *ring,
+                        rb_pg_extra_option_fn extra, void *ctx, int *n_pos, int *ring_used) {
+    const char *const help_list[] = {help, "\nsession options:\n", rb_pg_session_help,
+                                     ring ? ring_help : NULL, ring ? rb_cli_ring_help : NULL,
+                                     NULL};
+    pg_parse_ctx p = {cfg, ring, extra, ctx, 0};
+    int n = 0, rc = rb_cli_parse_args(cmd, help_list, pg_option, &p, argc, argv, &n);
+    if (rc != RB_CLI_CONTINUE) return rc;
     if (ring && ring->members_spec)
         return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
                                        "workers table (live heartbeats)");
-    if (first)
-        *first = i;
-    else if (i < argc)
-        return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
-    return -1;
+    if (ring_used) *ring_used = p.ring_used;
+    if (n_pos)
+        *n_pos = n;
+    else if (n > 0)
+        return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
+    return RB_CLI_CONTINUE;
 }
 
 /* --format for status/enqueue. */
@@ -151,8 +156,8 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     rb_pg_session_defaults(&cfg);
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int rc =
-        parse_pg_options("pg migrate", migrate_help, argc, argv, &cfg, &ring, NULL, NULL, NULL);
+    int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv,
+                                 &cfg, &ring, NULL, NULL, NULL, NULL);
     if (rc >= 0) return rc;
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
     rb_queue *q;
@@ -188,12 +193,11 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     rb_format fmt = RB_FMT_TEXT;
-    int first = argc, rc = parse_pg_options(cmd, enqueue_help, argc, argv, &cfg, NULL,
-                                            format_option, &fmt, &first);
+    int n_pos = 0, rc = rb_pg_parse_options(cmd, enqueue_help, NULL, argc, argv, &cfg, NULL,
+                                            format_option, &fmt, &n_pos, NULL);
     if (rc >= 0) return rc;
-    if (argc - first > 1)
-        return rb_cli_usage_error(cmd, "one FILE at most (got '%s')", argv[first + 1]);
-    const char *path = first < argc ? argv[first] : "-";
+    if (n_pos > 1) return rb_cli_usage_error(cmd, "one FILE at most (got '%s')", argv[2]);
+    const char *path = n_pos ? argv[1] : "-";
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return rb_cli_usage_error(cmd, "cannot open '%s'", path);
     rb_key_list lines;
@@ -283,7 +287,8 @@ int rb_pg_cmd_status(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     rb_format fmt = RB_FMT_TEXT;
-    int rc = parse_pg_options(cmd, status_help, argc, argv, &cfg, NULL, format_option, &fmt, NULL);
+    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, format_option,
+                                 &fmt, NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
@@ -369,7 +374,8 @@ int rb_pg_cmd_explain(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     explain_opts o = {&cfg, 1, 0};
-    int rc = parse_pg_options(cmd, explain_help, argc, argv, &cfg, NULL, explain_option, &o, NULL);
+    int rc = rb_pg_parse_options(cmd, explain_help, NULL, argc, argv, &cfg, NULL, explain_option,
+                                 &o, NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;

@@ -55,7 +55,7 @@ static const char worker_help[] =
     "  --stale-probe          after the stall, try complete, release, extend and heartbeat\n"
     "                         on the claimed rows, print each outcome, exit\n"
     "  --exit-after-claim     exit right after the first claim: no completion, no leave\n"
-    "  --fail-pct P           the handler fails the first attempt of P%% of rows (chosen by\n"
+    "  --fail-pct P           the handler fails the first attempt of P% of rows (chosen by\n"
     "                         a hash of the idempotency key); they retry after 50 ms\n"
     "  --clock-offset-ms MS   pretend the client clock is off by MS (signed); only event\n"
     "                         timestamps use it: leases and liveness use the database clock\n";
@@ -394,27 +394,10 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     worker_opts o = {.cfg = &cfg, .poll_ms = 20, .fmt = RB_FMT_TEXT};
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int i = 1;
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            printf(
-                "%s\nsession options:\n%s\nring options (default: the queue's, set at migrate):\n"
-                "%s",
-                worker_help, rb_pg_session_help, rb_cli_ring_help);
-            return RB_EXIT_OK;
-        }
-        int used = rb_pg_session_option(cmd, &cfg, argc, argv, &i);
-        if (used == 0) {
-            used = rb_cli_ring_option(cmd, &ring, argc, argv, &i);
-            if (used > 0) cfg.ring_override = 1;
-        }
-        if (used == 0) used = worker_option(cmd, &o, argc, argv, &i);
-        if (used < 0) return RB_EXIT_USAGE;
-        if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", argv[i]);
-    }
-    if (ring.members_spec)
-        return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
-                                       "workers table (live heartbeats)");
+    int rc = rb_pg_parse_options(cmd, worker_help,
+                                 "\nring options (default: the queue's, set at migrate):\n", argc,
+                                 argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
+    if (rc >= 0) return rc;
     if (cfg.ring_override) {
         cfg.ring = ring.cfg;
         cfg.algo = ring.algo;
@@ -425,7 +408,7 @@ int rb_pg_cmd_worker(int argc, char **argv) {
         return rb_cli_usage_error(cmd, "give --until-empty, --duration-ms or --max-claims");
     if (rb_queue_config_validate(&cfg)) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
     rb_queue *q;
-    int rc = rb_pg_open(cmd, &cfg, &q);
+    rc = rb_pg_open(cmd, &cfg, &q);
     if (rc) return rc;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

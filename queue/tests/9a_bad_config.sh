@@ -17,6 +17,12 @@ check 2 "schema must match" worker --schema 'Bad-Name' --until-empty
 check 2 "give --until-empty" worker
 check 2 "members is not used" worker --members a,b --until-empty
 check 2 "unknown planner switch" explain --planner-off hashjoins
+# A repeated option is an error project-wide, not "the last one wins".
+check 2 "--batch is given twice" worker --batch 4 --batch 5 --until-empty
+check 2 "--schema is given twice" status --schema a --schema b
+check 2 "--db is given twice" status --db "$RINGBENCH_PG_CONNINFO" --db "host=$TMP/nowhere"
+check 2 "--vnodes is given twice" migrate --vnodes 64 --vnodes 32
+check 2 "--format is given twice" enqueue --format json --format csv /dev/null
 start=$SECONDS
 check 1 "cannot connect to PostgreSQL" status --db "host=$TMP/nowhere port=1" --retry-ms 300
 ((SECONDS - start < 10)) || fail "unreachable server: took $((SECONDS - start)) s, expected a bounded retry"
@@ -24,5 +30,8 @@ echo "k:1" >"$TMP/keys"
 check 1 "no queue tables (run .ringbench pg migrate. first)" enqueue --schema t_never_migrated_$$ "$TMP/keys"
 check 1 "no queue tables" worker --schema t_never_migrated_$$ --until-empty
 "$RB" pg migrate >/dev/null
+# Options may stand after the FILE, as in every other command.
+out=$("$RB" pg enqueue "$TMP/keys" --format json) || fail "enqueue FILE --format json: exit $?, expected 0"
+expect_eq "enqueue FILE --format json" "$out" '{"rows": 1, "inserted": 1, "duplicates": 0}'
 check 2 "was migrated with buckets=1024" migrate --buckets 512
 echo "PASS [$TEST]"
