@@ -217,6 +217,13 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
             rc = rb_cli_usage_error(cmd, "%s line %zu: NUL byte (keys are text)", path, k + 1);
             break;
         }
+        /* Every field is stored as text: the server would reject the whole batch
+         * (and the batches before it would already be in). Same check as fnv1a32-js. */
+        if (rb_hash_check(&rb_hash_fnv1a32_js, lines.keys[k], len)) {
+            rc = rb_cli_usage_error(cmd, "%s line %zu: not valid UTF-8 (%s)", path, k + 1,
+                                    rb_error_detail());
+            break;
+        }
         /* Room for KEY NUL KEY#LINE NUL. */
         char *s = malloc(2 * len + 32);
         if (!(owned[n] = s)) {

@@ -30,6 +30,13 @@ echo "k:1" >"$TMP/keys"
 check 1 "no queue tables (run .ringbench pg migrate. first)" enqueue --schema t_never_migrated_$$ "$TMP/keys"
 check 1 "no queue tables" worker --schema t_never_migrated_$$ --until-empty
 "$RB" pg migrate >/dev/null
+# A key file with invalid UTF-8 (here after two full batches): exit 2 naming the line, and no
+# row inserted (not the server's error after the first batches went in).
+{ seq 1 2500 | sed 's/^/u:/'; printf 'caf\xc3\n'; } >"$TMP/bad_utf8"
+check 2 "bad_utf8 line 2501: not valid UTF-8" enqueue "$TMP/bad_utf8"
+expect_eq "rows after a rejected key file" "$(q "SELECT count(*) FROM inbox")" 0
+head -c 2000 /dev/urandom | tr -d '\0' >"$TMP/binary"
+check 2 "not valid UTF-8" enqueue "$TMP/binary"
 # Options may stand after the FILE, as in every other command.
 out=$("$RB" pg enqueue "$TMP/keys" --format json) || fail "enqueue FILE --format json: exit $?, expected 0"
 expect_eq "enqueue FILE --format json" "$out" '{"rows": 1, "inserted": 1, "duplicates": 0}'
