@@ -400,17 +400,26 @@ int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
                  "n_vnodes) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
                  6, params))
         return RB_EDB;
-    PGresult *r = exec_retry(q, "SELECT n_buckets, bucket_hash, hash_seed::text FROM queue_config",
+    PGresult *r = exec_retry(q,
+                             "SELECT n_buckets, bucket_hash, hash_seed::text, ring_hash, algo, "
+                             "n_vnodes FROM queue_config",
                              0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
+    /* Everything recorded must match: B, bucket hash and seed place the stored rows;
+     * the ring is every worker's default, and a run that asked for another one and
+     * printed "ready" would leave the workers on the old one without a word. */
+    const char *want[] = {b, ring->bucket_hash->name, seed, ring->ring_hash->name, algo->name, v};
     rc = 0;
-    if (strcmp(PQgetvalue(r, 0, 0), b) || strcmp(PQgetvalue(r, 0, 1), ring->bucket_hash->name) ||
-        strcmp(PQgetvalue(r, 0, 2), seed))
-        rc = rb_set_error(RB_EINVAL,
-                          "schema '%s' was migrated with buckets=%s bucket-hash=%s seed=%s; asked "
-                          "for buckets=%s bucket-hash=%s seed=%s (use another --schema)",
-                          q->schema, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2),
-                          b, ring->bucket_hash->name, seed);
+    for (int k = 0; k < 6 && !rc; k++)
+        if (strcmp(PQgetvalue(r, 0, k), want[k]))
+            rc = rb_set_error(
+                RB_EINVAL,
+                "schema '%s' was migrated with buckets=%s bucket-hash=%s seed=%s hash=%s algo=%s "
+                "vnodes=%s; asked for buckets=%s bucket-hash=%s seed=%s hash=%s algo=%s vnodes=%s "
+                "(these are fixed once recorded: use another --schema)",
+                q->schema, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2),
+                PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4), PQgetvalue(r, 0, 5), want[0], want[1],
+                want[2], want[3], want[4], want[5]);
     PQclear(r);
     return rc ? rc : load_queue_config(q);
 }

@@ -135,8 +135,10 @@ const rb_config *rb_queue_ring_config(const rb_queue *q);
  * rb_queue_migrate — create the schema, tables and indexes (queue/schema.sql)
  * if missing and record the ring parameters of `ring` (B, hashes, seed) and
  * `algo` in queue_config on the first run. Idempotent; a later run with a
- * different B or bucket hash or seed fails with RB_EINVAL (the stored buckets
- * would be wrong). Runs in one transaction under an advisory lock.
+ * different B, bucket hash or seed (the stored buckets would be wrong), or a
+ * different default ring (ring hash, algo, vnodes: workers would silently keep
+ * the recorded one) fails with RB_EINVAL and changes nothing. Runs in one
+ * transaction under an advisory lock.
  */
 int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring);
 

@@ -41,4 +41,8 @@ check 2 "not valid UTF-8" enqueue "$TMP/binary"
 out=$("$RB" pg enqueue "$TMP/keys" --format json) || fail "enqueue FILE --format json: exit $?, expected 0"
 expect_eq "enqueue FILE --format json" "$out" '{"rows": 1, "inserted": 1, "duplicates": 0}'
 check 2 "was migrated with buckets=1024" migrate --buckets 512
+# The recorded default ring is fixed too: a migrate asking for another one must not print
+# "ready" while the workers keep the recorded ring.
+check 2 "was migrated with .* algo=binary vnodes=128; asked for .* algo=jump vnodes=64" migrate --algo jump --vnodes 64
+expect_eq "queue_config after a refused migrate" "$(q "SELECT algo || ' ' || n_vnodes FROM queue_config")" "binary 128"
 echo "PASS [$TEST]"
