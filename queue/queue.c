@@ -104,6 +104,19 @@ int rb_queue_config_validate(const rb_queue_config *c) {
                             "would be declared dead after missing fewer than 3 heartbeats",
                             c->heartbeat_ms, c->ttl_ms);
     if (c->max_attempts < 1) return rb_set_error(RB_EINVAL, "max attempts must be >= 1");
+    if (c->conninfo && *c->conninfo) {
+        /* A malformed conninfo is bad input, not an unreachable server. */
+        char *err = NULL;
+        PQconninfoOption *opts = PQconninfoParse(c->conninfo, &err);
+        if (!opts) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", err ? err : "out of memory");
+            msg[strcspn(msg, "\n")] = 0;
+            PQfreemem(err);
+            return rb_set_error(RB_EINVAL, "bad conninfo '%s': %s", c->conninfo, msg);
+        }
+        PQconninfoFree(opts);
+    }
     if (!rb_claim_mode_name(c->mode))
         return rb_set_error(RB_EINVAL, "bad claim mode %d", (int)c->mode);
     const char *s = c->schema ? c->schema : "";

@@ -98,7 +98,9 @@ void rb_queue_config_init(rb_queue_config *cfg);
  * rb_queue_config_validate — 0, or RB_EINVAL with a detail naming the bad
  * field: batch >= 1, lease_ms > 0, ttl_ms > 0, heartbeat_ms > 0 and
  * heartbeat_ms <= ttl_ms / 3, max_attempts >= 1, schema a plain identifier
- * ([a-z_][a-z0-9_]*, <= 63 bytes), planner_off names known. Pure.
+ * ([a-z_][a-z0-9_]*, <= 63 bytes), planner_off names known, conninfo (when
+ * set) parses as a libpq conninfo or URI (PQconninfoParse; nothing is
+ * connected). Pure.
  */
 int rb_queue_config_validate(const rb_queue_config *cfg);
 
