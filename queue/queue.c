@@ -22,7 +22,7 @@ extern const char rb_queue_schema_sql[]; /* generated from schema.sql */
 struct rb_queue {
     rb_queue_config cfg;
     char *conninfo, *schema, *planner_off;
-    char worker_id[256];
+    char worker_id[RB_QUEUE_WORKER_ID_MAX];
     PGconn *conn;
     int registered;
     uint64_t n_reconnects; /* reconnects after a lost connection */
@@ -104,6 +104,11 @@ int rb_queue_config_validate(const rb_queue_config *c) {
                             "would be declared dead after missing fewer than 3 heartbeats",
                             c->heartbeat_ms, c->ttl_ms);
     if (c->max_attempts < 1) return rb_set_error(RB_EINVAL, "max attempts must be >= 1");
+    if (c->worker_id && (!*c->worker_id || strlen(c->worker_id) >= RB_QUEUE_WORKER_ID_MAX))
+        return rb_set_error(RB_EINVAL,
+                            "worker id must be 1 to %d bytes, got %zu (an id cut short could "
+                            "collide with another worker's)",
+                            RB_QUEUE_WORKER_ID_MAX - 1, strlen(c->worker_id));
     if (c->conninfo && *c->conninfo) {
         /* A malformed conninfo is bad input, not an unreachable server. */
         char *err = NULL;

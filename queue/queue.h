@@ -67,10 +67,14 @@ const char *rb_claim_mode_name(rb_claim_mode m);
 int rb_claim_mode_parse(const char *name, rb_claim_mode *out);
 
 /* Configuration of one session. rb_queue_config_init() then override. */
+/* Size of a worker id buffer: ids are at most RB_QUEUE_WORKER_ID_MAX - 1 bytes. */
+#define RB_QUEUE_WORKER_ID_MAX 256
+
 typedef struct rb_queue_config {
     const char *conninfo;  /* libpq conninfo or URI; NULL or "" = libpq defaults (PG* env) */
     const char *schema;    /* schema holding the queue tables; default "ringbench" */
-    const char *worker_id; /* NULL: generated "hostname:pid:random" (unique per incarnation) */
+    const char *worker_id; /* NULL: generated "hostname:pid:random" (unique per incarnation);
+                              else 1 .. RB_QUEUE_WORKER_ID_MAX - 1 bytes */
     rb_claim_mode mode;    /* default RB_CLAIM_COMPETING */
     uint32_t batch;        /* rows per claim, >= 1 (default 16) */
     uint32_t lease_ms;     /* claim lease, > 0 (default 30000) */
@@ -98,7 +102,8 @@ void rb_queue_config_init(rb_queue_config *cfg);
  * rb_queue_config_validate — 0, or RB_EINVAL with a detail naming the bad
  * field: batch >= 1, lease_ms > 0, ttl_ms > 0, heartbeat_ms > 0 and
  * heartbeat_ms <= ttl_ms / 3, max_attempts >= 1, schema a plain identifier
- * ([a-z_][a-z0-9_]*, <= 63 bytes), planner_off names known, conninfo (when
+ * ([a-z_][a-z0-9_]*, <= 63 bytes), worker_id (when set) 1 to
+ * RB_QUEUE_WORKER_ID_MAX - 1 bytes, planner_off names known, conninfo (when
  * set) parses as a libpq conninfo or URI (PQconninfoParse; nothing is
  * connected). Pure.
  */

@@ -16,6 +16,9 @@ check 2 "unknown claim mode" worker --mode fifo --until-empty
 check 2 "schema must match" worker --schema 'Bad-Name' --until-empty
 check 2 "give --until-empty" worker
 check 2 "members is not used" worker --members a,b --until-empty
+# An empty id, or one longer than the id buffer (it was cut to 255 bytes silently).
+check 2 "worker id must be 1 to 255 bytes, got 0" worker --id "" --until-empty
+check 2 "worker id must be 1 to 255 bytes, got 256" worker --id "$(printf 'w%.0s' $(seq 1 256))" --until-empty
 check 2 "unknown planner switch" explain --planner-off hashjoins
 # A repeated option is an error project-wide, not "the last one wins".
 check 2 "--batch is given twice" worker --batch 4 --batch 5 --until-empty
