@@ -303,6 +303,7 @@ static void print_summary(const worker_opts *o, rb_queue *q, worker_stats *st,
 static int run_worker(worker_opts *o, rb_queue *q, worker_stats *st) {
     const char *cmd = "pg worker";
     int rc = rb_queue_register(q);
+    if (rc == RB_EINVAL) return rb_cli_usage_error(cmd, "%s", rb_error_detail()); /* --id taken */
     if (!rc) rc = duties(o, q, st);
     if (rc) return rb_cli_fail(cmd, "%s", rb_error_detail());
     uint64_t start = mono_ms(), last_duties = start;

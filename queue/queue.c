@@ -539,26 +539,6 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
 
 /* ---- membership ---- */
 
-int rb_queue_register(rb_queue *q) {
-    if (need_migrated(q)) return RB_EDB;
-    char ttl[16];
-    snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
-    const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
-    if (exec_cmd(q,
-                 "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
-                 "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now()",
-                 3, params))
-        return RB_EDB;
-    q->registered = 1;
-    return 0;
-}
-
-int rb_queue_rejoin(rb_queue *q) {
-    new_worker_id(q);
-    q->cfg.worker_id = q->worker_id;
-    return rb_queue_register(q);
-}
-
 /* Run a fenced/identity UPDATE; RB_ELOST when it touched no row. */
 static int exec_count(rb_queue *q, const char *sql, int n, const char *const *params, long *count,
                       int *reconnected) {
@@ -567,6 +547,37 @@ static int exec_count(rb_queue *q, const char *sql, int n, const char *const *pa
     *count = strtol(PQcmdTuples(r), NULL, 10);
     PQclear(r);
     return 0;
+}
+
+int rb_queue_register(rb_queue *q) {
+    if (need_migrated(q)) return RB_EDB;
+    char ttl[16];
+    snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
+    const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
+    /* An id still alive belongs to another process (or this one's lost first try):
+     * taking it over would put two processes in the ring as one member, both owning
+     * its buckets. A dead or left id may be reused. */
+    long n = 0;
+    int reconnected = 0;
+    int rc = exec_count(q,
+                        "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
+                        "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now() "
+                        "WHERE workers.status <> 'alive'",
+                        3, params, &n, &reconnected);
+    if (rc) return rc;
+    if (n == 0 && !reconnected)
+        return rb_set_error(RB_EINVAL,
+                            "worker id '%s' is already alive in the membership (another process "
+                            "uses it): give another --id, or none for a generated one",
+                            q->worker_id);
+    q->registered = 1;
+    return 0;
+}
+
+int rb_queue_rejoin(rb_queue *q) {
+    new_worker_id(q);
+    q->cfg.worker_id = q->worker_id;
+    return rb_queue_register(q);
 }
 
 int rb_queue_heartbeat(rb_queue *q) {

@@ -190,7 +190,9 @@ void rb_queue_batch_free(rb_queue_batch *b);
 /*
  * rb_queue_register — insert this worker into `workers` as alive (status,
  * last_seen_at = now()). Called by rb_queue_open's users before claiming;
- * affinity modes also need rb_queue_refresh_membership.
+ * affinity modes also need rb_queue_refresh_membership. An id already alive
+ * in `workers` (another process uses it) is refused with RB_EINVAL and nothing
+ * changes; a dead or left id is taken over.
  */
 int rb_queue_register(rb_queue *q);
 

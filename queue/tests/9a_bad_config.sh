@@ -47,6 +47,14 @@ check 2 "not valid UTF-8" enqueue "$TMP/binary"
 out=$("$RB" pg enqueue "$TMP/keys" --format json) || fail "enqueue FILE --format json: exit $?, expected 0"
 expect_eq "enqueue FILE --format json" "$out" '{"rows": 1, "inserted": 1, "duplicates": 0}'
 check 2 "was migrated with buckets=1024" migrate --buckets 512
+# A second process with the id of a live worker is refused (it would share the member's
+# buckets) and does not mark the first one left on its way out.
+bg dup worker --id wDup --heartbeat-ms 100 --ttl-ms 600 --duration-ms 2000
+wait_for 10 "SELECT count(*) = 1 FROM workers WHERE id = 'wDup' AND status = 'alive'"
+check 2 "worker id 'wDup' is already alive" worker --id wDup --heartbeat-ms 100 --ttl-ms 600 --duration-ms 300
+expect_eq "the first wDup after the refused one" "$(q "SELECT status FROM workers WHERE id = 'wDup'")" alive
+wait_ok dup
+grep -q "rejoin" "$TMP/dup.err" && fail "the first wDup rejoined under a new id: $(grep rejoin "$TMP/dup.err")"
 # The recorded default ring is fixed too: a migrate asking for another one must not print
 # "ready" while the workers keep the recorded ring.
 check 2 "was migrated with .* algo=binary vnodes=128; asked for .* algo=jump vnodes=64" migrate --algo jump --vnodes 64
