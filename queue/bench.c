@@ -81,13 +81,13 @@ static void set_profile(rbb_params *p, const char *name) {
         p->cell_s = 1.5;
         p->pgbench_s = 3;
         p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
-        p->crash = 1, p->crash_kills = 2, p->crash_rows = 6000;
+        p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
     } else {
         p->n_dists = 2;
         p->cell_s = 4;
         p->pgbench_s = 5;
         p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
-        p->crash = 1, p->crash_kills = 4, p->crash_rows = 12000;
+        p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
     }
     memcpy(p->workers, w, nw * sizeof *w);
     p->n_workers = nw;
@@ -109,7 +109,7 @@ static void params_init(rbb_params *p) {
     p->scale_batch = 8;
     p->crash_workers = 3;
     p->crash_batch = 8;
-    p->crash_handler_us = 500;
+    p->crash_handler_us = 3000; /* 24 ms per batch of 8: a kill lands mid-handler */
     p->crash_lease_ms = 1500;
     p->crash_ttl_ms = 600;
     p->crash_heartbeat_ms = 150;

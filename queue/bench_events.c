@@ -168,18 +168,19 @@ typedef struct watch {
     int done;
 } watch;
 
+/* Reclaim and redone are measured only when the kill orphaned rows. */
 static void watch_poll(PGconn *c, watch *w, uint64_t now) {
     double ms = (double)(now - w->t_kill_ns) / 1e6;
     char err[256];
     if (w->k->detect_ms < 0 && rbb_queue_worker_is_dead(c, w->k->worker_id, err, sizeof err) == 1)
         w->k->detect_ms = ms;
-    if (w->k->reclaim_ms < 0 &&
+    if (w->n_held && w->k->reclaim_ms < 0 &&
         rbb_queue_rows_leased_to(c, w->k->worker_id, err, sizeof err) == 0)
         w->k->reclaim_ms = ms;
-    if (w->k->redone_ms < 0 &&
+    if (w->n_held && w->k->redone_ms < 0 &&
         rbb_queue_n_unfinished(c, w->held, w->n_held, err, sizeof err) == 0)
         w->k->redone_ms = ms;
-    w->done = w->k->detect_ms >= 0 && w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0;
+    w->done = w->k->detect_ms >= 0 && (!w->n_held || (w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0));
 }
 
 int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_crash *out,

@@ -22,17 +22,28 @@
 
 #define RBB_SCHEMA "ringbench"
 
-static rb_queue *driver_q;  /* the driver's own session (enqueue) */
-static rb_config ring_cfg;  /* the queue's ring parameters (queue_config) */
+static char *driver_conninfo; /* the bench database */
+static rb_config ring_cfg;     /* the queue's ring parameters (queue_config) */
 static const rb_algo *default_algo;
 
-int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
+/* The driver's own queue session, open only while it enqueues: an idle
+ * session would show in the wait-event samples and delay the statistics. */
+static int driver_open(rb_queue **q) {
     rb_queue_config cfg;
     rb_queue_config_init(&cfg);
-    cfg.conninfo = conninfo;
+    cfg.conninfo = driver_conninfo;
     cfg.schema = RBB_SCHEMA;
     cfg.batch = 1000;
-    int rc = rb_queue_open(&cfg, &driver_q);
+    return rb_queue_open(&cfg, q);
+}
+
+int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
+    free(driver_conninfo);
+    driver_conninfo = malloc(strlen(conninfo) + 1);
+    if (!driver_conninfo) return snprintf(err, err_size, "out of memory"), -1;
+    strcpy(driver_conninfo, conninfo);
+    rb_queue *driver_q = NULL;
+    int rc = driver_open(&driver_q);
     rb_config ring;
     rb_config_init(&ring);
     default_algo = rb_algo_by_name("binary");
@@ -40,16 +51,16 @@ int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_siz
     if (rc) {
         snprintf(err, err_size, "queue: %s", rb_error_detail());
         rb_queue_close(driver_q);
-        driver_q = NULL;
         return -1;
     }
     ring_cfg = *rb_queue_ring_config(driver_q);
+    rb_queue_close(driver_q);
     return rbb_db_exec(c, err, err_size, "SET search_path TO " RBB_SCHEMA);
 }
 
 void rbb_queue_finish(void) {
-    rb_queue_close(driver_q);
-    driver_q = NULL;
+    free(driver_conninfo);
+    driver_conninfo = NULL;
 }
 
 int rbb_queue_reset(PGconn *c, char *err, size_t err_size) {
@@ -81,7 +92,12 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, 
         free(text);
         return snprintf(err, err_size, "out of memory"), -1;
     }
+    rb_queue *driver_q = NULL;
     int rc = 0;
+    if (driver_open(&driver_q)) {
+        snprintf(err, err_size, "queue: %s", rb_error_detail());
+        rc = -1;
+    }
     for (uint64_t start = 0; !rc && start < n_rows; start += FILL_CHUNK) {
         size_t n = n_rows - start < FILL_CHUNK ? (size_t)(n_rows - start) : FILL_CHUNK;
         for (size_t i = 0; i < n; i++) {
@@ -99,6 +115,7 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, 
             rc = -1;
         }
     }
+    rb_queue_close(driver_q);
     free(items);
     free(text);
     return rc;
