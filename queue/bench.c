@@ -503,6 +503,12 @@ static int write_outputs(const rbb_run *run, const char *dir) {
     if (!(f = fopen(path, "w"))) return -1;
     rbb_report_md(f, run);
     if (fclose(f)) return -1;
+    if (run->explain) {
+        snprintf(path, sizeof path, "%s/explain.txt", dir);
+        if (!(f = fopen(path, "w"))) return -1;
+        fputs(run->explain, f);
+        if (fclose(f)) return -1;
+    }
     if (run->n_scale) {
         snprintf(path, sizeof path, "%s/scale-timeline.csv", dir);
         if (!(f = fopen(path, "w"))) return -1;
@@ -514,6 +520,7 @@ static int write_outputs(const rbb_run *run, const char *dir) {
 
 static void free_run(rbb_run *run) {
     free(run->machine_json);
+    free(run->explain);
     free(run->cells);
     for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
 }
@@ -652,6 +659,24 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                     if (cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
                         n_bad++;
                 }
+
+    /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
+     * fresh uniform backlog of a cell's size (what limits a claim). */
+    {
+        uint32_t bmax = 1;
+        for (size_t b = 0; b < p->n_batches; b++)
+            if (p->batches[b] > bmax) bmax = p->batches[b];
+        rbb_keys keys;
+        run.explain_backlog = rbb_rows_for(p, bmax, 1, p->cell_s);
+        if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed) == 0) {
+            if (!rbb_queue_reset(c, err, sizeof err) &&
+                !rbb_queue_fill(c, run.explain_backlog, &keys, "explain", err, sizeof err) &&
+                !rbb_queue_settle(c, err, sizeof err))
+                run.explain = rbb_queue_explain_modes(bmax, err, sizeof err);
+            rbb_keys_free(&keys);
+        }
+        if (!run.explain) fprintf(stderr, "pg bench: EXPLAIN failed: %s\n", err);
+    }
 
     if (p->scale) {
         const char *algos[2] = {p->ring_algo, "modn"};

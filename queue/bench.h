@@ -228,6 +228,11 @@ int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, char *err,
                    size_t err_size);
 
+/* EXPLAIN (ANALYZE; rolled back) of the claim statement of every mode at
+ * this batch size, over the queue as it is (all buckets owned): malloc'ed
+ * text, or NULL with err. */
+char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size);
+
 /* The state of the queue after a run. */
 typedef struct rbb_queue_counts {
     uint64_t n_rows, n_pending, n_claimed, n_completed, n_failed;
@@ -339,6 +344,8 @@ typedef struct rbb_crash {
 typedef struct rbb_run {
     rbb_params p;
     char *machine_json; /* scripts/machine-record output (owned), or NULL */
+    char *explain;      /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
+    uint64_t explain_backlog; /* pending rows when it was taken */
     char date[32];
     rbb_pgbench_result pgbench[RBB_MAX_LIST]; /* per p.workers[i] */
     int pgbench_ok;

@@ -305,6 +305,42 @@ const char *rbb_queue_sql_unfinished(void) {
     return "SELECT count(*) FROM inbox WHERE status <> 'done'";
 }
 
+char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
+    rb_queue_config cfg;
+    rb_queue_config_init(&cfg);
+    cfg.conninfo = driver_conninfo;
+    cfg.schema = RBB_SCHEMA;
+    cfg.batch = batch;
+    rb_queue *q = NULL;
+    if (rb_queue_open(&cfg, &q)) {
+        snprintf(err, err_size, "queue: %s", rb_error_detail());
+        return NULL;
+    }
+    size_t cap = 16384, len = 0;
+    char *out = malloc(cap);
+    for (int m = RB_CLAIM_COMPETING; out && m <= RB_CLAIM_ORDERED; m++) {
+        char *text = NULL;
+        if (rb_queue_explain(q, (rb_claim_mode)m, 1, &text)) {
+            snprintf(err, err_size, "explain: %s", rb_error_detail());
+            free(out);
+            out = NULL;
+            break;
+        }
+        size_t need = len + strlen(text) + 128;
+        if (need > cap) {
+            char *o = realloc(out, cap = need * 2);
+            if (!o) free(out);
+            out = o;
+        }
+        if (out)
+            len += (size_t)snprintf(out + len, cap - len, "-- %s, batch %u\n%s\n",
+                                    rb_claim_mode_name((rb_claim_mode)m), batch, text);
+        free(text);
+    }
+    rb_queue_close(q);
+    return out;
+}
+
 /* ---------------- the worker process ---------------- */
 
 static volatile sig_atomic_t stop_requested;

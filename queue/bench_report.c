@@ -260,7 +260,10 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
         fprintf(f, "%s\n    ", i ? "," : "");
         json_scale(f, &run->scale[i]);
     }
-    fprintf(f, "%s],\n  \"crash\": ", run->n_scale ? "\n  " : "");
+    fprintf(f, "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
+            (unsigned long long)run->explain_backlog);
+    jstr(f, run->explain ? run->explain : "");
+    fprintf(f, "},\n  \"crash\": ");
     if (run->has_crash)
         json_crash(f, &run->crash);
     else
