@@ -313,6 +313,7 @@ typedef struct rbb_scale {
     double *rows_per_s; /* timeline, RBB_BIN_MS bins from the go (owned) */
     size_t n_bins, join_bin;
     rbb_recovery rec;
+    double post_rows_per_s; /* mean of the first second after the join */
     int failed;
 } rbb_scale;
 
@@ -347,8 +348,9 @@ typedef struct rbb_run {
     char *explain;      /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
     uint64_t explain_backlog; /* pending rows when it was taken */
     char date[32];
-    rbb_pgbench_result pgbench[RBB_MAX_LIST]; /* per p.workers[i] */
-    int pgbench_ok;
+    rbb_pgbench_result pgbench[RBB_MAX_LIST];       /* per p.workers[i], before the matrix */
+    rbb_pgbench_result pgbench_after[RBB_MAX_LIST]; /* the same after it */
+    int pgbench_ok, pgbench_rounds;
     char pgbench_error[512];
     rbb_cell *cells;
     size_t n_cells;

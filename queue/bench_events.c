@@ -154,8 +154,21 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     out->join_bin = (size_t)((t_join - t_go) * 1000 / RBB_BIN_MS);
     /* baseline: the last second before the join (10 bins); recovery: the first
      * 300 ms window (3 bins) back at >= 90% of it */
+    /* the dip is looked for in the 2 s after the join: later bins are a new
+     * steady state (4 workers on 2 cores), not the event */
+    size_t end = out->join_bin + 2000 / RBB_BIN_MS;
+    rbb_recovery dip = rbb_timeline_recovery(out->rows_per_s, end < out->n_bins ? end : out->n_bins,
+                                             out->join_bin, 1000 / RBB_BIN_MS, 3);
     out->rec = rbb_timeline_recovery(out->rows_per_s, out->n_bins, out->join_bin,
                                      1000 / RBB_BIN_MS, 3);
+    out->rec.min_rows_per_s = dip.min_rows_per_s;
+    out->rec.min_at_ms = dip.min_at_ms;
+    out->rec.dip_fraction = dip.dip_fraction;
+    double sum = 0;
+    size_t k = 0;
+    for (size_t i = out->join_bin; i < out->n_bins && k < 1000 / RBB_BIN_MS; i++, k++)
+        sum += out->rows_per_s[i];
+    out->post_rows_per_s = k ? sum / (double)k : 0;
     return 0;
 }
 

@@ -186,12 +186,12 @@ static void json_scale(FILE *f, const rbb_scale *s) {
             "\"n_claimed_on_moved_at_join\": %llu, \"n_pending_on_moved_at_join\": %llu, "
             "\"n_lost\": %llu, \"baseline_rows_per_s\": %.1f, \"min_rows_per_s\": %.1f, "
             "\"min_at_ms\": %.0f, \"dip_fraction\": %.3f, \"recovery_to_90pct_ms\": %.0f, "
-            "\"after\": ",
+            "\"post_join_1s_rows_per_s\": %.1f, \"after\": ",
             s->failed ? "true" : "false", s->n_before, s->batch, s->n_buckets, s->n_moved_buckets,
             s->n_before ? s->n_buckets / (s->n_before + 1) : 0, s->n_moved_to_new,
             (unsigned long long)s->n_claimed_on_moved, (unsigned long long)s->n_pending_on_moved,
             (unsigned long long)s->n_lost, s->rec.baseline_rows_per_s, s->rec.min_rows_per_s,
-            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms);
+            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms, s->post_rows_per_s);
     json_counts(f, &s->after);
     fprintf(f, ", \"join_bin\": %zu, \"rows_per_s_timeline\": [", s->join_bin);
     for (size_t i = 0; i < s->n_bins; i++) fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
@@ -231,15 +231,17 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
     json_params(f, &run->p);
     fprintf(f, ",\n  \"pgbench\": {\"ok\": %s, \"error\": ", run->pgbench_ok ? "true" : "false");
     jstr(f, run->pgbench_ok ? "" : run->pgbench_error);
-    fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, \"runs\": [");
-    for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
-        const rbb_pgbench_result *r = &run->pgbench[i];
-        fprintf(f,
-                "%s{\"clients\": %u, \"secs\": %g, \"tps\": %.1f, \"latency_avg_ms\": %.3f, "
-                "\"n_transactions\": %llu}",
-                i ? ", " : "", r->clients, r->secs, r->tps, r->latency_avg_ms,
-                (unsigned long long)r->n_transactions);
-    }
+    fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, "
+               "\"reference_tps\": \"mean of the runs before and after the matrix\", \"runs\": [");
+    for (int round = 0; round < run->pgbench_rounds; round++)
+        for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
+            const rbb_pgbench_result *r = round ? &run->pgbench_after[i] : &run->pgbench[i];
+            fprintf(f,
+                    "%s{\"when\": \"%s\", \"clients\": %u, \"secs\": %g, \"tps\": %.1f, "
+                    "\"latency_avg_ms\": %.3f, \"n_transactions\": %llu}",
+                    round || i ? ", " : "", round ? "after" : "before", r->clients, r->secs,
+                    r->tps, r->latency_avg_ms, (unsigned long long)r->n_transactions);
+        }
     fprintf(f, "]},\n  \"cells\": [\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         fprintf(f, "    ");
@@ -292,10 +294,11 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
     if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
     } else {
-        fprintf(f, "| clients | TPS | latency avg ms |\n|---:|---:|---:|\n");
+        fprintf(f, "| clients | TPS before | TPS after | reference (mean) |\n|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < p->n_workers; i++)
-            fprintf(f, "| %u | %.0f | %.3f |\n", run->pgbench[i].clients, run->pgbench[i].tps,
-                    run->pgbench[i].latency_avg_ms);
+            fprintf(f, "| %u | %.0f | %.0f | %.0f |\n", run->pgbench[i].clients, run->pgbench[i].tps,
+                    run->pgbench_rounds > 1 ? run->pgbench_after[i].tps : 0,
+                    rbb_pgbench_tps_for(run, p->workers[i]));
         fprintf(f, "\n");
     }
     fprintf(f, "## Claim throughput\n\n");
@@ -338,9 +341,9 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
     if (run->n_scale) {
         fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
         fprintf(f, "| ownership | moved buckets | ideal | moved to joiner | rows claimed on moved "
-                   "at join | backlog on moved at join | baseline rows/s | min rows/s | dip | "
-                   "back to 90%% ms | dup | lost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-                   "---:|---:|---:|\n");
+                   "at join | backlog on moved at join | baseline rows/s (1 s before) | first "
+                   "1 s after | min 100 ms bin (2 s after) | dip | back to 90%% ms | dup | lost "
+                   "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < run->n_scale; i++) {
             const rbb_scale *s = &run->scale[i];
             if (s->failed) {
@@ -348,12 +351,12 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                 continue;
             }
             fprintf(f,
-                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f%% | %.0f | %llu | "
-                    "%llu |\n",
+                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f | %.0f%% | %.0f | %llu "
+                    "| %llu |\n",
                     s->algo, s->n_moved_buckets, s->n_buckets / (s->n_before + 1),
                     s->n_moved_to_new, (unsigned long long)s->n_claimed_on_moved,
                     (unsigned long long)s->n_pending_on_moved, s->rec.baseline_rows_per_s,
-                    s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
+                    s->post_rows_per_s, s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
                     (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
         }
     }
