@@ -277,32 +277,33 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     return RB_EXIT_OK;
 }
 
-/* Rows to enqueue (see bench.h): the best per-worker rate measured so far at
- * this batch size times W (2 cores do not scale that far: head-room), else a
- * default per-worker estimate; a cell that still runs dry is flagged
+/* Rows to enqueue (see bench.h): the best total rate measured so far at this
+ * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
+ * and a head-room of 2.5 for the swings of a shared disk; a default estimate
+ * before the first cell. A cell that still runs dry is flagged
  * backlog_exhausted. */
 static struct {
     uint32_t batch;
-    double rows_per_s_per_worker;
+    double rows_per_s;
 } rates_seen[16];
 
 void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s) {
-    double per_worker = rows_per_s / (n_workers ? n_workers : 1);
+    (void)n_workers;
     for (size_t i = 0; i < 16; i++) {
         if (rates_seen[i].batch != batch && rates_seen[i].batch != 0) continue;
         rates_seen[i].batch = batch;
-        if (per_worker > rates_seen[i].rows_per_s_per_worker)
-            rates_seen[i].rows_per_s_per_worker = per_worker;
+        if (rows_per_s > rates_seen[i].rows_per_s) rates_seen[i].rows_per_s = rows_per_s;
         return;
     }
 }
 
 uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs) {
+    (void)n_workers;
     if (p->n_rows) return p->n_rows;
-    double per_worker = batch <= 1 ? 3000 : batch <= 8 ? 15000 : 30000;
+    double per_s = batch <= 1 ? 1500 : batch <= 8 ? 8000 : 20000;
     for (size_t i = 0; i < 16; i++)
-        if (rates_seen[i].batch == batch) per_worker = rates_seen[i].rows_per_s_per_worker;
-    uint64_t r = (uint64_t)(per_worker * n_workers * secs * 3); /* rates jump on a shared box */
+        if (rates_seen[i].batch == batch) per_s = rates_seen[i].rows_per_s;
+    uint64_t r = (uint64_t)(per_s * secs * 2.5);
     return r < 1000 ? 1000 : r;
 }
 

@@ -1,7 +1,8 @@
 /*
  * bench_queue.c — the queue library (queue.h) as `ringbench pg bench` drives
- * it (bench.h): the driver's session (migrate, enqueue), the queue's state
- * read back with plain SQL on the schema of queue/schema.sql, and the worker
+ * it (bench.h): the driver's session (migrate, the ring configuration,
+ * EXPLAIN), the backlog filled by COPY, the queue's state read back with
+ * plain SQL on the schema of queue/schema.sql, and the worker
  * process body: the claim loop of queue.h with timing around each claim and
  * each completion.
  *
@@ -26,7 +27,7 @@ static char *driver_conninfo; /* the bench database */
 static rb_config ring_cfg;     /* the queue's ring parameters (queue_config) */
 static const rb_algo *default_algo;
 
-/* The driver's own queue session, open only while it enqueues: an idle
+/* The driver's own queue session, open only while it is used: an idle
  * session would show in the wait-event samples and delay the statistics. */
 static int driver_open(rb_queue **q) {
     rb_queue_config cfg;
@@ -79,45 +80,33 @@ int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring
     return rb_ring_build(a, &ring_cfg, members, n, out);
 }
 
-/* Enqueue in chunks of this many rows (rb_queue_enqueue splits further). */
-#define FILL_CHUNK 10000
-
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, char *err,
                    size_t err_size) {
-    (void)c;
-    rb_queue_item *items = calloc(FILL_CHUNK, sizeof *items);
-    char *text = malloc((size_t)FILL_CHUNK * 64);
-    if (!items || !text) {
-        free(items);
-        free(text);
-        return snprintf(err, err_size, "out of memory"), -1;
+    PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
+                            "FROM STDIN");
+    if (PQresultStatus(r) != PGRES_COPY_IN) {
+        snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
+        PQclear(r);
+        return -1;
     }
-    rb_queue *driver_q = NULL;
+    PQclear(r);
+    char line[160], key[32];
+    int ok = 1;
+    for (uint64_t i = 0; ok && i < n_rows; i++) {
+        size_t kl = rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
+        int n = snprintf(line, sizeof line, "%s\t%u\t%s:%llu\n", key,
+                         rb_bucket_of(&ring_cfg, key, kl), tag, (unsigned long long)i);
+        ok = PQputCopyData(c, line, n) == 1;
+    }
+    PQputCopyEnd(c, ok ? NULL : "client error");
     int rc = 0;
-    if (driver_open(&driver_q)) {
-        snprintf(err, err_size, "queue: %s", rb_error_detail());
-        rc = -1;
-    }
-    for (uint64_t start = 0; !rc && start < n_rows; start += FILL_CHUNK) {
-        size_t n = n_rows - start < FILL_CHUNK ? (size_t)(n_rows - start) : FILL_CHUNK;
-        for (size_t i = 0; i < n; i++) {
-            char *key = text + i * 64, *idem = key + 24;
-            rbb_key_format(key, 24, rbb_keys_next_rank(keys));
-            snprintf(idem, 40, "%s:%llu", tag, (unsigned long long)(start + i));
-            items[i] = (rb_queue_item){key, idem, NULL};
-        }
-        size_t inserted = 0;
-        if (rb_queue_enqueue(driver_q, items, n, &inserted)) {
-            snprintf(err, err_size, "enqueue: %s", rb_error_detail());
-            rc = -1;
-        } else if (inserted != n) {
-            snprintf(err, err_size, "enqueue: %zu of %zu rows inserted (stale rows?)", inserted, n);
+    while ((r = PQgetResult(c))) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc) {
+            snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
             rc = -1;
         }
+        PQclear(r);
     }
-    rb_queue_close(driver_q);
-    free(items);
-    free(text);
     return rc;
 }
 
