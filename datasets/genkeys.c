@@ -1,0 +1,242 @@
+/*
+ * genkeys.c — `ringbench-genkeys`: deterministic synthetic key sets, one key
+ * per line (LF) on stdout.
+ *
+ *   --kind order   order:<n> for n = start .. start+count-1 (the seed's keys,
+ *                  e.g. order:9182; sequential like a producer's order ids;
+ *                  --seed is accepted and has no effect)
+ *   --kind uuid    random version-4 UUIDs, lowercase 8-4-4-4-12 hex
+ *                  (RFC 9562, section 5.4): 122 random bits from two
+ *                  splitmix64 outputs, version nibble 4, variant bits 10
+ *   --kind zipf    customer:<id>, id in 1..K drawn from Zipf(s):
+ *                  P(id = k) = k^-s / H(K, s), H(K, s) = sum_{j=1..K} j^-s;
+ *                  customer:1 is the most frequent. s = 0 is uniform.
+ *
+ * Random numbers: splitmix64 (Steele, Lea and Flood, "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014), in the form Vigna publishes
+ * as splitmix64.c (prng.di.unimi.it): state += 0x9e3779b97f4a7c15, then the
+ * output is the state mixed by Stafford's "variant 13" finaliser. The state
+ * starts at --seed. A uniform double in [0, 1) is the top 53 bits times 2^-53.
+ *
+ * Zipf sampling: inversion by search (Devroye, "Non-Uniform Random Variate
+ * Generation", Springer 1986, chapter III, section 2): the cumulative weights
+ * W(k) = sum_{j<=k} j^-s are computed once (K doubles), and each draw returns
+ * the smallest k with W(k) > u * W(K) by binary search. Exact up to double
+ * rounding, O(K) memory and O(log K) per key; no rejection step, so the
+ * sequence for a seed does not depend on floating-point corner cases of a
+ * rejection test.
+ *
+ * Exit 0; 2 with one line on stderr on bad arguments; 1 when the output
+ * cannot be written or memory runs out.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define CMD "genkeys"
+/* Cap on K: the cumulative-weight table is 8 bytes per customer (800 MB). */
+#define N_CUSTOMERS_MAX 100000000u
+#define N_CUSTOMERS_DEFAULT 10000u
+/* YCSB's default Zipf exponent ("zipfian constant", Cooper et al., SoCC 2010). */
+#define ZIPF_S_DEFAULT 0.99
+#define ZIPF_S_MAX 100.0
+/* stdout buffer; keys are short, so a large buffer saves write calls. */
+#define OUT_BUFFER_BYTES (1u << 20)
+
+typedef enum { KIND_NONE, KIND_ORDER, KIND_UUID, KIND_ZIPF } key_kind;
+
+typedef struct genkeys_options {
+    key_kind kind;
+    uint64_t n_keys;
+    int n_keys_set;
+    uint64_t seed;
+    uint64_t start;
+    int start_set;
+    uint32_t n_customers;
+    int n_customers_set;
+    double zipf_s;
+    int zipf_s_set;
+} genkeys_options;
+
+static const char usage_text[] =
+    "usage: ringbench-genkeys --kind order|uuid|zipf --count N [--seed S]\n"
+    "                         [--start N] [--customers K] [--zipf-s S]\n"
+    "\n"
+    "Deterministic synthetic keys, one per line on stdout (datasets/README.md).\n"
+    "  --kind order   order:<n>, n = start, start+1, ... (the seed's keys)\n"
+    "  --kind uuid    random UUIDv4s (splitmix64 from --seed)\n"
+    "  --kind zipf    customer:<id>, id in 1..K drawn Zipf(s), customer:1 hottest\n"
+    "  --count N      number of keys (0 allowed)\n"
+    "  --seed S       PRNG seed, unsigned 64-bit decimal (default 1; order ignores it)\n"
+    "  --start N      first order number (order only; default 1)\n"
+    "  --customers K  number of customers, 1..100000000 (zipf only; default 10000)\n"
+    "  --zipf-s S     Zipf exponent, 0 (uniform) .. 100 (zipf only; default 0.99)\n";
+
+/* splitmix64: advance *state and return the next output (see top comment). */
+static uint64_t splitmix64_next(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A uniform double in [0, 1) from the top 53 bits of one output. */
+static double uniform01(uint64_t *state) {
+    return (double)(splitmix64_next(state) >> 11) * 0x1.0p-53;
+}
+
+static int write_order(FILE *out, const genkeys_options *o) {
+    for (uint64_t i = 0; i < o->n_keys; i++)
+        if (fprintf(out, "order:%" PRIu64 "\n", o->start + i) < 0) return -1;
+    return 0;
+}
+
+static int write_uuid(FILE *out, const genkeys_options *o) {
+    static const char hex[] = "0123456789abcdef";
+    uint64_t state = o->seed;
+    for (uint64_t i = 0; i < o->n_keys; i++) {
+        unsigned char b[16];
+        uint64_t hi = splitmix64_next(&state), lo = splitmix64_next(&state);
+        for (int j = 0; j < 8; j++) {
+            b[j] = (unsigned char)(hi >> (56 - 8 * j));
+            b[8 + j] = (unsigned char)(lo >> (56 - 8 * j));
+        }
+        b[6] = (unsigned char)((b[6] & 0x0f) | 0x40); /* version 4 */
+        b[8] = (unsigned char)((b[8] & 0x3f) | 0x80); /* variant 10 (RFC 9562) */
+        char line[37];
+        size_t p = 0;
+        for (int j = 0; j < 16; j++) {
+            if (j == 4 || j == 6 || j == 8 || j == 10) line[p++] = '-';
+            line[p++] = hex[b[j] >> 4];
+            line[p++] = hex[b[j] & 15];
+        }
+        line[p++] = '\n';
+        if (fwrite(line, 1, p, out) != p) return -1;
+    }
+    return 0;
+}
+
+/* Returns 0, -1 on a write error, -2 when the weight table cannot be held. */
+static int write_zipf(FILE *out, const genkeys_options *o) {
+    const uint32_t k_max = o->n_customers;
+    double *cum_weight = malloc((size_t)k_max * sizeof *cum_weight);
+    if (!cum_weight) return -2;
+    double total = 0.0;
+    for (uint32_t k = 1; k <= k_max; k++) {
+        total += pow((double)k, -o->zipf_s);
+        cum_weight[k - 1] = total;
+    }
+    uint64_t state = o->seed;
+    int rc = 0;
+    for (uint64_t i = 0; i < o->n_keys && rc == 0; i++) {
+        double target = uniform01(&state) * total;
+        /* smallest index with cum_weight[index] > target; target < total, so
+         * the answer is in [0, k_max - 1]. */
+        uint32_t lo = 0, hi = k_max - 1;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (cum_weight[mid] > target)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (fprintf(out, "customer:%" PRIu32 "\n", lo + 1) < 0) rc = -1;
+    }
+    free(cum_weight);
+    return rc;
+}
+
+/* Parse argv into *o. 0, or RB_EXIT_USAGE after one line on stderr; 1 means
+ * --help was printed. */
+static int parse_options(int argc, char **argv, genkeys_options *o) {
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+    o->start = 1;
+    o->n_customers = N_CUSTOMERS_DEFAULT;
+    o->zipf_s = ZIPF_S_DEFAULT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 1;
+        }
+        if (a[0] != '-' || a[1] != '-')
+            return rb_cli_usage_error(CMD, "unexpected argument '%s' (--help shows usage)", a);
+        if (i + 1 >= argc) return rb_cli_usage_error(CMD, "%s needs a value", a);
+        const char *v = argv[++i];
+        if (strcmp(a, "--kind") == 0) {
+            if (strcmp(v, "order") == 0)
+                o->kind = KIND_ORDER;
+            else if (strcmp(v, "uuid") == 0)
+                o->kind = KIND_UUID;
+            else if (strcmp(v, "zipf") == 0)
+                o->kind = KIND_ZIPF;
+            else
+                return rb_cli_usage_error(CMD, "unknown --kind '%s' (order, uuid, zipf)", v);
+        } else if (strcmp(a, "--count") == 0) {
+            if (rb_cli_parse_u64(v, &o->n_keys))
+                return rb_cli_usage_error(CMD, "--count must be a whole number >= 0, got '%s'", v);
+            o->n_keys_set = 1;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (rb_cli_parse_u64(v, &o->seed))
+                return rb_cli_usage_error(CMD, "--seed must be an unsigned 64-bit number, got '%s'",
+                                          v);
+        } else if (strcmp(a, "--start") == 0) {
+            if (rb_cli_parse_u64(v, &o->start))
+                return rb_cli_usage_error(CMD, "--start must be a whole number >= 0, got '%s'", v);
+            o->start_set = 1;
+        } else if (strcmp(a, "--customers") == 0) {
+            if (rb_cli_parse_u32(v, 1, N_CUSTOMERS_MAX, &o->n_customers))
+                return rb_cli_usage_error(CMD, "--customers must be in 1..%u, got '%s'",
+                                          N_CUSTOMERS_MAX, v);
+            o->n_customers_set = 1;
+        } else if (strcmp(a, "--zipf-s") == 0) {
+            if (rb_cli_parse_double(v, &o->zipf_s) || !(o->zipf_s >= 0.0) || o->zipf_s > ZIPF_S_MAX)
+                return rb_cli_usage_error(CMD, "--zipf-s must be a number in 0..%g, got '%s'",
+                                          ZIPF_S_MAX, v);
+            o->zipf_s_set = 1;
+        } else {
+            return rb_cli_usage_error(CMD, "unknown option '%s' (--help shows usage)", a);
+        }
+    }
+    if (o->kind == KIND_NONE) return rb_cli_usage_error(CMD, "--kind is required");
+    if (!o->n_keys_set) return rb_cli_usage_error(CMD, "--count is required");
+    if (o->kind != KIND_ZIPF && (o->n_customers_set || o->zipf_s_set))
+        return rb_cli_usage_error(CMD, "--customers and --zipf-s apply only to --kind zipf");
+    if (o->kind != KIND_ORDER && o->start_set)
+        return rb_cli_usage_error(CMD, "--start applies only to --kind order");
+    if (o->kind == KIND_ORDER && o->n_keys > 0 && o->n_keys - 1 > UINT64_MAX - o->start)
+        return rb_cli_usage_error(CMD, "--start + --count overflows a 64-bit order number");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    genkeys_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc == 1) return RB_EXIT_OK;
+    if (rc) return rc;
+
+    static char out_buffer[OUT_BUFFER_BYTES];
+    setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);
+    switch (o.kind) {
+    case KIND_ORDER:
+        rc = write_order(stdout, &o);
+        break;
+    case KIND_UUID:
+        rc = write_uuid(stdout, &o);
+        break;
+    default:
+        rc = write_zipf(stdout, &o);
+        break;
+    }
+    if (rc == -2)
+        return rb_cli_fail(CMD, "out of memory for %" PRIu32 " customers' weights", o.n_customers);
+    if (rc || fflush(stdout) == EOF || ferror(stdout))
+        return rb_cli_fail(CMD, "cannot write the keys: %s", strerror(errno));
+    return RB_EXIT_OK;
+}
