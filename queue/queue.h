@@ -243,11 +243,11 @@ int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms);
 
 /* What one housekeeping round did. */
 typedef struct rb_queue_housekeeping {
-    int won_lock;            /* 1 when this session held the advisory lock */
-    size_t n_marked_dead;    /* workers this round marked dead */
-    size_t n_released;       /* expired leases released to pending */
-    size_t n_failed;         /* expired leases out of attempts, now 'failed' */
-    char *marked_dead;       /* comma-separated ids marked dead (malloc'd, or NULL) */
+    int won_lock;         /* 1 when this session held the advisory lock */
+    size_t n_marked_dead; /* workers this round marked dead */
+    size_t n_released;    /* expired leases released to pending */
+    size_t n_failed;      /* expired leases out of attempts, now 'failed' */
+    char *marked_dead;    /* comma-separated ids marked dead (malloc'd, or NULL) */
 } rb_queue_housekeeping;
 
 /*

@@ -26,4 +26,5 @@ expect_eq "orphans completed" "$(q "SELECT count(*) FROM orphan o JOIN inbox i U
 expect_eq "orphans reclaimed before their lease expired" "$(q "SELECT count(*) FROM orphan o JOIN inbox i USING (id) WHERE i.claimed_at < o.lease_expires_at")" 0
 expect_eq "rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 600
 expect_eq "effects" "$(q "SELECT count(*) FROM effects")" 600
+note "D held $n_orphan rows; marked dead $(q "SELECT round(extract(epoch FROM dead_at - last_seen_at) * 1000) FROM workers WHERE id = 'wD'") ms after its last heartbeat (TTL $TTL ms); rows reclaimed $(q "SELECT min(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) || '..' || max(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) FROM orphan o JOIN inbox i USING (id)") ms after their lease expired"
 echo "PASS [$TEST]"
