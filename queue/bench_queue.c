@@ -145,7 +145,9 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
               &ok);
     o->n_completed_no_effect = q_u64(c,
                                      "SELECT count(*) FROM inbox i WHERE status = 'done' AND "
-                                     "NOT EXISTS (SELECT 1 FROM effects e WHERE e.inbox_id = i.id)",
+                                     "NOT EXISTS (SELECT 1 FROM effects e WHERE "
+                                     "e.idempotency_key = i.idempotency_key AND "
+                                     "e.inbox_id = i.id)", /* by the effects key: indexed */
                                      &ok);
     o->n_dead_tup = q_u64(c,
                           "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
@@ -294,17 +296,32 @@ const char *rbb_queue_sql_unfinished(void) {
     return "SELECT count(*) FROM inbox WHERE status <> 'done'";
 }
 
+#define RBB_EXPLAIN_MEMBERS 4
+
 char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
     rb_queue_config cfg;
     rb_queue_config_init(&cfg);
     cfg.conninfo = driver_conninfo;
     cfg.schema = RBB_SCHEMA;
     cfg.batch = batch;
-    rb_queue *q = NULL;
-    if (rb_queue_open(&cfg, &q)) {
+    /* as one of RBB_EXPLAIN_MEMBERS registered workers, so the affinity
+     * plans filter on a realistic owned-bucket set (about 1/4 of B) */
+    rb_queue *members[RBB_EXPLAIN_MEMBERS] = {0};
+    for (int i = 0; i < RBB_EXPLAIN_MEMBERS; i++) {
+        if (rb_queue_open(&cfg, &members[i]) || rb_queue_register(members[i])) {
+            snprintf(err, err_size, "queue: %s", rb_error_detail());
+            for (int j = 0; j <= i; j++) rb_queue_close(members[j]);
+            return NULL;
+        }
+    }
+    rb_queue *q = members[0];
+    if (rb_queue_refresh_membership(q, NULL)) {
         snprintf(err, err_size, "queue: %s", rb_error_detail());
+        for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
         return NULL;
     }
+    size_t n_owned = 0;
+    rb_queue_owned_buckets(q, &n_owned);
     size_t cap = 16384, len = 0;
     char *out = malloc(cap);
     for (int m = RB_CLAIM_COMPETING; out && m <= RB_CLAIM_ORDERED; m++) {
@@ -322,11 +339,13 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
             out = o;
         }
         if (out)
-            len += (size_t)snprintf(out + len, cap - len, "-- %s, batch %u\n%s\n",
-                                    rb_claim_mode_name((rb_claim_mode)m), batch, text);
+            len += (size_t)snprintf(out + len, cap - len,
+                                    "-- %s, batch %u, as 1 of %d workers owning %zu buckets\n%s\n",
+                                    rb_claim_mode_name((rb_claim_mode)m), batch,
+                                    RBB_EXPLAIN_MEMBERS, n_owned, text);
         free(text);
     }
-    rb_queue_close(q);
+    for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
     return out;
 }
 
