@@ -49,7 +49,8 @@ static const char usage_text[] =
     "  --zipf-s S       Zipf exponent (default 1.0)\n"
     "  --seed N         key stream seed (default 1)\n"
     "  --secs S         measured seconds per cell\n"
-    "  --pgbench-secs S seconds per pgbench run\n"
+    "  --pgbench-secs S seconds per pgbench run before / after the matrix\n"
+    "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
     "  --complete batch|each one commit per claimed batch (default), or one per row\n"
@@ -72,20 +73,20 @@ static void set_profile(rbb_params *p, const char *name) {
         w = w_smoke, nw = 2, b = b_smoke, nb = 2;
         p->n_dists = 1;
         p->cell_s = 0.8;
-        p->pgbench_s = 1;
+        p->pgbench_s = 1, p->pgbench_group_s = 1;
         p->scale = 0;
         p->crash = 1, p->crash_kills = 1, p->crash_rows = 1500;
     } else if (strcmp(name, "quick") == 0) {
         w = w_quick, nw = 2, b = b_quick, nb = 2;
         p->n_dists = 2;
         p->cell_s = 1.5;
-        p->pgbench_s = 3;
+        p->pgbench_s = 2, p->pgbench_group_s = 1;
         p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
         p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
     } else {
         p->n_dists = 2;
         p->cell_s = 5;
-        p->pgbench_s = 5;
+        p->pgbench_s = 3, p->pgbench_group_s = 2;
         p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
         p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
     }
@@ -246,6 +247,11 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             NEED_VALUE();
             if (rb_cli_parse_double(v, &p->pgbench_s) || p->pgbench_s < 1 || p->pgbench_s > 3600)
                 return rb_cli_usage_error(CMD, "--pgbench-secs wants 1..3600, got '%s'", v);
+        } else if (strcmp(a, "--pgbench-group-secs") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_double(v, &p->pgbench_group_s) || p->pgbench_group_s < 1 ||
+                p->pgbench_group_s > 3600)
+                return rb_cli_usage_error(CMD, "--pgbench-group-secs wants 1..3600, got '%s'", v);
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -544,20 +550,41 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     return c;
 }
 
-/* pgbench simple-update at every W into res[] (round 0: before the matrix,
- * 1: after it); -c W -j W for p->pgbench_s each. */
-static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
+/* One pgbench simple-update run, -c W -j W for secs, into *res; 0 or -1
+ * (run->pgbench_ok cleared, the error kept). */
+static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs,
+                        rbb_pgbench_result *res) {
     const rbb_params *p = &run->p;
-    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
     rbb_pg_target t = {.host = PQhost(c),
                        .port = PQport(c),
                        .user = PQuser(c),
                        .password = PQpass(c),
                        .dbname = p->pgbench_db,
                        .pgoptions = getenv("PGOPTIONS")};
+    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
+    if (rbb_pgbench_run(&t, pgbench, n_workers, secs, res, run->pgbench_error,
+                        sizeof run->pgbench_error)) {
+        fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+        run->pgbench_ok = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* pgbench simple-update at every W into res[] (round 0: before the matrix,
+ * after `pgbench -i`; 1: after it); -c W -j W for p->pgbench_s each. */
+static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
+    const rbb_params *p = &run->p;
     if (round == 0) {
+        rbb_pg_target t = {.host = PQhost(c),
+                           .port = PQport(c),
+                           .user = PQuser(c),
+                           .password = PQpass(c),
+                           .dbname = p->pgbench_db,
+                           .pgoptions = getenv("PGOPTIONS")};
         fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
-        if (rbb_pgbench_init(&t, pgbench, run->pgbench_error, sizeof run->pgbench_error)) {
+        if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
+                             sizeof run->pgbench_error)) {
             fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
             return;
         }
@@ -568,12 +595,7 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
     for (size_t i = 0; i < p->n_workers; i++) {
         fprintf(stderr, "pg bench: pgbench simple-update -c %u for %.0f s\n", p->workers[i],
                 p->pgbench_s);
-        if (rbb_pgbench_run(&t, pgbench, p->workers[i], p->pgbench_s, &res[i],
-                            run->pgbench_error, sizeof run->pgbench_error)) {
-            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
-            run->pgbench_ok = 0;
-            return;
-        }
+        if (pgbench_once(run, c, p->workers[i], p->pgbench_s, &res[i])) return;
         fprintf(stderr, "pg bench:   %.0f tps\n", res[i].tps);
     }
     run->pgbench_rounds = round + 1;
@@ -644,7 +666,14 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     uint64_t t0 = rbb_now_ns();
     for (size_t d = 0; d < p->n_dists; d++)
         for (size_t w = 0; w < p->n_workers; w++)
-            for (size_t b = 0; b < p->n_batches; b++)
+            for (size_t b = 0; b < p->n_batches; b++) {
+                /* the reference adjacent to this group of modes: pgbench at the
+                 * same W right before and right after it (the disk and CPU of a
+                 * shared machine drift within minutes) */
+                rbb_pgbench_result ref_before = {0}, ref_after = {0};
+                size_t first = run.n_cells;
+                if (run.pgbench_ok)
+                    pgbench_once(&run, c, p->workers[w], p->pgbench_group_s, &ref_before);
                 for (size_t m = 0; m < p->n_modes; m++) {
                     rbb_cell *cell = &run.cells[run.n_cells++];
                     cell->dist = p->dists[d];
@@ -668,11 +697,25 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                     if (cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
                         n_bad++;
                 }
+                if (run.pgbench_ok)
+                    pgbench_once(&run, c, p->workers[w], p->pgbench_group_s, &ref_after);
+                for (size_t k = first; k < run.n_cells; k++) {
+                    run.cells[k].pgbench_adjacent_before_tps = ref_before.tps;
+                    run.cells[k].pgbench_adjacent_after_tps = ref_after.tps;
+                }
+                fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps\n",
+                        p->workers[w], ref_before.tps, ref_after.tps);
+            }
 
     /* the reference again after the matrix: the ratios use the mean of both */
     run_pgbench_refs(&run, c, 1);
-    for (size_t i = 0; i < run.n_cells; i++)
-        run.cells[i].pgbench_tps = rbb_pgbench_tps_for(&run, run.cells[i].n_workers);
+    for (size_t i = 0; i < run.n_cells; i++) {
+        rbb_cell *cell = &run.cells[i];
+        cell->pgbench_run_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
+        cell->pgbench_tps = cell->pgbench_adjacent_before_tps > 0 && cell->pgbench_adjacent_after_tps > 0
+                                ? (cell->pgbench_adjacent_before_tps + cell->pgbench_adjacent_after_tps) / 2
+                                : cell->pgbench_run_tps;
+    }
 
     /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
      * fresh uniform backlog of a cell's size (what limits a claim). */

@@ -272,7 +272,8 @@ typedef struct rbb_params {
     double zipf_s;
     uint64_t seed;
     double cell_s;        /* measured seconds per cell */
-    double pgbench_s;     /* seconds per pgbench run */
+    double pgbench_s;     /* seconds per pgbench run before / after the matrix */
+    double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
     int sync_commit;      /* 1: on (server default), 0: off for every session */
     int complete_each;    /* 1: one commit per row (rb_queue_complete); 0: per batch */
     int scale;            /* run the scale events */
@@ -298,7 +299,9 @@ typedef struct rbb_cell {
     uint64_t n_lost;       /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */
     int backlog_exhausted; /* the backlog ran dry for some worker: rows/s is a floor */
-    double pgbench_tps;    /* reference at W clients */
+    double pgbench_tps;    /* the reference at W clients: mean of the adjacent runs */
+    double pgbench_adjacent_before_tps, pgbench_adjacent_after_tps; /* around this group */
+    double pgbench_run_tps; /* mean of the runs before and after the whole matrix */
     rbb_waits waits;
     int failed;            /* a worker failed: figures incomplete */
 } rbb_cell;

@@ -86,11 +86,12 @@ static void json_params(FILE *f, const rbb_params *p) {
             "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
             "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
             "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d, "
+            "\"pgbench_group_s\": %g, "
             "\"completion\": \"%s\"}",
             p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
             p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
             p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
-            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS,
+            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s,
             p->complete_each ? "one commit per row" : "one commit per batch");
 }
 
@@ -109,12 +110,14 @@ static void json_cell(FILE *f, const rbb_cell *c) {
     fprintf(f,
             "\"rows_per_s\": %.1f, \"claims_per_s\": %.1f, \"tx_per_s\": %.1f, "
             "\"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, \"complete_p50_us\": %.1f, "
-            "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"rows_per_s_vs_pgbench\": %.3f, "
+            "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"pgbench_adjacent_before_tps\": "
+            "%.1f, \"pgbench_adjacent_after_tps\": %.1f, \"pgbench_run_tps\": %.1f, "
+            "\"rows_per_s_vs_pgbench\": %.3f, "
             "\"tx_per_s_vs_pgbench\": %.3f, \"n_lost\": %llu, \"n_dup_executions\": %llu, "
             "\"backlog_exhausted\": %s, \"after\": ",
             c->rows_per_s, c->claims_per_s, c->tx_per_s, c->claim_p50_us, c->claim_p99_us,
-            c->complete_p50_us, c->complete_p99_us, c->pgbench_tps,
-            ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
+            c->complete_p50_us, c->complete_p99_us, c->pgbench_tps, c->pgbench_adjacent_before_tps,
+            c->pgbench_adjacent_after_tps, c->pgbench_run_tps, ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
             (unsigned long long)c->n_lost, (unsigned long long)c->n_dup_executions,
             c->backlog_exhausted ? "true" : "false");
     json_counts(f, &c->after);
@@ -232,7 +235,9 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
     fprintf(f, ",\n  \"pgbench\": {\"ok\": %s, \"error\": ", run->pgbench_ok ? "true" : "false");
     jstr(f, run->pgbench_ok ? "" : run->pgbench_error);
     fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, "
-               "\"reference_tps\": \"mean of the runs before and after the matrix\", \"runs\": [");
+               "\"reference_tps\": \"per cell: mean of the runs right before and after its group "
+               "of modes (cells[].pgbench_adjacent_*); runs[]: before and after the matrix\", "
+               "\"runs\": [");
     for (int round = 0; round < run->pgbench_rounds; round++)
         for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
             const rbb_pgbench_result *r = round ? &run->pgbench_after[i] : &run->pgbench[i];
@@ -303,23 +308,25 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
     }
     fprintf(f, "## Claim throughput\n\n");
     fprintf(f, "rows/s: rows completed (effect written) per second; tx/s: claim + completion "
-               "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count. "
+               "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count, "
+               "measured right before and after the group of three modes (mean; column ref TPS). "
                "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n");
-    fprintf(f, "| dist | W | batch | mode | rows/s | x pgbench | tx/s | tx x pgbench | claim p50 "
-               "µs | claim p99 µs | empty claims | dead tuples | dup | lost | top wait events "
-               "|\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    fprintf(f, "| dist | W | batch | mode | rows/s | ref TPS | x pgbench | tx/s | tx x pgbench | "
+               "claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | lost | top wait "
+               "events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
         if (c->failed) {
-            fprintf(f, "| %s | %u | %u | %s | failed |||||||||||\n", dist_name(c->dist),
+            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||\n", dist_name(c->dist),
                     c->n_workers, c->batch, rbb_mode_name(c->mode));
             continue;
         }
         fprintf(f,
-                "| %s | %u | %u | %s | %.0f%s | %.2f | %.0f | %.2f | %.0f | %.0f | %llu | %llu | "
-                "%llu | %llu | ",
+                "| %s | %u | %u | %s | %.0f%s | %.0f | %.2f | %.0f | %.2f | %.0f | %.0f | %llu | "
+                "%llu | %llu | %llu | ",
                 dist_name(c->dist), c->n_workers, c->batch, rbb_mode_name(c->mode), c->rows_per_s,
-                c->backlog_exhausted ? "*" : "", ratio(c->rows_per_s, c->pgbench_tps),
+                c->backlog_exhausted ? "*" : "", c->pgbench_tps, ratio(c->rows_per_s, c->pgbench_tps),
                 c->tx_per_s, ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us,
                 c->claim_p99_us, (unsigned long long)c->n_empty_claims,
                 (unsigned long long)c->after.n_dead_tup,
