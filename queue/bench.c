@@ -360,16 +360,9 @@ static void wait_backends_gone(PGconn *c) {
 /* Run one matrix cell. 0, or -1 with err (the cell is marked failed). */
 static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                     uint64_t seed, char *err, size_t err_size) {
-    rbb_keys keys;
-    if (rbb_keys_init(&keys, cell->dist, p->n_keys, p->zipf_s, seed)) {
-        snprintf(err, err_size, "out of memory");
-        return -1;
-    }
     cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
-    int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, cell->n_rows_enqueued, &keys, "bench", err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    rbb_keys_free(&keys);
+    int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
+                             "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
 
     rbb_worker_spec spec = {.conninfo = conninfo,
@@ -703,8 +696,9 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                     run.cells[k].pgbench_adjacent_before_tps = ref_before.tps;
                     run.cells[k].pgbench_adjacent_after_tps = ref_after.tps;
                 }
-                fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps\n",
-                        p->workers[w], ref_before.tps, ref_after.tps);
+                if (run.pgbench_ok)
+                    fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps\n",
+                            p->workers[w], ref_before.tps, ref_after.tps);
             }
 
     /* the reference again after the matrix: the ratios use the mean of both */
@@ -723,15 +717,10 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         uint32_t bmax = 1;
         for (size_t b = 0; b < p->n_batches; b++)
             if (p->batches[b] > bmax) bmax = p->batches[b];
-        rbb_keys keys;
         run.explain_backlog = rbb_rows_for(p, bmax, 1, p->cell_s);
-        if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed) == 0) {
-            if (!rbb_queue_reset(c, err, sizeof err) &&
-                !rbb_queue_fill(c, run.explain_backlog, &keys, "explain", err, sizeof err) &&
-                !rbb_queue_settle(c, err, sizeof err))
-                run.explain = rbb_queue_explain_modes(bmax, err, sizeof err);
-            rbb_keys_free(&keys);
-        }
+        if (!rbb_queue_fresh(c, run.explain_backlog, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s,
+                             p->seed, "explain", err, sizeof err))
+            run.explain = rbb_queue_explain_modes(bmax, err, sizeof err);
         if (!run.explain) fprintf(stderr, "pg bench: EXPLAIN failed: %s\n", err);
     }
 
@@ -773,6 +762,10 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     PQfinish(c);
     rbb_queue_finish();
+    if (!run.pgbench_ok) {
+        fprintf(stderr, "pg bench: the pgbench reference failed: %s\n", run.pgbench_error);
+        n_bad++;
+    }
 
     if (write_outputs(&run, p->out_dir))
         fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,

@@ -367,6 +367,10 @@ typedef struct rbb_run {
 } rbb_run;
 
 
+/* reset + fill n_rows (keys: dist over n_keys, seed) + settle. 0 or -1. */
+int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
+                    uint64_t seed, const char *tag, char *err, size_t err_size);
+
 /* Ownership as the workers compute it: build the ring `algo` over members
  * with the queue library's ring configuration. 0 or an RB_E* code. */
 int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring **out);

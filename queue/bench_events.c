@@ -74,15 +74,8 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     out->n_buckets = rbb_queue_n_buckets();
     double secs = p->scale_pre_s + p->scale_post_s;
     uint64_t n_rows = rbb_rows_for(p, out->batch, 4, secs);
-    rbb_keys keys;
-    if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed)) {
-        snprintf(err, err_size, "out of memory");
-        return out->failed = 1, -1;
-    }
-    int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, "scale", err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    rbb_keys_free(&keys);
+    int rc = rbb_queue_fresh(c, n_rows, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed, "scale",
+                             err, err_size);
     if (rc) return out->failed = 1, -1;
 
     rbb_worker_spec spec = {.conninfo = conninfo,
@@ -206,15 +199,8 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
     out->ttl_ms = p->crash_ttl_ms;
     out->heartbeat_ms = p->crash_heartbeat_ms;
     out->n_rows_enqueued = p->crash_rows;
-    rbb_keys keys;
-    if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed)) {
-        snprintf(err, err_size, "out of memory");
-        return out->failed = 1, -1;
-    }
-    int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, p->crash_rows, &keys, "crash", err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    rbb_keys_free(&keys);
+    int rc = rbb_queue_fresh(c, p->crash_rows, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed,
+                             "crash", err, err_size);
     if (rc) return out->failed = 1, -1;
 
     rbb_worker_spec spec = {.conninfo = conninfo,

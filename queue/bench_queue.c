@@ -110,6 +110,18 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, 
     return rc;
 }
 
+int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
+                    uint64_t seed, const char *tag, char *err, size_t err_size) {
+    rbb_keys keys;
+    if (rbb_keys_init(&keys, dist, n_keys, zipf_s, seed))
+        return snprintf(err, err_size, "out of memory"), -1;
+    int rc = rbb_queue_reset(c, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, tag, err, err_size);
+    if (!rc) rc = rbb_queue_settle(c, err, err_size);
+    rbb_keys_free(&keys);
+    return rc;
+}
+
 static uint64_t q_u64(PGconn *c, const char *sql, int *ok) {
     PGresult *r = PQexec(c, sql);
     uint64_t v = 0;

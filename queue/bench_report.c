@@ -144,6 +144,18 @@ typedef struct target_row {
     double measured, wanted; /* ratio measured, ratio required */
 } target_row;
 
+/* rows/s against the cell's pgbench reference: batch, wanted ratio, names. */
+static const struct {
+    uint32_t batch;
+    double wanted;
+    const char *name[RBB_N_MODES];
+} vs_pgbench[] = {
+    {32, 5.0, {"competing b32 rows/s / pgbench TPS", "affinity b32 rows/s / pgbench TPS",
+               "ordered b32 rows/s / pgbench TPS"}},
+    {1, 0.4, {"competing b1 rows/s / pgbench TPS", "affinity b1 rows/s / pgbench TPS",
+              "ordered b1 rows/s / pgbench TPS"}},
+};
+
 static size_t targets(const rbb_run *run, target_row *out, size_t max) {
     size_t n = 0;
     const rbb_params *p = &run->p;
@@ -154,28 +166,19 @@ static size_t targets(const rbb_run *run, target_row *out, size_t max) {
                 rbb_dist D = p->dists[d];
                 const rbb_cell *comp = find_cell(run, RBB_MODE_COMPETING, W, B, D);
                 const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D);
-                double tps = rbb_pgbench_tps_for(run, W);
                 if (comp && aff && n < max)
                     out[n++] = (target_row){"affinity / competing rows/s", W, B, D,
                                             ratio(aff->rows_per_s, comp->rows_per_s), 0.9};
-                if (B == 32 && tps > 0)
+                for (size_t t = 0; t < sizeof vs_pgbench / sizeof vs_pgbench[0]; t++) {
+                    if (B != vs_pgbench[t].batch) continue;
                     for (int m = 0; m < RBB_N_MODES; m++) {
                         const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
-                        if (c && n < max)
-                            out[n++] = (target_row){m == 0   ? "competing b32 rows/s / pgbench TPS"
-                                                    : m == 1 ? "affinity b32 rows/s / pgbench TPS"
-                                                             : "ordered b32 rows/s / pgbench TPS",
-                                                    W, B, D, ratio(c->rows_per_s, tps), 5.0};
+                        if (c && c->pgbench_tps > 0 && n < max)
+                            out[n++] = (target_row){vs_pgbench[t].name[m], W, B, D,
+                                                    ratio(c->rows_per_s, c->pgbench_tps),
+                                                    vs_pgbench[t].wanted};
                     }
-                if (B == 1 && tps > 0)
-                    for (int m = 0; m < RBB_N_MODES; m++) {
-                        const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
-                        if (c && n < max)
-                            out[n++] = (target_row){m == 0   ? "competing b1 rows/s / pgbench TPS"
-                                                    : m == 1 ? "affinity b1 rows/s / pgbench TPS"
-                                                             : "ordered b1 rows/s / pgbench TPS",
-                                                    W, B, D, ratio(c->rows_per_s, tps), 0.4};
-                    }
+                }
             }
     return n;
 }
