@@ -286,6 +286,8 @@ static int load_queue_config(rb_queue *q) {
             ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 2));
             q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
             ring->n_vnodes = (uint32_t)strtoul(PQgetvalue(r, 0, 5), NULL, 10);
+        } else if (!q->cfg.algo) {
+            q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
         }
         if (!ring->bucket_hash || !ring->ring_hash || !q->cfg.algo)
             rc = rb_set_error(RB_EINVAL, "queue_config names an unknown hash or algorithm");
@@ -311,7 +313,6 @@ int rb_queue_open(const rb_queue_config *cfg, rb_queue **out) {
     q->cfg.conninfo = q->conninfo;
     q->cfg.schema = q->schema;
     q->cfg.planner_off = q->planner_off;
-    if (!q->cfg.algo) q->cfg.algo = rb_algo_by_name("binary");
     if (cfg->worker_id)
         snprintf(q->worker_id, sizeof q->worker_id, "%s", cfg->worker_id);
     else
@@ -321,6 +322,7 @@ int rb_queue_open(const rb_queue_config *cfg, rb_queue **out) {
         rb_queue_close(q);
         return rc;
     }
+    if (!q->cfg.algo) q->cfg.algo = rb_algo_by_name("binary"); /* not migrated yet */
     *out = q;
     return 0;
 }
@@ -570,8 +572,8 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     if (changed) *changed = 0;
     PGresult *r =
         exec_retry(q,
-                   "SELECT id FROM workers WHERE status = 'alive' "
-                   "AND last_seen_at > now() - ttl_ms * interval '1 millisecond' ORDER BY id",
+                   "SELECT id FROM workers WHERE status = 'alive' AND last_seen_at > now() - "
+                   "ttl_ms * interval '1 millisecond' ORDER BY id COLLATE \"C\"",
                    0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
@@ -594,8 +596,9 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
             return rb_set_error(RB_ENOMEM, "out of memory");
         }
     PQclear(r);
-    /* ORDER BY id uses the database collation; the ring does not depend on
-     * member order, but the comparison above wants a stable order. */
+    /* COLLATE "C" is byte order, strcmp's, so the comparison above is exact;
+     * the qsort only guards against a server that orders otherwise. The ring
+     * itself does not depend on member order. */
     qsort(q->live, q->n_live, sizeof *q->live, cmp_str);
     if (changed) *changed = 1;
     uint32_t B = q->cfg.ring.n_buckets;

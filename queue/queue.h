@@ -80,7 +80,8 @@ typedef struct rb_queue_config {
     uint32_t retry_ms;     /* how long to keep reconnecting after a lost connection (10000) */
     /* Ring used for affinity modes. n_buckets, bucket_hash and seed are always
      * taken from the queue's queue_config row when it exists (rb_queue_open);
-     * algo, n_vnodes and ring_hash too unless ring_override is set. */
+     * n_vnodes and ring_hash too unless ring_override is set; algo unless
+     * ring_override is set and algo is non-NULL. */
     const rb_algo *algo; /* default: queue_config.algo, else "binary" */
     rb_config ring;
     int ring_override;

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 "$RB" pg migrate >/dev/null
 for i in $(seq 1 600); do echo "acct:$i"; done >"$TMP/keys"
 "$RB" pg enqueue "$TMP/keys" >/dev/null
-TTL=500 LEASE=2500
+TTL=1000 LEASE=3000
 common=(worker --mode affinity --heartbeat-ms 100 --ttl-ms $TTL --lease-ms $LEASE --batch 1 --poll-ms 20)
 for w in A B C; do bg "$w" "${common[@]}" --id "w$w" --work-ms 10 --until-empty; done
 wait_for 20 "SELECT bool_and(array_length(view_members, 1) = 3) AND count(*) = 3 FROM workers WHERE status = 'alive'"

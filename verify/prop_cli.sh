@@ -1,0 +1,99 @@
+#!/bin/sh
+# prop_cli.sh BINARY CODES_FILE — exit codes of `verify` and `vnodes`:
+# bad input exits 2 with one line on stderr; a changed or missing
+# verification code exits 1 naming the algorithm, expected and got.
+bin=$1
+codes=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+# expect CODE PATTERN ARGS...: run BINARY ARGS, check the exit code and that
+# stderr matches PATTERN (grep -E).
+expect() {
+    want=$1 pattern=$2
+    shift 2
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne "$want" ] || ! grep -Eq -- "$pattern" "$tmp/err"; then
+        echo "FAIL ringbench $*: exit $got (expected $want), stderr:" >&2
+        sed 's/^/  /' "$tmp/err" >&2
+        echo "  expected stderr matching: $pattern" >&2
+        failed=$((failed + 1))
+    fi
+}
+
+# expect_out PATTERN ARGS...: exit 0 and stdout matching PATTERN (grep -E)
+expect_out() {
+    pattern=$1
+    shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne 0 ] || ! grep -Eq -- "$pattern" "$tmp/out"; then
+        echo "FAIL ringbench $*: exit $got (expected 0), stdout:" >&2
+        head -n 3 "$tmp/out" | sed 's/^/  /' >&2
+        echo "  expected stdout matching: $pattern" >&2
+        failed=$((failed + 1))
+    fi
+}
+
+: >"$tmp/empty"
+expect 2 "holds no keys" vnodes --members 3..5 --keys "$tmp/empty"
+expect 2 "holds no keys" verify --members 3 --keys "$tmp/empty"
+expect 2 "cannot open" vnodes --members 3..5 --keys "$tmp/does-not-exist"
+expect 2 "larger than B" vnodes --members 3..20 --buckets 16
+expect 2 "larger than B" verify --members 2..20 --buckets 16
+expect 2 "--vnodes: values must be from 1" verify --vnodes 0
+expect 2 "unknown algorithm" vnodes --members 3..5 --algo nosuch
+expect 2 "unknown algorithm" verify --algo binary,nosuch
+expect 2 "unknown hash" vnodes --members 3..5 --hash nosuch
+expect 2 "unknown hash" verify --hash md5
+expect 2 "target-peak must be a number >= 1" vnodes --members 3..5 --target-peak 0.9
+expect 2 "target-peak must be a number >= 1" vnodes --members 3..5 --target-peak abc
+expect 2 "N1 > N2" vnodes --members 9..3
+expect 2 "N1 > N2" verify --members 9..3
+expect 2 "--members N1..N2 is required" vnodes
+expect 2 "unknown option" verify --bogus
+expect 2 "--update needs --codes" verify --update
+expect 2 "needs a value" vnodes --members
+expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
+expect 2 "--n-keys must be" verify --n-keys 0
+expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+# table cannot be filled from itself: bad input (2), not a failure mid-sweep (1) (qa)
+expect 2 "--table-source must be" verify --members 3 --vnodes 1 --algo table --table-source table
+expect 2 "--table-source must be" vnodes --members 3 --algo table --table-source table
+# the seed's example runs one hash: a list is an error, not "the first one" (qa)
+expect 2 "--seed-example takes one --hash" verify --seed-example --hash xxh3,fnv1a32
+# member-id seeds must not wrap past 2^64 - 1 to 0 (qa)
+expect 2 "goes past the largest seed" verify --seed-example --seed 18446744073709551615 --seeds 2
+expect 2 "goes past the largest seed" vnodes --members 3 --seed 18446744073709551614 --seeds 3
+expect_out "seeds: 18446744073709551614\.\.18446744073709551615 " verify --seed-example --seed 18446744073709551614 --seeds 2
+
+# a list out of order is described by its smallest and largest N (qa)
+expect_out "N 3\.\.16 \(2 values\)" vnodes --members 16,3 --max-vnodes 1 --seeds 1 --quiet
+
+# invalid UTF-8 keys under fnv1a32-js
+printf 'ok\n\377bad\n' >"$tmp/badutf8"
+expect 2 "key 2" vnodes --members 3..4 --hash fnv1a32-js --keys "$tmp/badutf8"
+
+# a changed code: exit 1 with algorithm, expected and got
+sed '0,/^binary xxh3 0x/s/^binary xxh3 0x[0-9a-f]*/binary xxh3 0x0123456789abcdef/' "$codes" >"$tmp/changed"
+expect 1 "mismatch: algo binary hash xxh3 expected 0x0123456789abcdef got 0x" verify --codes --codes-file "$tmp/changed"
+# a missing code
+grep -v '^jump fnv1a32 ' "$codes" >"$tmp/missing"
+expect 1 "no verification code for jump \(hash fnv1a32\)" verify --codes --codes-file "$tmp/missing"
+# a malformed file
+printf 'binary xxh3 zzz\n' >"$tmp/bad"
+expect 1 "line 1" verify --codes --codes-file "$tmp/bad"
+# a code of 17 hex digits is malformed, not clamped to 0xffffffffffffffff (qa)
+{ grep -v '^binary xxh3 ' "$codes"; echo "binary xxh3 0x10000000000000000"; } >"$tmp/overflow"
+expect 1 "overflow line [0-9]+: expected" verify --codes --codes-file "$tmp/overflow"
+# a second line for the same pair is an error, not ignored (qa)
+{ cat "$codes"; echo "binary xxh3 0x0123456789abcdef"; } >"$tmp/twice"
+expect 1 "twice line [0-9]+: a second code for binary xxh3" verify --codes --codes-file "$tmp/twice"
+
+if [ "$failed" -ne 0 ]; then
+    echo "prop_cli: $failed cases failed" >&2
+    exit 1
+fi
+echo "prop_cli: all cases passed"
