@@ -157,6 +157,19 @@ int rbb_mode_parse(const char *s, rbb_mode *out) {
     return -1;
 }
 
+/* The field an option taking a plain string sets, or NULL. */
+static const char **string_option(const char *a, rbb_params *p) {
+    const struct {
+        const char *name;
+        const char **dst;
+    } opts[] = {{"--conninfo", &p->conninfo}, {"--queue-db", &p->queue_db},
+                {"--pgbench-db", &p->pgbench_db}, {"--pgbench", &p->pgbench_path},
+                {"--out", &p->out_dir}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(a, opts[i].name) == 0) return opts[i].dst;
+    return NULL;
+}
+
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
@@ -179,21 +192,9 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             return -1;
         } else if (!strcmp(a, "--smoke") || !strcmp(a, "--quick") || !strcmp(a, "--full")) {
             continue;
-        } else if (strcmp(a, "--conninfo") == 0) {
+        } else if (string_option(a, p)) {
             NEED_VALUE();
-            p->conninfo = v;
-        } else if (strcmp(a, "--queue-db") == 0) {
-            NEED_VALUE();
-            p->queue_db = v;
-        } else if (strcmp(a, "--pgbench-db") == 0) {
-            NEED_VALUE();
-            p->pgbench_db = v;
-        } else if (strcmp(a, "--pgbench") == 0) {
-            NEED_VALUE();
-            p->pgbench_path = v;
-        } else if (strcmp(a, "--out") == 0) {
-            NEED_VALUE();
-            p->out_dir = v;
+            *string_option(a, p) = v;
         } else if (strcmp(a, "--algo") == 0) {
             NEED_VALUE();
             if (!rb_algo_by_name(v)) return rb_cli_usage_error(CMD, "unknown --algo '%s'", v);

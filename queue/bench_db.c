@@ -18,8 +18,10 @@ PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size
     if (!c || PQstatus(c) != CONNECTION_OK) {
         snprintf(err, err_size, "cannot connect%s%s: %s", dbname ? " to database " : "",
                  dbname ? dbname : "", c ? PQerrorMessage(c) : "out of memory");
-        char *nl = strrchr(err, '\n');
-        if (nl && nl[1] == '\0') *nl = '\0';
+        /* one line: libpq's message may span several */
+        for (char *q = err; *q; q++)
+            if (*q == '\n' || *q == '\t') *q = ' ';
+        for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--) err[n - 1] = '\0';
         PQfinish(c);
         return NULL;
     }
