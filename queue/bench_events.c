@@ -49,11 +49,19 @@ static void stop_all(rbb_child *ch, size_t n, int sig) {
         if (ch[i].pid > 0) kill(ch[i].pid, sig);
 }
 
-/* Owners of all buckets on the ring `algo` builds over `ids`. */
+static int cmp_member_id(const void *a, const void *b) {
+    return strcmp(((const rb_member *)a)->id, ((const rb_member *)b)->id);
+}
+
+/* Owners of all buckets on the ring `algo` builds over `ids`, as indices
+ * into ids. The members are listed in byte order of their ids, as
+ * rb_queue_refresh_membership lists them: index-based algorithms (modn,
+ * jump) depend on that order. */
 static int owners_of(const char *algo, char ids[][RBB_WORKER_ID_BYTES], size_t n,
                      uint32_t *owners, char *err, size_t err_size) {
     rb_member m[16];
     for (size_t i = 0; i < n; i++) m[i] = (rb_member){ids[i], strlen(ids[i]), 1};
+    qsort(m, n, sizeof m[0], cmp_member_id);
     rb_ring *r = NULL;
     int rc = rbb_queue_ring(algo, m, n, &r);
     if (rc) {
@@ -62,6 +70,13 @@ static int owners_of(const char *algo, char ids[][RBB_WORKER_ID_BYTES], size_t n
     }
     rb_ring_fill_table(r, owners);
     rb_ring_destroy(r);
+    /* back from sorted positions to indices into ids */
+    for (uint32_t b = 0; b < rbb_queue_n_buckets(); b++)
+        for (size_t i = 0; i < n; i++)
+            if (m[owners[b]].id == ids[i]) {
+                owners[b] = (uint32_t)i;
+                break;
+            }
     return 0;
 }
 
