@@ -1,0 +1,1227 @@
+/*
+ * cmd_verify.c — `ringbench verify` (the verification sweep, the seed's
+ * example, verification codes) and `ringbench vnodes` (the vnode
+ * recommender). Measuring is in sweep.c, codes in codes.c, printing in
+ * report.c; this file parses options, loops and checks the properties each
+ * algorithm claims (rb_algo.flags).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "codes.h"
+#include "commands.h"
+#include "report.h"
+#include "sweep.h"
+
+#ifndef RB_CODES_FILE
+#define RB_CODES_FILE "impls/verification_codes.txt"
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Option values shared by both commands                                     */
+
+/* A list of whole numbers: "a..b" (every value), "a,b,c", or a mix. */
+typedef struct u32_list {
+    uint32_t *v;
+    size_t n;
+} u32_list;
+
+static void u32_list_free(u32_list *l) {
+    free(l->v);
+    l->v = NULL;
+    l->n = 0;
+}
+
+/* Parse `spec` into *out with every value in [min, max]; `ascending` also
+ * requires a..b to have a <= b. Prints a usage error and returns -1 on bad
+ * input. */
+static int parse_u32_list(const char *cmd, const char *opt, const char *spec, uint32_t min,
+                          uint32_t max, u32_list *out) {
+    u32_list l = {0};
+    size_t cap = 0;
+    char *copy = malloc(strlen(spec) + 1);
+    if (!copy) return rb_cli_usage_error(cmd, "out of memory"), -1;
+    strcpy(copy, spec);
+    int rc = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc;
+         tok = strtok_r(NULL, ",", &save)) {
+        uint32_t lo, hi;
+        char *dots = strstr(tok, "..");
+        if (dots) {
+            *dots = '\0';
+            if (rb_cli_parse_u32(tok, 0, UINT32_MAX, &lo) || rb_cli_parse_u32(dots + 2, 0, UINT32_MAX, &hi)) {
+                rc = -1;
+                rb_cli_usage_error(cmd, "%s: '%s' is not N or N1..N2 (whole numbers)", opt, spec);
+                break;
+            }
+            if (lo > hi) {
+                rc = -1;
+                rb_cli_usage_error(cmd, "%s: range %u..%u is empty (N1 > N2)", opt, lo, hi);
+                break;
+            }
+        } else if (rb_cli_parse_u32(tok, 0, UINT32_MAX, &lo)) {
+            rc = -1;
+            rb_cli_usage_error(cmd, "%s: '%s' is not a whole number", opt, tok);
+            break;
+        } else {
+            hi = lo;
+        }
+        if (lo < min || hi > max) {
+            rc = -1;
+            rb_cli_usage_error(cmd, "%s: values must be from %u to %u, got '%s'", opt, min, max, spec);
+            break;
+        }
+        for (uint64_t x = lo; x <= hi; x++) {
+            if (l.n == cap) {
+                cap = cap ? 2 * cap : 16;
+                uint32_t *grown = realloc(l.v, cap * sizeof *grown);
+                if (!grown) {
+                    rc = -1;
+                    rb_cli_usage_error(cmd, "out of memory");
+                    break;
+                }
+                l.v = grown;
+            }
+            l.v[l.n++] = (uint32_t)x;
+        }
+    }
+    if (!rc && l.n == 0) {
+        rc = -1;
+        rb_cli_usage_error(cmd, "%s: empty list", opt);
+    }
+    free(copy);
+    if (rc) {
+        free(l.v);
+        return -1;
+    }
+    u32_list_free(out);
+    *out = l;
+    return 0;
+}
+
+/* Parse a comma list of registered names with `lookup` into out[0..*n). */
+static int parse_names(const char *cmd, const char *spec, const void *(*lookup)(const char *),
+                       const void **out, size_t max, size_t *n) {
+    char buf[512];
+    if (strlen(spec) >= sizeof buf) return rb_cli_usage_error(cmd, "list too long: '%s'", spec), -1;
+    strcpy(buf, spec);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const void *x = lookup(tok);
+        if (!x) return rb_cli_usage_error(cmd, "%s", rb_error_detail()), -1;
+        if (*n == max) return rb_cli_usage_error(cmd, "too many names in '%s'", spec), -1;
+        out[(*n)++] = x;
+    }
+    if (*n == 0) return rb_cli_usage_error(cmd, "empty list '%s'", spec), -1;
+    return 0;
+}
+static const void *lookup_algo(const char *s) { return rb_algo_by_name(s); }
+static const void *lookup_hash(const char *s) { return rb_hash_by_name(s); }
+
+/* The key set: read from a file (one key per line, bytes kept) or generated
+ * as "order:0" .. "order:<n-1>" like the seed's partition keys. */
+static int load_keys(const char *cmd, const char *path, uint64_t n_generated, rb_key_list *keys) {
+    if (path) {
+        FILE *f = fopen(path, "rb");
+        if (!f) return rb_cli_usage_error(cmd, "--keys: cannot open '%s'", path);
+        int rc = rb_key_list_read(f, keys);
+        fclose(f);
+        if (rc) return rb_cli_fail(cmd, "--keys: cannot read '%s'", path);
+        if (keys->n == 0) {
+            rb_key_list_free(keys);
+            return rb_cli_usage_error(cmd, "--keys: '%s' holds no keys", path);
+        }
+        return 0;
+    }
+    memset(keys, 0, sizeof *keys);
+    size_t n = (size_t)n_generated;
+    keys->storage = malloc(n * 24 + 1);
+    keys->keys = malloc(n * sizeof *keys->keys);
+    keys->len = malloc(n * sizeof *keys->len);
+    if (!keys->storage || !keys->keys || !keys->len) {
+        rb_key_list_free(keys);
+        return rb_cli_fail(cmd, "out of memory for %zu keys", n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        keys->keys[i] = keys->storage + i * 24;
+        keys->len[i] = (size_t)snprintf(keys->keys[i], 24, "order:%zu", i);
+    }
+    keys->n = n;
+    return 0;
+}
+
+/* Every key must be valid input of every selected hash (fnv1a32-js: UTF-8). */
+static int check_keys(const char *cmd, const rb_key_list *keys, const rb_hash *const *hashes,
+                      size_t n_hashes) {
+    for (size_t h = 0; h < n_hashes; h++)
+        for (size_t k = 0; k < keys->n; k++)
+            if (rb_hash_check(hashes[h], keys->keys[k], keys->len[k]))
+                return rb_cli_usage_error(cmd, "key %zu: %s", k + 1, rb_error_detail());
+    return 0;
+}
+
+/* Parse the value of an option at argv[*i]; prints "needs a value". */
+static const char *option_value(const char *cmd, int argc, char **argv, int *i) {
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int is_opt(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
+
+/* Seeds of the random memberships: first_seed, first_seed + 1, ... Each seeds
+ * its own splitmix64 generator (rb_sweep_ids), so `--seed X --seeds 1`
+ * reproduces the membership of seed X alone. */
+static void note_seeds(FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
+    if (fmt == RB_FMT_JSON) {
+        fputs("\"seeds\": [", f);
+        for (uint32_t s = 0; s < n; s++) fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)(first + s));
+        fputs("],\n", f);
+    } else {
+        rb_report_note(f, fmt, "member-id seeds: %llu..%llu (worker-<hex> ids from splitmix64; "
+                               "`--seed S --seeds 1` reproduces seed S)",
+                       (unsigned long long)first, (unsigned long long)(first + n - 1));
+    }
+}
+
+/* Members for seeds first .. first+n_seeds-1, each a draw of `n` ids. */
+typedef struct memberships {
+    char *ids;
+    rb_member *members; /* n_seeds rows of n */
+    size_t n, n_seeds;
+} memberships;
+
+static int memberships_make(memberships *m, uint64_t first, size_t n_seeds, size_t n) {
+    m->n = n;
+    m->n_seeds = n_seeds;
+    m->ids = malloc(n_seeds * n * RB_SWEEP_ID_BYTES);
+    m->members = malloc(n_seeds * n * sizeof *m->members);
+    if (!m->ids || !m->members) {
+        free(m->ids), free(m->members);
+        return rb_set_error(RB_ENOMEM, "out of memory for %zu memberships of %zu", n_seeds, n);
+    }
+    for (size_t s = 0; s < n_seeds; s++)
+        rb_sweep_ids(first + s, n, m->ids + s * n * RB_SWEEP_ID_BYTES, m->members + s * n);
+    return 0;
+}
+
+static void memberships_free(memberships *m) {
+    free(m->ids);
+    free(m->members);
+}
+
+/* ------------------------------------------------------------------------ */
+/* ringbench verify                                                          */
+
+static const char verify_help[] =
+    "usage: ringbench verify [options]            the verification sweep\n"
+    "       ringbench verify --seed-example       the seed's 3 -> 4 workers headline\n"
+    "       ringbench verify --codes [--update]   check (or rewrite) the verification codes\n"
+    "\n"
+    "For every algorithm x hash x N x V: movement on adding a member and on removing\n"
+    "the last and a middle member (over buckets and keys, as a ratio to the ideal\n"
+    "1/(N+1) or 1/N), monotonicity violations, load spread, and agreement between\n"
+    "algorithms that share a placement rule. Mean and worst over --seeds random\n"
+    "memberships of worker-<hex> ids. Exit 1 when an algorithm breaks a property\n"
+    "it claims (a MONOTONE algorithm with violations, jump with violations on\n"
+    "add/remove last, a disagreement); modn (control) is expected to violate.\n"
+    "\n"
+    "options:\n"
+    "  --algo A[,A...]      algorithms (default: every registered one)\n"
+    "  --members LIST       N values: N1..N2 and/or a,b,c (default 2,3,4,5,8,12,16,24,32,48,64)\n"
+    "  --vnodes LIST        V values (default 1,2,4,...,1024); measured once per N for\n"
+    "                       algorithms without vnodes\n"
+    "  --hash H[,H...]      ring and bucket hash (default fnv1a32,xxh3)\n"
+    "  --buckets B          buckets (default 1024)\n"
+    "  --keys FILE          keys, one per line (default: generated order:0 ..)\n"
+    "  --n-keys K           generated keys (default 100000)\n"
+    "  --seeds K            random memberships per case (default 5)\n"
+    "  --seed S             first seed (default 1); seeds S .. S+K-1\n"
+    "  --format F           text, json, csv or md (default text)\n"
+    "  --quiet              no progress on stderr\n"
+    "  --seed-example       print the seed's example (3 -> 4 workers, B 1024, V 128,\n"
+    "                       fnv1a32 unless --hash) for every algorithm\n"
+    "  --codes              recompute the verification codes and compare them with\n"
+    "                       the codes file; exit 1 on a mismatch or a missing code\n"
+    "  --update             with --codes: rewrite the codes file\n"
+    "  --codes-file PATH    (default " RB_CODES_FILE ")\n";
+
+#define MAX_NAMES 64
+
+typedef struct verify_opts {
+    const rb_algo *algos[MAX_NAMES];
+    size_t n_algos;
+    const rb_hash *hashes[MAX_NAMES];
+    size_t n_hashes;
+    u32_list members, vnodes;
+    uint32_t n_buckets;
+    const char *keys_path;
+    uint64_t n_keys;
+    uint32_t n_seeds;
+    uint64_t first_seed;
+    rb_format fmt;
+    int quiet, codes, update, seed_example, hash_given;
+    const char *codes_file;
+} verify_opts;
+
+/* Movement of one change, accumulated over seeds. */
+typedef struct change_acc {
+    double sum_ratio, worst_ratio, sum_key_ratio, worst_key_ratio, sum_fraction;
+    uint64_t worst_violations, worst_key_violations;
+} change_acc;
+
+static void change_add(change_acc *a, const rb_movement *m) {
+    double r = m->moved_bucket_fraction / m->ideal_fraction;
+    double kr = m->moved_key_fraction / m->ideal_fraction;
+    a->sum_ratio += r;
+    a->sum_fraction += m->moved_bucket_fraction;
+    a->sum_key_ratio += kr;
+    if (r > a->worst_ratio) a->worst_ratio = r;
+    if (kr > a->worst_key_ratio) a->worst_key_ratio = kr;
+    if (m->n_violating_buckets > a->worst_violations) a->worst_violations = m->n_violating_buckets;
+    if (m->n_violating_keys > a->worst_key_violations) a->worst_key_violations = m->n_violating_keys;
+}
+
+/* Spread accumulated over seeds. */
+typedef struct spread_acc {
+    double sum_p2m, worst_p2m, worst_min, sum_cv;
+} spread_acc;
+
+static void spread_add(spread_acc *a, const rb_spread *s, int first) {
+    a->sum_p2m += s->peak_to_mean;
+    a->sum_cv += s->cv;
+    if (first || s->peak_to_mean > a->worst_p2m) a->worst_p2m = s->peak_to_mean;
+    if (first || s->min_to_mean < a->worst_min) a->worst_min = s->min_to_mean;
+}
+
+static const rb_col verify_cols[] = {
+    {"algo", "algo", 10, RB_COL_STR},
+    {"hash", "hash", 7, RB_COL_STR},
+    {"n_members", "N", 3, RB_COL_U64},
+    {"n_vnodes", "V", 5, RB_COL_U64},
+    {"add_ratio_mean", "add/ideal", 9, RB_COL_F2},
+    {"add_ratio_worst", "worst", 6, RB_COL_F2},
+    {"add_violations_worst", "viol", 5, RB_COL_U64},
+    {"remove_last_ratio_mean", "rmlast/ideal", 12, RB_COL_F2},
+    {"remove_last_ratio_worst", "worst", 6, RB_COL_F2},
+    {"remove_last_violations_worst", "viol", 5, RB_COL_U64},
+    {"remove_middle_ratio_mean", "rmmid/ideal", 11, RB_COL_F2},
+    {"remove_middle_ratio_worst", "worst", 6, RB_COL_F2},
+    {"remove_middle_violations_worst", "viol", 5, RB_COL_U64},
+    {"add_key_ratio_mean", "keys add/id", 11, RB_COL_F2},
+    {"bucket_peak_to_mean_mean", "p2m", 6, RB_COL_F3},
+    {"bucket_peak_to_mean_worst", "worst", 6, RB_COL_F3},
+    {"bucket_min_to_mean_worst", "min/mean", 8, RB_COL_F3},
+    {"bucket_cv_mean", "cv", 6, RB_COL_F3},
+    {"integer_floor", "floor", 6, RB_COL_F3},
+    {"key_peak_to_mean_mean", "key p2m", 7, RB_COL_F3},
+    {"key_peak_to_mean_worst", "worst", 6, RB_COL_F3},
+    /* csv/json only */
+    {"key_min_to_mean_worst", "", 0, RB_COL_F3},
+    {"key_cv_mean", "", 0, RB_COL_F3},
+    {"add_ideal_fraction", "", 0, RB_COL_F4},
+    {"add_moved_fraction_mean", "", 0, RB_COL_F4},
+    {"remove_ideal_fraction", "", 0, RB_COL_F4},
+    {"remove_last_moved_fraction_mean", "", 0, RB_COL_F4},
+    {"remove_middle_moved_fraction_mean", "", 0, RB_COL_F4},
+    {"add_key_ratio_worst", "", 0, RB_COL_F2},
+    {"remove_last_key_ratio_mean", "", 0, RB_COL_F2},
+    {"remove_middle_key_ratio_mean", "", 0, RB_COL_F2},
+    {"add_key_violations_worst", "", 0, RB_COL_U64},
+    {"remove_last_key_violations_worst", "", 0, RB_COL_U64},
+    {"remove_middle_key_violations_worst", "", 0, RB_COL_U64},
+    {"n_buckets", "", 0, RB_COL_U64},
+    {"n_keys", "", 0, RB_COL_U64},
+    {"n_seeds", "", 0, RB_COL_U64},
+};
+#define N_VERIFY_COLS (sizeof verify_cols / sizeof verify_cols[0])
+
+/* Property failures: printed to stderr as they happen (the first few), counted. */
+typedef struct failures {
+    uint64_t n;
+} failures;
+
+static void report_failure(failures *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void report_failure(failures *f, const char *fmt, ...) {
+    if (f->n++ < 20) {
+        va_list ap;
+        va_start(ap, fmt);
+        fputs("ringbench verify: PROPERTY FAILED: ", stderr);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+}
+
+/* Check the monotonicity an algorithm claims for one measured change. */
+static void check_claims(failures *f, const rb_algo *a, const rb_hash *h, uint32_t n, uint32_t v,
+                         uint64_t seed, rb_change_kind k, const rb_movement *m) {
+    int claims = (a->flags & RB_ALGO_MONOTONE) ||
+                 ((a->flags & RB_ALGO_MONOTONE_LAST) && k != RB_CHANGE_REMOVE_MIDDLE);
+    if (claims && m->n_violating_buckets)
+        report_failure(f,
+                       "algo %s hash %s N %u V %u seed %llu %s: %llu buckets violate "
+                       "monotonicity (expected 0)",
+                       a->name, h->name, n, v, (unsigned long long)seed, rb_change_name(k),
+                       (unsigned long long)m->n_violating_buckets);
+}
+
+/* Measure one (algo, hash, N, V) row over the seeds and print it. */
+static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, const rb_config *cfg,
+                      const memberships *ms, uint32_t n, const uint32_t *kpb, uint64_t n_keys,
+                      uint32_t *scratch, failures *fails, int uses_vnodes) {
+    change_acc ch[3] = {{0}};
+    spread_acc bs = {0}, ks = {0};
+    int has_remove = 0;
+    for (size_t s = 0; s < ms->n_seeds; s++) {
+        rb_case c;
+        int rc = rb_sweep_case(a, cfg, ms->members + s * ms->n, n, kpb, n_keys, scratch, &c);
+        if (rc) return rc;
+        has_remove = c.has_remove;
+        for (int k = 0; k < 3; k++) {
+            if (k && !c.has_remove) continue;
+            change_add(&ch[k], &c.change[k]);
+            check_claims(fails, a, cfg->ring_hash, n, cfg->n_vnodes, o->first_seed + s,
+                         (rb_change_kind)k, &c.change[k]);
+        }
+        spread_add(&bs, &c.bucket_spread, s == 0);
+        spread_add(&ks, &c.key_spread, s == 0);
+    }
+    double K = (double)ms->n_seeds, none = NAN;
+    double rm_ideal = 1.0 / n;
+#define RM(x) (has_remove ? (x) : none)
+#define RMU(x) (has_remove ? (uint64_t)(x) : RB_CELL_NONE)
+    rb_cell row[N_VERIFY_COLS] = {
+        {.s = a->name},
+        {.s = cfg->ring_hash->name},
+        {.u = n},
+        {.u = uses_vnodes ? cfg->n_vnodes : RB_CELL_NONE},
+        {.d = ch[0].sum_ratio / K},
+        {.d = ch[0].worst_ratio},
+        {.u = ch[0].worst_violations},
+        {.d = RM(ch[1].sum_ratio / K)},
+        {.d = RM(ch[1].worst_ratio)},
+        {.u = RMU(ch[1].worst_violations)},
+        {.d = RM(ch[2].sum_ratio / K)},
+        {.d = RM(ch[2].worst_ratio)},
+        {.u = RMU(ch[2].worst_violations)},
+        {.d = ch[0].sum_key_ratio / K},
+        {.d = bs.sum_p2m / K},
+        {.d = bs.worst_p2m},
+        {.d = bs.worst_min},
+        {.d = bs.sum_cv / K},
+        {.d = rb_integer_floor(cfg->n_buckets, n)},
+        {.d = ks.sum_p2m / K},
+        {.d = ks.worst_p2m},
+        {.d = ks.worst_min},
+        {.d = ks.sum_cv / K},
+        {.d = 1.0 / (n + 1)},
+        {.d = ch[0].sum_fraction / K},
+        {.d = RM(rm_ideal)},
+        {.d = RM(ch[1].sum_fraction / K)},
+        {.d = RM(ch[2].sum_fraction / K)},
+        {.d = ch[0].worst_key_ratio},
+        {.d = RM(ch[1].sum_key_ratio / K)},
+        {.d = RM(ch[2].sum_key_ratio / K)},
+        {.u = ch[0].worst_key_violations},
+        {.u = RMU(ch[1].worst_key_violations)},
+        {.u = RMU(ch[2].worst_key_violations)},
+        {.u = cfg->n_buckets},
+        {.u = n_keys},
+        {.u = ms->n_seeds},
+    };
+#undef RM
+#undef RMU
+    rb_report_row(rep, row);
+    fflush(rep->f);
+    return 0;
+}
+
+/* Agreement totals per group. */
+typedef struct agreement_acc {
+    uint64_t n_compared, n_disagreeing_memberships, n_disagreeing_buckets;
+} agreement_acc;
+
+/* Whether any algorithm of the group is selected (agreement runs only then). */
+static int group_selected(const verify_opts *o, const rb_agreement_group *g) {
+    for (size_t v = 0; v < g->n_variants; v++)
+        for (size_t a = 0; a < o->n_algos; a++)
+            if (strcmp(o->algos[a]->name, g->variants[v].algo) == 0) return 1;
+    return 0;
+}
+
+static int verify_agreement(const verify_opts *o, const rb_config *cfg, const memberships *ms,
+                            uint32_t n, uint32_t *scratch, agreement_acc *acc, failures *fails) {
+    for (size_t g = 0; g < rb_agreement_group_count(); g++) {
+        const rb_agreement_group *grp = rb_agreement_group_at(g);
+        if (!group_selected(o, grp)) continue;
+        for (size_t s = 0; s < ms->n_seeds; s++) {
+            uint64_t bad;
+            size_t which;
+            int rc = rb_sweep_agreement(grp, cfg, ms->members + s * ms->n, n, scratch, &bad, &which);
+            if (rc) return rc;
+            acc[g].n_compared++;
+            if (!bad) continue;
+            acc[g].n_disagreeing_memberships++;
+            acc[g].n_disagreeing_buckets += bad;
+            report_failure(fails,
+                           "agreement (%s): %s%s%s differs from %s on %llu buckets (hash %s N %u "
+                           "V %u seed %llu)",
+                           grp->rule, grp->variants[which].algo,
+                           grp->variants[which].table_source ? " from " : "",
+                           grp->variants[which].table_source ? grp->variants[which].table_source : "",
+                           grp->variants[0].algo, (unsigned long long)bad, cfg->ring_hash->name, n,
+                           cfg->n_vnodes, (unsigned long long)(o->first_seed + s));
+        }
+    }
+    return 0;
+}
+
+static void print_agreement(const verify_opts *o, const agreement_acc *acc) {
+    FILE *f = stdout;
+    for (size_t g = 0; g < rb_agreement_group_count(); g++) {
+        const rb_agreement_group *grp = rb_agreement_group_at(g);
+        char names[256] = "";
+        for (size_t v = 0; v < grp->n_variants; v++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s%s%s", v ? ", " : "",
+                     grp->variants[v].algo, grp->variants[v].table_source ? " from " : "",
+                     grp->variants[v].table_source ? grp->variants[v].table_source : "");
+        }
+        if (o->fmt == RB_FMT_JSON) {
+            fprintf(f, "%s{\"rule\": ", g ? ", " : "");
+            rb_json_string(f, grp->rule, strlen(grp->rule));
+            fputs(", \"variants\": ", f);
+            rb_json_string(f, names, strlen(names));
+            fprintf(f, ", \"n_memberships_compared\": %llu, \"n_disagreeing_memberships\": %llu, "
+                       "\"n_disagreeing_buckets\": %llu}",
+                    (unsigned long long)acc[g].n_compared,
+                    (unsigned long long)acc[g].n_disagreeing_memberships,
+                    (unsigned long long)acc[g].n_disagreeing_buckets);
+        } else if (o->fmt != RB_FMT_CSV) {
+            rb_report_note(f, o->fmt,
+                           "agreement, %s [%s]: %llu memberships compared, %llu disagree (%llu "
+                           "buckets)",
+                           grp->rule, names, (unsigned long long)acc[g].n_compared,
+                           (unsigned long long)acc[g].n_disagreeing_memberships,
+                           (unsigned long long)acc[g].n_disagreeing_buckets);
+        } else {
+            fprintf(stderr, "ringbench verify: agreement, %s [%s]: %llu compared, %llu disagree\n",
+                    grp->rule, names, (unsigned long long)acc[g].n_compared,
+                    (unsigned long long)acc[g].n_disagreeing_memberships);
+        }
+    }
+}
+
+static int run_sweep(const verify_opts *o) {
+    const char *cmd = "verify";
+    for (size_t i = 0; i < o->members.n; i++)
+        if (o->members.v[i] > o->n_buckets)
+            return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets",
+                                      o->members.v[i], o->n_buckets);
+    rb_key_list keys;
+    int rc = load_keys(cmd, o->keys_path, o->n_keys, &keys);
+    if (rc) return rc;
+    if ((rc = check_keys(cmd, &keys, o->hashes, o->n_hashes))) {
+        rb_key_list_free(&keys);
+        return rc;
+    }
+    uint32_t B = o->n_buckets;
+    uint32_t *kpb = malloc((size_t)B * sizeof *kpb), *scratch = malloc(2 * (size_t)B * sizeof *scratch);
+    if (!kpb || !scratch) {
+        free(kpb), free(scratch), rb_key_list_free(&keys);
+        return rb_cli_fail(cmd, "out of memory for %u buckets", B);
+    }
+    FILE *f = stdout;
+    if (o->fmt == RB_FMT_JSON) {
+        fputs("{\"command\": \"verify\",\n", f);
+        rb_report_json_meta(f);
+        fprintf(f, "\"n_buckets\": %u, \"n_keys\": %zu, \"keys\": ", B, keys.n);
+        const char *src = o->keys_path ? o->keys_path : "generated order:<i>";
+        rb_json_string(f, src, strlen(src));
+        fputs(",\n", f);
+    } else {
+        rb_report_note(f, o->fmt, "ringbench verify: B %u buckets, %zu keys (%s), hash seed 0", B,
+                       keys.n, o->keys_path ? o->keys_path : "generated order:<i>");
+        rb_report_note(f, o->fmt,
+                       "ratios are moved fraction / ideal (1/(N+1) add, 1/N remove); viol = "
+                       "worst monotonicity violations (buckets) over seeds");
+    }
+    note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
+    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
+    rb_report rep;
+    rb_report_begin(&rep, f, o->fmt, verify_cols, N_VERIFY_COLS);
+
+    agreement_acc agree[8] = {{0}};
+    failures fails = {0};
+    uint64_t t0 = rb_sweep_now_ns();
+    size_t step = 0, n_steps = o->n_hashes * o->members.n;
+    for (size_t h = 0; h < o->n_hashes && !rc; h++) {
+        rb_config cfg;
+        rb_config_init(&cfg);
+        cfg.n_buckets = B;
+        cfg.ring_hash = cfg.bucket_hash = o->hashes[h];
+        rb_keys_per_bucket(&cfg, keys.keys, keys.len, keys.n, kpb);
+        for (size_t mi = 0; mi < o->members.n && !rc; mi++) {
+            uint32_t n = o->members.v[mi];
+            if (!o->quiet)
+                fprintf(stderr, "ringbench verify: [%zu/%zu] hash %s N %u (%.1f s)\n", ++step,
+                        n_steps, o->hashes[h]->name, n, (double)(rb_sweep_now_ns() - t0) / 1e9);
+            memberships ms;
+            if ((rc = memberships_make(&ms, o->first_seed, o->n_seeds, (size_t)n + 1))) break;
+            for (size_t vi = 0; vi < o->vnodes.n && !rc; vi++) {
+                cfg.n_vnodes = o->vnodes.v[vi];
+                rc = verify_agreement(o, &cfg, &ms, n, scratch, agree, &fails);
+                for (size_t a = 0; a < o->n_algos && !rc; a++) {
+                    int uses = (o->algos[a]->flags & RB_ALGO_USES_VNODES) != 0;
+                    if (!uses && vi > 0) continue; /* V does not change its mapping */
+                    rc = verify_row(o, &rep, o->algos[a], &cfg, &ms, n, kpb, keys.n, scratch,
+                                    &fails, uses);
+                }
+            }
+            memberships_free(&ms);
+        }
+    }
+    double elapsed_s = (double)(rb_sweep_now_ns() - t0) / 1e9;
+    rb_report_end(&rep);
+    if (o->fmt == RB_FMT_JSON) fputs(",\n\"agreement\": [", f);
+    if (!rc) print_agreement(o, agree);
+    if (o->fmt == RB_FMT_JSON)
+        fprintf(f, "],\n\"n_property_failures\": %llu, \"elapsed_s\": %.3f}\n",
+                (unsigned long long)fails.n, elapsed_s);
+    else
+        rb_report_note(f, o->fmt, "property failures: %llu; elapsed %.1f s",
+                       (unsigned long long)fails.n, elapsed_s);
+    if (!o->quiet) fprintf(stderr, "ringbench verify: done in %.1f s\n", elapsed_s);
+    free(kpb), free(scratch), rb_key_list_free(&keys);
+    if (rc) return rb_cli_fail(cmd, "%s", rb_error_detail());
+    if (fails.n)
+        return rb_cli_fail(cmd, "%llu property failures (see the lines above)",
+                           (unsigned long long)fails.n);
+    return RB_EXIT_OK;
+}
+
+static const rb_col seed_cols[] = {
+    {"algo", "algo", 10, RB_COL_STR},
+    {"hash", "hash", 8, RB_COL_STR},
+    {"moved_buckets", "moved (worker-1..3 +worker-4)", 29, RB_COL_U64},
+    {"ideal_buckets", "ideal", 5, RB_COL_U64},
+    {"ratio", "moved/ideal", 11, RB_COL_F2},
+    {"violating_buckets", "not to new", 10, RB_COL_U64},
+    {"random_moved_mean", "random ids: mean", 16, RB_COL_F2},
+    {"random_moved_worst", "worst", 5, RB_COL_U64},
+    {"n_seeds", "", 0, RB_COL_U64},
+};
+
+static int run_seed_example(const verify_opts *o) {
+    const rb_hash *h = o->hash_given ? o->hashes[0] : &rb_hash_fnv1a32;
+    FILE *f = stdout;
+    if (o->fmt == RB_FMT_JSON) {
+        fputs("{\"command\": \"verify --seed-example\",\n", f);
+        rb_report_json_meta(f);
+        fprintf(f, "\"n_members_before\": %u, \"n_buckets\": %u, \"n_vnodes\": %u,\n",
+                RB_SEED_EXAMPLE_N, RB_SEED_EXAMPLE_BUCKETS, RB_SEED_EXAMPLE_VNODES);
+    } else {
+        rb_report_note(f, o->fmt,
+                       "the seed's example: %u -> %u workers, %u buckets, %u vnodes, hash %s; "
+                       "ideal %u moved buckets",
+                       RB_SEED_EXAMPLE_N, RB_SEED_EXAMPLE_N + 1, RB_SEED_EXAMPLE_BUCKETS,
+                       RB_SEED_EXAMPLE_VNODES, h->name,
+                       RB_SEED_EXAMPLE_BUCKETS / (RB_SEED_EXAMPLE_N + 1));
+    }
+    note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
+    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
+    rb_report rep;
+    rb_report_begin(&rep, f, o->fmt, seed_cols, sizeof seed_cols / sizeof seed_cols[0]);
+    for (size_t a = 0; a < o->n_algos; a++) {
+        rb_seed_example ex;
+        if (rb_seed_example_run(o->algos[a], h, o->n_seeds, o->first_seed, &ex))
+            return rb_cli_fail("verify", "%s", rb_error_detail());
+        rb_cell row[] = {{.s = o->algos[a]->name},
+                         {.s = h->name},
+                         {.u = ex.n_moved_buckets},
+                         {.u = ex.n_ideal_buckets},
+                         {.d = (double)ex.n_moved_buckets / (double)ex.n_ideal_buckets},
+                         {.u = ex.n_violating_buckets},
+                         {.d = ex.mean_moved_buckets},
+                         {.u = ex.worst_moved_buckets},
+                         {.u = ex.n_seeds}};
+        rb_report_row(&rep, row);
+    }
+    rb_report_end(&rep);
+    if (o->fmt == RB_FMT_JSON) fputs("}\n", f);
+    return RB_EXIT_OK;
+}
+
+static const rb_col code_cols[] = {
+    {"algo", "algo", 10, RB_COL_STR},
+    {"hash", "hash", 10, RB_COL_STR},
+    {"expected", "expected", 18, RB_COL_STR},
+    {"got", "got", 18, RB_COL_STR},
+    {"status", "status", 8, RB_COL_STR},
+};
+
+/* Write every (registered algorithm, registered hash) code to `path`. */
+static int write_codes(const char *path, const uint64_t *codes) {
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return rb_cli_fail("verify", "cannot write %s", tmp);
+    fprintf(f, "# ringbench verification codes, procedure version %d (verify/codes.h,\n"
+               "# verify/README.md). Generated by `ringbench verify --codes --update`:\n"
+               "# review every changed line -- a changed code is a changed mapping.\n"
+               "# algo hash code\n",
+            RB_CODES_VERSION);
+    for (size_t a = 0; a < rb_algo_count(); a++)
+        for (size_t h = 0; h < rb_hash_count(); h++)
+            fprintf(f, "%s %s 0x%016llx\n", rb_algo_at(a)->name, rb_hash_at(h)->name,
+                    (unsigned long long)codes[a * rb_hash_count() + h]);
+    if (fclose(f) || rename(tmp, path)) return rb_cli_fail("verify", "cannot write %s", path);
+    return RB_EXIT_OK;
+}
+
+static int run_codes(const verify_opts *o) {
+    size_t n_algos = rb_algo_count(), n_hashes = rb_hash_count();
+    uint64_t *got = malloc(n_algos * n_hashes * sizeof *got);
+    if (!got) return rb_cli_fail("verify", "out of memory");
+    for (size_t a = 0; a < n_algos; a++)
+        for (size_t h = 0; h < n_hashes; h++)
+            if (rb_verification_code(rb_algo_at(a), rb_hash_at(h), &got[a * n_hashes + h])) {
+                free(got);
+                return rb_cli_fail("verify", "%s: %s", rb_algo_at(a)->name, rb_error_detail());
+            }
+    if (o->update) {
+        int rc = write_codes(o->codes_file, got);
+        free(got);
+        if (!rc) fprintf(stderr, "ringbench verify: wrote %zu codes to %s; review the diff\n",
+                         n_algos * n_hashes, o->codes_file);
+        return rc;
+    }
+    rb_code_entry *expected;
+    size_t n_expected;
+    if (rb_codes_load(o->codes_file, &expected, &n_expected)) {
+        free(got);
+        return rb_cli_fail("verify", "%s", rb_error_detail());
+    }
+    FILE *f = stdout;
+    if (o->fmt == RB_FMT_JSON) fputs("{\"command\": \"verify --codes\", \"rows\": ", f);
+    rb_report rep;
+    rb_report_begin(&rep, f, o->fmt, code_cols, sizeof code_cols / sizeof code_cols[0]);
+    size_t n_bad = 0;
+    for (size_t a = 0; a < n_algos; a++) {
+        for (size_t h = 0; h < n_hashes; h++) {
+            const char *an = rb_algo_at(a)->name, *hn = rb_hash_at(h)->name;
+            const rb_code_entry *e = rb_codes_find(expected, n_expected, an, hn);
+            char exp_s[24] = "-", got_s[24];
+            snprintf(got_s, sizeof got_s, "0x%016llx", (unsigned long long)got[a * n_hashes + h]);
+            const char *status = "ok";
+            if (!e) {
+                status = "MISSING";
+                fprintf(stderr,
+                        "ringbench verify: no verification code for %s (hash %s) in %s: run "
+                        "`ringbench verify --codes --update` and review\n",
+                        an, hn, o->codes_file);
+            } else {
+                snprintf(exp_s, sizeof exp_s, "0x%016llx", (unsigned long long)e->code);
+                if (e->code != got[a * n_hashes + h]) {
+                    status = "MISMATCH";
+                    fprintf(stderr,
+                            "ringbench verify: verification code mismatch: algo %s hash %s "
+                            "expected %s got %s (the mapping changed)\n",
+                            an, hn, exp_s, got_s);
+                }
+            }
+            n_bad += strcmp(status, "ok") != 0;
+            rb_cell row[] = {{.s = an}, {.s = hn}, {.s = exp_s}, {.s = got_s}, {.s = status}};
+            rb_report_row(&rep, row);
+        }
+    }
+    rb_report_end(&rep);
+    if (o->fmt == RB_FMT_JSON) fprintf(f, ", \"n_failed\": %zu}\n", n_bad);
+    free(got);
+    free(expected);
+    if (n_bad) return rb_cli_fail("verify", "%zu verification codes failed", n_bad);
+    return RB_EXIT_OK;
+}
+
+static const uint32_t default_members[] = {2, 3, 4, 5, 8, 12, 16, 24, 32, 48, 64};
+
+static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
+    l->v = malloc(n * sizeof *l->v);
+    if (!l->v) return -1;
+    memcpy(l->v, v, n * sizeof *v);
+    l->n = n;
+    return 0;
+}
+
+/* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
+static int parse_verify(int argc, char **argv, verify_opts *o) {
+    const char *cmd = "verify";
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (is_opt(arg, "--help")) {
+            fputs(verify_help, stdout);
+            return RB_EXIT_OK;
+        } else if (is_opt(arg, "--quiet")) {
+            o->quiet = 1;
+        } else if (is_opt(arg, "--codes")) {
+            o->codes = 1;
+        } else if (is_opt(arg, "--update")) {
+            o->update = 1;
+        } else if (is_opt(arg, "--seed-example")) {
+            o->seed_example = 1;
+        } else if (!(v = option_value(cmd, argc, argv, &i))) {
+            return RB_EXIT_USAGE;
+        } else if (is_opt(arg, "--algo")) {
+            if (parse_names(cmd, v, lookup_algo, (const void **)o->algos, MAX_NAMES, &o->n_algos))
+                return RB_EXIT_USAGE;
+        } else if (is_opt(arg, "--hash")) {
+            if (parse_names(cmd, v, lookup_hash, (const void **)o->hashes, MAX_NAMES, &o->n_hashes))
+                return RB_EXIT_USAGE;
+            o->hash_given = 1;
+        } else if (is_opt(arg, "--members")) {
+            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members)) return RB_EXIT_USAGE;
+        } else if (is_opt(arg, "--vnodes")) {
+            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes)) return RB_EXIT_USAGE;
+        } else if (is_opt(arg, "--buckets")) {
+            if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
+                return rb_cli_usage_error(cmd, "--buckets must be a whole number from 1 to %u, got '%s'",
+                                          RB_MAX_BUCKETS, v);
+        } else if (is_opt(arg, "--keys")) {
+            o->keys_path = v;
+        } else if (is_opt(arg, "--n-keys")) {
+            uint32_t k;
+            if (rb_cli_parse_u32(v, 1, 100000000u, &k))
+                return rb_cli_usage_error(cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'", v);
+            o->n_keys = k;
+        } else if (is_opt(arg, "--seeds")) {
+            if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
+                return rb_cli_usage_error(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
+        } else if (is_opt(arg, "--seed")) {
+            if (rb_cli_parse_u64(v, &o->first_seed))
+                return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
+        } else if (is_opt(arg, "--format")) {
+            if (rb_cli_parse_format(v, 1, &o->fmt))
+                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
+        } else if (is_opt(arg, "--codes-file")) {
+            o->codes_file = v;
+        } else {
+            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
+        }
+    }
+    if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
+    if (o->codes && o->seed_example)
+        return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
+    return -1;
+}
+
+int rb_cmd_verify(int argc, char **argv) {
+    verify_opts o = {.n_buckets = RB_DEFAULT_N_BUCKETS,
+                     .n_keys = 100000,
+                     .n_seeds = 5,
+                     .first_seed = 1,
+                     .fmt = RB_FMT_TEXT,
+                     .codes_file = RB_CODES_FILE};
+    int rc = parse_verify(argc, argv, &o);
+    if (rc < 0) {
+        if (!o.n_algos)
+            for (size_t a = 0; a < rb_algo_count() && a < MAX_NAMES; a++) o.algos[o.n_algos++] = rb_algo_at(a);
+        if (!o.n_hashes) {
+            o.hashes[o.n_hashes++] = &rb_hash_fnv1a32;
+            o.hashes[o.n_hashes++] = &rb_hash_xxh3;
+        }
+        uint32_t pow2[11];
+        for (int i = 0; i < 11; i++) pow2[i] = 1u << i;
+        if ((!o.members.n && set_default_list(&o.members, default_members,
+                                              sizeof default_members / sizeof default_members[0])) ||
+            (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
+            rc = rb_cli_fail("verify", "out of memory");
+        else if (o.codes)
+            rc = run_codes(&o);
+        else if (o.seed_example)
+            rc = run_seed_example(&o);
+        else
+            rc = run_sweep(&o);
+    }
+    u32_list_free(&o.members);
+    u32_list_free(&o.vnodes);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ringbench vnodes                                                          */
+
+static const char vnodes_help[] =
+    "usage: ringbench vnodes --members N1..N2 [options]\n"
+    "\n"
+    "For each candidate V (powers of two 1 .. --max-vnodes) print the worst\n"
+    "peak-to-mean load over every N in the range and every seed, the movement on\n"
+    "adding a member as a ratio to the ideal 1/(N+1), the build time of one ring\n"
+    "and the bytes held per member (both measured at N2), then recommend the\n"
+    "smallest V whose worst peak-to-mean meets the target for every N. The load is\n"
+    "buckets per member, or keys per member with --keys.\n"
+    "\n"
+    "options:\n"
+    "  --members N1..N2     member counts (or a list a,b,c), required\n"
+    "  --algo A             algorithm (default binary)\n"
+    "  --buckets B          buckets (default 1024)\n"
+    "  --hash H             ring and bucket hash (default xxh3)\n"
+    "  --target-peak T      target peak-to-mean, >= 1 (default 1.10)\n"
+    "  --keys FILE          measure key load over these keys (one per line)\n"
+    "  --seeds K            random memberships per N (default 5)\n"
+    "  --seed S             first seed (default 1)\n"
+    "  --max-vnodes V       largest candidate (default 4096)\n"
+    "  --format F           text, json, csv or md (default text)\n"
+    "  --quiet              no progress on stderr\n";
+
+static const rb_col vnodes_cols[] = {
+    {"n_vnodes", "V", 5, RB_COL_U64},
+    {"peak_to_mean_worst", "worst p2m", 9, RB_COL_F3},
+    {"worst_at_n_members", "at N", 4, RB_COL_U64},
+    {"peak_to_mean_mean", "mean p2m", 8, RB_COL_F3},
+    {"bucket_peak_to_mean_worst", "bucket p2m", 10, RB_COL_F3},
+    {"add_ratio_mean", "add/ideal", 9, RB_COL_F2},
+    {"add_ratio_worst", "worst", 6, RB_COL_F2},
+    {"build_ns_median", "build us", 9, RB_COL_F2},
+    {"bytes_per_member", "bytes/member", 12, RB_COL_U64},
+    {"meets_target", "meets", 5, RB_COL_STR},
+    {"build_at_n_members", "", 0, RB_COL_U64},
+};
+
+/* Median build time (ns) of `reps` builds of the membership, and bytes held. */
+static int time_builds(const rb_algo *a, const rb_config *cfg, const rb_member *m, size_t n,
+                       double *ns_median, size_t *bytes) {
+    enum { REPS = 5 };
+    double t[REPS];
+    for (int r = 0; r < REPS; r++) {
+        rb_ring *ring;
+        uint64_t t0 = rb_sweep_now_ns();
+        int rc = rb_ring_build(a, cfg, m, n, &ring);
+        t[r] = (double)(rb_sweep_now_ns() - t0);
+        if (rc) return rc;
+        *bytes = rb_ring_bytes_held(ring);
+        rb_ring_destroy(ring);
+    }
+    for (int i = 1; i < REPS; i++)
+        for (int j = i; j > 0 && t[j - 1] > t[j]; j--) {
+            double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    *ns_median = t[REPS / 2];
+    return 0;
+}
+
+/* Smallest B' >= B whose integer floor is <= target for every N in the list
+ * (0 when none up to RB_MAX_BUCKETS). */
+static uint32_t buckets_needed(uint32_t B, const u32_list *ns, double target) {
+    for (uint64_t b = B; b <= RB_MAX_BUCKETS; b++) {
+        size_t i = 0;
+        while (i < ns->n && rb_integer_floor((uint32_t)b, ns->v[i]) <= target + 1e-12) i++;
+        if (i == ns->n) return (uint32_t)b;
+    }
+    return 0;
+}
+
+typedef struct vnodes_opts {
+    const rb_algo *algo;
+    const rb_hash *hash;
+    u32_list members;
+    uint32_t n_buckets, n_seeds, max_vnodes;
+    uint64_t first_seed;
+    double target;
+    const char *keys_path;
+    rb_format fmt;
+    int quiet;
+} vnodes_opts;
+
+static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
+    const char *cmd = "vnodes";
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (is_opt(arg, "--help")) {
+            fputs(vnodes_help, stdout);
+            return RB_EXIT_OK;
+        } else if (is_opt(arg, "--quiet")) {
+            o->quiet = 1;
+        } else if (!(v = option_value(cmd, argc, argv, &i))) {
+            return RB_EXIT_USAGE;
+        } else if (is_opt(arg, "--members")) {
+            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members)) return RB_EXIT_USAGE;
+        } else if (is_opt(arg, "--algo")) {
+            if (!(o->algo = rb_algo_by_name(v))) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+        } else if (is_opt(arg, "--hash")) {
+            if (!(o->hash = rb_hash_by_name(v))) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+        } else if (is_opt(arg, "--buckets")) {
+            if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
+                return rb_cli_usage_error(cmd, "--buckets must be a whole number from 1 to %u, got '%s'",
+                                          RB_MAX_BUCKETS, v);
+        } else if (is_opt(arg, "--target-peak")) {
+            if (rb_cli_parse_double(v, &o->target) || o->target < 1.0)
+                return rb_cli_usage_error(cmd, "--target-peak must be a number >= 1 (peak-to-mean "
+                                               "cannot be below 1), got '%s'", v);
+        } else if (is_opt(arg, "--keys")) {
+            o->keys_path = v;
+        } else if (is_opt(arg, "--seeds")) {
+            if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
+                return rb_cli_usage_error(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
+        } else if (is_opt(arg, "--seed")) {
+            if (rb_cli_parse_u64(v, &o->first_seed))
+                return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
+        } else if (is_opt(arg, "--max-vnodes")) {
+            if (rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes))
+                return rb_cli_usage_error(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'", v);
+        } else if (is_opt(arg, "--vnodes")) {
+            return rb_cli_usage_error(cmd, "--vnodes is what this command chooses; use --max-vnodes");
+        } else if (is_opt(arg, "--format")) {
+            if (rb_cli_parse_format(v, 1, &o->fmt))
+                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
+        } else {
+            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
+        }
+    }
+    if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
+    for (size_t i = 0; i < o->members.n; i++)
+        if (o->members.v[i] > o->n_buckets)
+            return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets",
+                                      o->members.v[i], o->n_buckets);
+    return -1;
+}
+
+/* One candidate V: spreads and movement over every N and seed. */
+typedef struct vnodes_row {
+    double worst_p2m, sum_p2m, worst_bucket_p2m, sum_ratio, worst_ratio;
+    uint32_t worst_n;
+    uint64_t n_cases;
+} vnodes_row;
+
+static int vnodes_measure(const vnodes_opts *o, const rb_config *cfg, const uint32_t *kpb,
+                          uint64_t n_keys, uint32_t *scratch, vnodes_row *row) {
+    memset(row, 0, sizeof *row);
+    uint32_t B = cfg->n_buckets;
+    for (size_t i = 0; i < o->members.n; i++) {
+        uint32_t n = o->members.v[i];
+        memberships ms;
+        int rc = memberships_make(&ms, o->first_seed, o->n_seeds, (size_t)n + 1);
+        if (rc) return rc;
+        for (size_t s = 0; s < o->n_seeds && !rc; s++) {
+            const rb_member *m = ms.members + s * ms.n;
+            if ((rc = rb_sweep_table(o->algo, cfg, m, n, scratch))) break;
+            if ((rc = rb_sweep_table(o->algo, cfg, m, n + 1, scratch + B))) break;
+            rb_spread bs, ks;
+            rb_sweep_spread(scratch, B, m, n, NULL, &bs);
+            double p2m = bs.peak_to_mean;
+            if (kpb) {
+                rb_sweep_spread(scratch, B, m, n, kpb, &ks);
+                p2m = ks.peak_to_mean;
+            }
+            rb_movement mv;
+            rb_sweep_movement(scratch, scratch + B, B, n, RB_CHANGE_ADD, kpb, n_keys, &mv);
+            double ratio = (kpb ? mv.moved_key_fraction : mv.moved_bucket_fraction) / mv.ideal_fraction;
+            row->sum_p2m += p2m;
+            row->sum_ratio += ratio;
+            row->n_cases++;
+            if (p2m > row->worst_p2m) {
+                row->worst_p2m = p2m;
+                row->worst_n = n;
+            }
+            if (bs.peak_to_mean > row->worst_bucket_p2m) row->worst_bucket_p2m = bs.peak_to_mean;
+            if (ratio > row->worst_ratio) row->worst_ratio = ratio;
+        }
+        memberships_free(&ms);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static int run_vnodes(const vnodes_opts *o) {
+    const char *cmd = "vnodes";
+    rb_key_list keys = {0};
+    int rc;
+    if (o->keys_path) {
+        if ((rc = load_keys(cmd, o->keys_path, 0, &keys))) return rc;
+        if ((rc = check_keys(cmd, &keys, &o->hash, 1))) {
+            rb_key_list_free(&keys);
+            return rc;
+        }
+    }
+    rb_config cfg;
+    rb_config_init(&cfg);
+    cfg.n_buckets = o->n_buckets;
+    cfg.ring_hash = cfg.bucket_hash = o->hash;
+    uint32_t B = o->n_buckets;
+    uint32_t *kpb = o->keys_path ? malloc((size_t)B * sizeof *kpb) : NULL;
+    uint32_t *scratch = malloc(2 * (size_t)B * sizeof *scratch);
+    if ((o->keys_path && !kpb) || !scratch) {
+        free(kpb), free(scratch), rb_key_list_free(&keys);
+        return rb_cli_fail(cmd, "out of memory for %u buckets", B);
+    }
+    if (kpb) rb_keys_per_bucket(&cfg, keys.keys, keys.len, keys.n, kpb);
+
+    /* The integer floor: the lowest bucket peak-to-mean any V can reach. */
+    double worst_floor = 0;
+    uint32_t floor_n = 0;
+    for (size_t i = 0; i < o->members.n; i++) {
+        double fl = rb_integer_floor(B, o->members.v[i]);
+        if (fl > worst_floor) worst_floor = fl, floor_n = o->members.v[i];
+    }
+    uint32_t n_max = 0;
+    for (size_t i = 0; i < o->members.n; i++)
+        if (o->members.v[i] > n_max) n_max = o->members.v[i];
+
+    FILE *f = stdout;
+    const char *load = o->keys_path ? "keys per member" : "buckets per member";
+    char members_desc[64];
+    snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", o->members.v[0],
+             o->members.v[o->members.n - 1], o->members.n);
+    if (o->fmt == RB_FMT_JSON) {
+        fputs("{\"command\": \"vnodes\",\n", f);
+        rb_report_json_meta(f);
+        fprintf(f, "\"algo\": \"%s\", \"hash\": \"%s\", \"n_buckets\": %u, \"members\": ",
+                o->algo->name, o->hash->name, B);
+        rb_json_string(f, members_desc, strlen(members_desc));
+        fprintf(f, ", \"target_peak\": %.6g, \"load\": \"%s\", \"n_keys\": %zu,\n", o->target, load,
+                keys.n);
+    } else {
+        rb_report_note(f, o->fmt,
+                       "ringbench vnodes: algo %s, hash %s, B %u, N %s, target peak-to-mean %.3f "
+                       "(%s%s)",
+                       o->algo->name, o->hash->name, B, members_desc, o->target, load,
+                       o->keys_path ? ", keys from " : "");
+        if (o->keys_path) rb_report_note(f, o->fmt, "keys: %s (%zu keys)", o->keys_path, keys.n);
+        rb_report_note(f, o->fmt,
+                       "worst/mean p2m over every N and seed; add/ideal = moved on adding one "
+                       "member / (1/(N+1)); build and bytes at N %u",
+                       n_max);
+    }
+    note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
+    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
+    rb_report rep;
+    rb_report_begin(&rep, f, o->fmt, vnodes_cols, sizeof vnodes_cols / sizeof vnodes_cols[0]);
+
+    int uses = (o->algo->flags & RB_ALGO_USES_VNODES) != 0;
+    uint32_t recommended = 0, best_v = 0;
+    double best_p2m = INFINITY;
+    char ids[RB_SWEEP_ID_BYTES * 64];
+    rc = 0;
+    for (uint32_t v = 1; v <= o->max_vnodes && !rc; v *= 2) {
+        cfg.n_vnodes = v;
+        if (!o->quiet) fprintf(stderr, "ringbench vnodes: V %u\n", v);
+        vnodes_row row;
+        if ((rc = vnodes_measure(o, &cfg, kpb, keys.n, scratch, &row))) break;
+        /* build time and bytes at the largest N, seed first_seed */
+        rb_member *m = malloc(n_max * sizeof *m);
+        char *idbuf = n_max <= 64 ? ids : malloc((size_t)n_max * RB_SWEEP_ID_BYTES);
+        double ns = 0;
+        size_t bytes = 0;
+        if (!m || !idbuf) rc = rb_set_error(RB_ENOMEM, "out of memory");
+        if (!rc) {
+            rb_sweep_ids(o->first_seed, n_max, idbuf, m);
+            rc = time_builds(o->algo, &cfg, m, n_max, &ns, &bytes);
+        }
+        free(m);
+        if (idbuf != ids) free(idbuf);
+        if (rc) break;
+        int meets = row.worst_p2m <= o->target;
+        if (meets && !recommended) recommended = v;
+        if (row.worst_p2m < best_p2m) best_p2m = row.worst_p2m, best_v = v;
+        rb_cell cells[] = {
+            {.u = uses ? v : RB_CELL_NONE},
+            {.d = row.worst_p2m},
+            {.u = row.worst_n},
+            {.d = row.sum_p2m / (double)row.n_cases},
+            {.d = row.worst_bucket_p2m},
+            {.d = row.sum_ratio / (double)row.n_cases},
+            {.d = row.worst_ratio},
+            {.d = ns / 1e3},
+            {.u = bytes / n_max},
+            {.s = meets ? "yes" : "no"},
+            {.u = n_max},
+        };
+        rb_report_row(&rep, cells);
+        fflush(f);
+        if (!uses) break; /* V does not change the mapping: one row */
+    }
+    rb_report_end(&rep);
+    if (rc) {
+        free(kpb), free(scratch), rb_key_list_free(&keys);
+        return rb_cli_fail(cmd, "%s", rb_error_detail());
+    }
+
+    /* The verdict. */
+    char verdict[512], floor_note[512] = "";
+    uint32_t need_b = 0;
+    if (o->target < worst_floor) {
+        need_b = buckets_needed(B, &o->members, o->target);
+        int w = snprintf(floor_note, sizeof floor_note,
+                         "target %.3f is below the integer floor ceil(B/N)/(B/N) = %.4f at N %u "
+                         "with B %u: no V reaches it for bucket load",
+                         o->target, worst_floor, floor_n, B);
+        if (need_b && w > 0)
+            snprintf(floor_note + w, sizeof floor_note - (size_t)w,
+                     "; B >= %u would be needed for every N in the range", need_b);
+    }
+    if (!uses)
+        snprintf(verdict, sizeof verdict, "%s does not use vnodes: worst peak-to-mean %.3f %s the target",
+                 o->algo->name, best_p2m, best_p2m <= o->target ? "meets" : "misses");
+    else if (recommended)
+        snprintf(verdict, sizeof verdict,
+                 "recommended V = %u: the smallest power of two whose worst peak-to-mean meets "
+                 "%.3f for every N in %s",
+                 recommended, o->target, members_desc);
+    else
+        snprintf(verdict, sizeof verdict,
+                 "no V up to %u meets %.3f for every N in %s; the lowest worst peak-to-mean is "
+                 "%.3f at V = %u",
+                 o->max_vnodes, o->target, members_desc, best_p2m, best_v);
+    if (o->fmt == RB_FMT_JSON) {
+        fprintf(f, ",\n\"integer_floor_worst\": %.6g, \"integer_floor_at_n_members\": %u, ",
+                worst_floor, floor_n);
+        if (recommended && uses)
+            fprintf(f, "\"recommended_vnodes\": %u, ", recommended);
+        else
+            fputs("\"recommended_vnodes\": null, ", f);
+        if (need_b)
+            fprintf(f, "\"buckets_needed\": %u, ", need_b);
+        fputs("\"verdict\": ", f);
+        rb_json_string(f, verdict, strlen(verdict));
+        fputs(", \"floor_note\": ", f);
+        rb_json_string(f, floor_note, strlen(floor_note));
+        fputs("}\n", f);
+    } else if (o->fmt == RB_FMT_CSV) {
+        fprintf(stderr, "ringbench vnodes: %s\n", verdict);
+        if (*floor_note) fprintf(stderr, "ringbench vnodes: %s\n", floor_note);
+    } else {
+        rb_report_note(f, o->fmt, "integer floor: worst ceil(B/N)/(B/N) = %.4f (N %u)", worst_floor,
+                       floor_n);
+        if (*floor_note) rb_report_note(f, o->fmt, "%s", floor_note);
+        rb_report_note(f, o->fmt, "%s", verdict);
+    }
+    free(kpb), free(scratch), rb_key_list_free(&keys);
+    return RB_EXIT_OK;
+}
+
+int rb_cmd_vnodes(int argc, char **argv) {
+    vnodes_opts o = {.algo = rb_algo_by_name("binary"),
+                     .hash = &rb_hash_xxh3,
+                     .n_buckets = RB_DEFAULT_N_BUCKETS,
+                     .n_seeds = 5,
+                     .max_vnodes = 4096,
+                     .first_seed = 1,
+                     .target = 1.10,
+                     .fmt = RB_FMT_TEXT};
+    int rc = parse_vnodes(argc, argv, &o);
+    if (rc < 0) rc = run_vnodes(&o);
+    u32_list_free(&o.members);
+    return rc;
+}

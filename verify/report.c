@@ -1,0 +1,141 @@
+/* report.c — one table, four formats (report.h). */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+void rb_report_begin(rb_report *r, FILE *f, rb_format fmt, const rb_col *cols, size_t n_cols) {
+    *r = (rb_report){.f = f, .fmt = fmt, .cols = cols, .n_cols = n_cols};
+    for (size_t c = 0; c < n_cols; c++) {
+        if (cols[c].width == 0 && (fmt == RB_FMT_TEXT || fmt == RB_FMT_MD)) continue;
+        switch (fmt) {
+        case RB_FMT_TEXT: fprintf(f, "%s%*s", c ? " " : "", cols[c].width, cols[c].label); break;
+        case RB_FMT_MD: fprintf(f, "| %s ", cols[c].label); break;
+        case RB_FMT_CSV: fprintf(f, "%s%s", c ? "," : "", cols[c].name); break;
+        case RB_FMT_JSON: break;
+        }
+    }
+    if (fmt == RB_FMT_MD) {
+        fputs("|\n", f);
+        for (size_t c = 0; c < n_cols; c++)
+            if (cols[c].width) fputs(cols[c].kind == RB_COL_STR ? "|---" : "|--:", f);
+        fputs("|\n", f);
+    } else if (fmt == RB_FMT_JSON) {
+        fputc('[', f);
+    } else {
+        fputc('\n', f);
+    }
+}
+
+int rb_cell_missing(rb_col_kind kind, const rb_cell *v) {
+    if (kind == RB_COL_STR) return 0;
+    if (kind == RB_COL_U64) return v->u == RB_CELL_NONE;
+    return isnan(v->d);
+}
+
+static int decimals(rb_col_kind k) { return k == RB_COL_F2 ? 2 : k == RB_COL_F3 ? 3 : 4; }
+
+void rb_report_row(rb_report *r, const rb_cell *cells) {
+    FILE *f = r->f;
+    if (r->fmt == RB_FMT_JSON) fputs(r->n_rows ? ",\n {" : "\n {", f);
+    for (size_t c = 0; c < r->n_cols; c++) {
+        const rb_col *col = &r->cols[c];
+        const rb_cell *v = &cells[c];
+        switch (r->fmt) {
+        case RB_FMT_TEXT:
+        case RB_FMT_MD:
+            if (col->width == 0) break;
+            fputs(r->fmt == RB_FMT_MD ? "| " : c ? " " : "", f);
+            if (col->kind == RB_COL_STR)
+                fprintf(f, "%*s", r->fmt == RB_FMT_MD ? 0 : col->width, v->s);
+            else if (rb_cell_missing(col->kind, v))
+                fprintf(f, "%*s", r->fmt == RB_FMT_MD ? 0 : col->width, "-");
+            else if (col->kind == RB_COL_U64)
+                fprintf(f, "%*llu", r->fmt == RB_FMT_MD ? 0 : col->width, (unsigned long long)v->u);
+            else
+                fprintf(f, "%*.*f", r->fmt == RB_FMT_MD ? 0 : col->width, decimals(col->kind), v->d);
+            if (r->fmt == RB_FMT_MD) fputc(' ', f);
+            break;
+        case RB_FMT_CSV:
+            if (c) fputc(',', f);
+            if (col->kind == RB_COL_STR)
+                rb_csv_field(f, v->s, strlen(v->s));
+            else if (rb_cell_missing(col->kind, v))
+                ; /* empty field */
+            else if (col->kind == RB_COL_U64)
+                fprintf(f, "%llu", (unsigned long long)v->u);
+            else
+                fprintf(f, "%.9g", v->d);
+            break;
+        case RB_FMT_JSON:
+            fprintf(f, "%s\"%s\": ", c ? ", " : "", col->name);
+            if (col->kind == RB_COL_STR)
+                rb_json_string(f, v->s, strlen(v->s));
+            else if (rb_cell_missing(col->kind, v))
+                fputs("null", f);
+            else if (col->kind == RB_COL_U64)
+                fprintf(f, "%llu", (unsigned long long)v->u);
+            else
+                fprintf(f, "%.9g", v->d);
+            break;
+        }
+    }
+    if (r->fmt == RB_FMT_JSON)
+        fputc('}', f);
+    else
+        fputs(r->fmt == RB_FMT_MD ? "|\n" : "\n", f);
+    r->n_rows++;
+}
+
+void rb_report_end(rb_report *r) {
+    if (r->fmt == RB_FMT_JSON) fputs("\n]", r->f);
+}
+
+void rb_report_note(FILE *f, rb_format fmt, const char *fmt_str, ...) {
+    if (fmt != RB_FMT_TEXT && fmt != RB_FMT_MD) return;
+    fputs(fmt == RB_FMT_MD ? "- " : "# ", f);
+    va_list ap;
+    va_start(ap, fmt_str);
+    vfprintf(f, fmt_str, ap);
+    va_end(ap);
+    fputc('\n', f);
+}
+
+/* The "model name" line of /proc/cpuinfo into buf ("unknown" elsewhere). */
+static void cpu_model(char *buf, size_t size) {
+    snprintf(buf, size, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            colon += 1 + (colon[1] == ' ');
+            colon[strcspn(colon, "\n")] = '\0';
+            snprintf(buf, size, "%s", colon);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+void rb_report_json_meta(FILE *f) {
+    char cpu[128], date[32];
+    cpu_model(cpu, sizeof cpu);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    fprintf(f, "\"meta\": {\"date\": \"%s\", \"cpu_model\": ", date);
+    rb_json_string(f, cpu, strlen(cpu));
+    fprintf(f, ", \"n_cores\": %ld, \"compiler\": ", sysconf(_SC_NPROCESSORS_ONLN));
+#ifdef __VERSION__
+    rb_json_string(f, __VERSION__, strlen(__VERSION__));
+#else
+    fputs("\"unknown\"", f);
+#endif
+    fputs("},\n", f);
+}
