@@ -48,6 +48,82 @@ int rb_cli_fail(const char *cmd, const char *fmt, ...)
     ;
 
 /*
+ * Argument parsing shared by every command. Options ("--name", "--name VALUE")
+ * may stand anywhere among the positional arguments; "--" ends the options
+ * (everything after it is positional, e.g. a key "--x"); "--help" or "-h"
+ * prints the command's help. Any other argument, including "-" and "-5", is
+ * positional.
+ *
+ * rb_cli_opt_fn — a command's option handler, called with argv[*i] an option.
+ * Consumes it (and its value, advancing *i): returns 1 when consumed, 0 when
+ * it is not an option of this command, -1 after printing a usage error.
+ */
+typedef int (*rb_cli_opt_fn)(const char *cmd, void *ctx, int argc, char **argv, int *i);
+
+#define RB_CLI_CONTINUE (-1) /* parsing succeeded: run the command */
+
+/*
+ * rb_cli_parse_args — parse argv[1 .. argc) of command `cmd` with `opt`
+ * (may be NULL: no options). `help` is a NULL-terminated list of strings
+ * printed in order for --help. Positional arguments are moved, in order, to
+ * argv[1 .. 1 + *n_pos) (argv is permuted in place). Returns RB_CLI_CONTINUE,
+ * RB_EXIT_OK after printing help, or RB_EXIT_USAGE after a usage error (an
+ * unknown option, a missing value).
+ */
+int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn opt, void *ctx,
+                      int argc, char **argv, int *n_pos);
+
+/*
+ * rb_cli_opt_value — the value of option argv[*i] (advancing *i past it), or
+ * NULL after printing "OPTION needs a value".
+ */
+const char *rb_cli_opt_value(const char *cmd, int argc, char **argv, int *i);
+
+/*
+ * rb_cli_format_option — handle "--format F" at argv[*i] like an rb_cli_opt_fn:
+ * 1 consumed (*fmt set), 0 not --format, -1 usage error printed (md accepted
+ * only when allow_md).
+ */
+int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc, char **argv,
+                         int *i);
+
+/* Help line of --format for text|json|csv commands. */
+extern const char rb_cli_format_help[];
+
+/*
+ * rb_cli_finish_output — flush stdout and check it for a write error (closed
+ * or full): 0 when all output was written, else prints "ringbench CMD:
+ * writing output: <reason>" and returns RB_EXIT_FAILURE. main() calls it
+ * after every command that succeeded.
+ */
+int rb_cli_finish_output(const char *cmd);
+
+/*
+ * rb_out — rows of named fields written as text (tab-separated, no header),
+ * CSV (header line, RFC 4180 fields) or JSON (an array of objects, one per
+ * row; or, with json_bare set, an array of the single field named
+ * json_bare, e.g. `table`'s array of member ids). Usage: rb_out_begin, then
+ * per row rb_out_str / rb_out_u64 for each field and rb_out_row_end, then
+ * rb_out_end. Every row must give the same fields in the same order.
+ */
+typedef struct rb_out {
+    FILE *f;
+    rb_format fmt;
+    const char *json_bare; /* NULL: rows are objects */
+    size_t n_rows;         /* rows ended so far */
+    size_t n_fields;       /* fields written in the current row */
+} rb_out;
+
+/* `csv_header` is the CSV header line without newline (e.g. "key,hash"). */
+void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
+                  const char *json_bare);
+void rb_out_str(rb_out *o, const char *name, const void *data, size_t len);
+void rb_out_u64(rb_out *o, const char *name, uint64_t v);
+void rb_out_row_end(rb_out *o);
+void rb_out_end(rb_out *o);
+
+
+/*
  * rb_cli_parse_format — "text", "json", "csv" (and "md" when allow_md) into
  * *out. 0 on success, -1 on an unknown name (nothing printed).
  */
@@ -97,6 +173,15 @@ int rb_key_list_read(FILE *f, rb_key_list *out);
 /* Keys from argv[0..argc) (copied). 0 or -1. */
 int rb_key_list_from_argv(int argc, char **argv, rb_key_list *out);
 void rb_key_list_free(rb_key_list *l);
+
+/*
+ * rb_cli_read_keys — the keys of a command: argv[0 .. n) when n > 0, else
+ * the lines of stdin. 0, or prints "cannot read keys" and returns
+ * RB_EXIT_FAILURE. With `h` non-NULL, every key must be valid input for h
+ * (fnv1a32-js: UTF-8): else prints "key K: <detail>", frees the list and
+ * returns RB_EXIT_USAGE.
+ */
+int rb_cli_read_keys(const char *cmd, int n, char **argv, const rb_hash *h, rb_key_list *out);
 
 /*
  * rb_json_string / rb_csv_field — write bytes as a JSON string (quoted, with

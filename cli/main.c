@@ -31,16 +31,21 @@ static void usage(FILE *f) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "ringbench: a command is needed (ringbench --help lists them)\n");
         return RB_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return RB_EXIT_OK;
+        return rb_cli_finish_output("--help");
     }
-    for (size_t i = 0; i < N_COMMANDS; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(argv[1], commands[i].name) != 0) continue;
+        int rc = commands[i].run(argc - 1, argv + 1);
+        /* a command that wrote into a closed or full stdout has failed */
+        int out_rc = rb_cli_finish_output(commands[i].name);
+        return rc ? rc : out_rc;
+    }
     fprintf(stderr, "ringbench: unknown command '%s' (ringbench --help lists them)\n", argv[1]);
     return RB_EXIT_USAGE;
 }

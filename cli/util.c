@@ -29,6 +29,124 @@ int rb_cli_fail(const char *cmd, const char *fmt, ...) {
     return RB_EXIT_FAILURE;
 }
 
+int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn opt, void *ctx,
+                      int argc, char **argv, int *n_pos) {
+    int n = 0, options_done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!options_done && strcmp(a, "--") == 0) {
+            options_done = 1;
+        } else if (!options_done && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
+            for (size_t k = 0; help && help[k]; k++) fputs(help[k], stdout);
+            return RB_EXIT_OK;
+        } else if (!options_done && strncmp(a, "--", 2) == 0) {
+            int used = opt ? opt(cmd, ctx, argc, argv, &i) : 0;
+            if (used < 0) return RB_EXIT_USAGE;
+            if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", a);
+        } else {
+            argv[1 + n++] = argv[i]; /* 1 + n <= i: that slot was already read */
+        }
+    }
+    *n_pos = n;
+    return RB_CLI_CONTINUE;
+}
+
+const char *rb_cli_opt_value(const char *cmd, int argc, char **argv, int *i) {
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+const char rb_cli_format_help[] = "  --format F         text, json or csv (default text)\n";
+
+int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc, char **argv,
+                         int *i) {
+    if (strcmp(argv[*i], "--format") != 0) return 0;
+    const char *v = rb_cli_opt_value(cmd, argc, argv, i);
+    if (!v) return -1;
+    if (rb_cli_parse_format(v, allow_md, fmt)) {
+        rb_cli_usage_error(cmd, "--format must be text, json%s or csv, got '%s'",
+                           allow_md ? ", md" : "", v);
+        return -1;
+    }
+    return 1;
+}
+
+int rb_cli_finish_output(const char *cmd) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    return rb_cli_fail(cmd, "writing output: %s", errno ? strerror(errno) : "write error");
+}
+
+/* Separator before a field that is not the first of its row. */
+static const char *const field_sep[] = {[RB_FMT_TEXT] = "\t", [RB_FMT_JSON] = ", ",
+                                        [RB_FMT_CSV] = ",", [RB_FMT_MD] = " | "};
+
+void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
+                  const char *json_bare) {
+    *o = (rb_out){.f = f, .fmt = fmt, .json_bare = json_bare};
+    if (fmt == RB_FMT_JSON) fputc('[', f);
+    if (fmt == RB_FMT_CSV) fprintf(f, "%s\n", csv_header);
+}
+
+/* Start a field: row opening, separator, JSON name. 0 when the field is not
+ * written in this format (a bare JSON array keeps only json_bare). */
+static int field_start(rb_out *o, const char *name) {
+    if (o->fmt == RB_FMT_JSON && o->json_bare) {
+        if (strcmp(name, o->json_bare) != 0) return 0;
+        if (o->n_rows) fputs(", ", o->f);
+        return 1;
+    }
+    if (o->fmt == RB_FMT_JSON && o->n_fields == 0) fputs(o->n_rows ? ",\n {" : "{", o->f);
+    if (o->n_fields++) fputs(field_sep[o->fmt], o->f);
+    if (o->fmt == RB_FMT_JSON) fprintf(o->f, "\"%s\": ", name);
+    return 1;
+}
+
+void rb_out_str(rb_out *o, const char *name, const void *data, size_t len) {
+    if (!field_start(o, name)) return;
+    if (o->fmt == RB_FMT_JSON)
+        rb_json_string(o->f, data, len);
+    else if (o->fmt == RB_FMT_CSV)
+        rb_csv_field(o->f, data, len);
+    else
+        fwrite(data, 1, len, o->f);
+}
+
+void rb_out_u64(rb_out *o, const char *name, uint64_t v) {
+    if (field_start(o, name)) fprintf(o->f, "%llu", (unsigned long long)v);
+}
+
+void rb_out_row_end(rb_out *o) {
+    if (o->fmt == RB_FMT_JSON) {
+        if (!o->json_bare) fputc('}', o->f);
+    } else {
+        fputc('\n', o->f);
+    }
+    o->n_rows++;
+    o->n_fields = 0;
+}
+
+void rb_out_end(rb_out *o) {
+    if (o->fmt == RB_FMT_JSON) fputs("]\n", o->f);
+}
+
+int rb_cli_read_keys(const char *cmd, int n, char **argv, const rb_hash *h, rb_key_list *out) {
+    errno = 0;
+    if (n > 0 ? rb_key_list_from_argv(n, argv, out) : rb_key_list_read(stdin, out))
+        return rb_cli_fail(cmd, "cannot read keys: %s", errno ? strerror(errno) : "out of memory");
+    for (size_t k = 0; h && k < out->n; k++) {
+        if (rb_hash_check(h, out->keys[k], out->len[k])) {
+            rb_cli_usage_error(cmd, "key %zu: %s", k + 1, rb_error_detail());
+            rb_key_list_free(out);
+            return RB_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
 int rb_cli_parse_format(const char *s, int allow_md, rb_format *out) {
     static const struct {
         const char *name;
@@ -249,16 +367,12 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
     static const char *const names[] = {"--algo",        "--members", "--vnodes",
                                         "--buckets",     "--hash",    "--bucket-hash",
                                         "--seed",        "--table-source"};
-    const char *opt = argv[*i];
     size_t which = sizeof names / sizeof names[0];
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strcmp(opt, names[k]) == 0) which = k;
+        if (strcmp(argv[*i], names[k]) == 0) which = k;
     if (which == sizeof names / sizeof names[0]) return 0;
-    if (*i + 1 >= argc) {
-        rb_cli_usage_error(cmd, "%s needs a value", opt);
-        return -1;
-    }
-    const char *v = argv[++*i];
+    const char *v = rb_cli_opt_value(cmd, argc, argv, i);
+    if (!v) return -1;
     switch (which) {
     case 0:
         if (!(o->algo = rb_algo_by_name(v))) goto unknown;

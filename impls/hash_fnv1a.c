@@ -32,35 +32,49 @@ static uint64_t fnv1a32(const void *data, size_t len, uint64_t seed) {
 }
 
 /*
- * Decode one UTF-8 sequence at p[0..n) (n >= 1) per RFC 3629 (no overlongs, no
- * surrogates, max U+10FFFF). Returns the sequence length and stores the code
- * point, or returns 0 when the sequence is invalid.
+ * Decode one UTF-8 sequence at p[0..n) (n >= 1) with the WHATWG Encoding
+ * Standard's UTF-8 decoder (section 4.1; the validity rules of RFC 3629: no
+ * overlongs, no surrogates, at most U+10FFFF). Returns the bytes consumed
+ * (>= 1) and stores the code point; an invalid sequence stores U+FFFD, sets
+ * *valid to 0 and consumes its maximal valid prefix (the lead byte and the
+ * continuation bytes that fit it), which is where TextDecoder puts one
+ * replacement character.
  */
-static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp) {
+static size_t utf8_decode(const unsigned char *p, size_t n, uint32_t *cp, int *valid) {
     unsigned char c = p[0];
+    *valid = 1;
     if (c < 0x80) {
         *cp = c;
         return 1;
     }
-    size_t len;
-    uint32_t v, min;
+    size_t need;
+    uint32_t v;
+    unsigned char lo = 0x80, hi = 0xBF; /* range of the next continuation byte */
     if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, v = c & 0x1F, min = 0x80;
+        need = 1, v = c & 0x1F;
     } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, v = c & 0x0F, min = 0x800;
+        need = 2, v = c & 0x0F;
+        if (c == 0xE0) lo = 0xA0; /* overlong below U+0800 */
+        if (c == 0xED) hi = 0x9F; /* surrogates U+D800..DFFF */
     } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, v = c & 0x07, min = 0x10000;
+        need = 3, v = c & 0x07;
+        if (c == 0xF0) lo = 0x90; /* overlong below U+10000 */
+        if (c == 0xF4) hi = 0x8F; /* above U+10FFFF */
     } else {
-        return 0;
+        need = 0, v = 0; /* 80..C1, F5..FF never start a sequence */
+        *valid = 0;
     }
-    if (len > n) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80) return 0;
+    size_t i = 1;
+    for (; *valid && i <= need; i++) {
+        if (i >= n || p[i] < lo || p[i] > hi) {
+            *valid = 0;
+            break;
+        }
         v = (v << 6) | (p[i] & 0x3F);
+        lo = 0x80, hi = 0xBF;
     }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return len;
+    *cp = *valid ? v : 0xFFFD;
+    return i;
 }
 
 static uint32_t fnv_unit(uint32_t h, uint32_t unit) {
@@ -69,20 +83,17 @@ static uint32_t fnv_unit(uint32_t h, uint32_t unit) {
 }
 
 /* JavaScript: h ^= str.charCodeAt(i); h = Math.imul(h, 16777619) for every
- * UTF-16 code unit. An invalid byte counts as U+FFFD (TextDecoder's choice). */
+ * UTF-16 code unit of the key decoded as UTF-8. An invalid sequence counts as
+ * one U+FFFD where TextDecoder would put one. */
 static uint64_t fnv1a32_js(const void *data, size_t len, uint64_t seed) {
     const unsigned char *p = data;
     uint32_t h = fnv_basis(seed);
     size_t i = 0;
     while (i < len) {
         uint32_t cp;
-        size_t n = utf8_decode(p + i, len - i, &cp);
-        if (n == 0) {
-            cp = 0xFFFD;
-            n = 1;
-        }
-        i += n;
-        if (cp >= 0x10000) {
+        int valid;
+        i += utf8_decode(p + i, len - i, &cp, &valid);
+        if (cp >= 0x10000) { /* a surrogate pair: two code units */
             cp -= 0x10000;
             h = fnv_unit(h, 0xD800 + (cp >> 10));
             h = fnv_unit(h, 0xDC00 + (cp & 0x3FF));
@@ -98,8 +109,9 @@ static int utf8_check(const void *data, size_t len) {
     size_t i = 0;
     while (i < len) {
         uint32_t cp;
-        size_t n = utf8_decode(p + i, len - i, &cp);
-        if (n == 0) return rb_set_error(RB_EENCODING, "invalid UTF-8 at byte offset %zu", i);
+        int valid;
+        size_t n = utf8_decode(p + i, len - i, &cp, &valid);
+        if (!valid) return rb_set_error(RB_EENCODING, "invalid UTF-8 at byte offset %zu", i);
         i += n;
     }
     return 0;

@@ -3,6 +3,7 @@
  * parameters, the ring header (copied ids, bucket positions), and the lookups
  * defined on top of owner_bucket.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,23 @@ static int check_members(const rb_member *m, size_t n, uint64_t *total_weight) {
         tw += m[i].weight;
     }
     *total_weight = tw;
+    return 0;
+}
+
+/* Member ids are hashed by the ring hash (vnode labels, rendezvous scores), so
+ * they must be valid input for it: RB_EENCODING for invalid UTF-8 under
+ * fnv1a32-js, naming the member. */
+static int check_ids_encoding(const rb_hash *h, const rb_member *m, size_t n) {
+    if (!h->check) return 0;
+    for (size_t i = 0; i < n; i++) {
+        int rc = rb_hash_check(h, m[i].id, m[i].id_len);
+        if (rc) {
+            char why[128];
+            snprintf(why, sizeof why, "%s", rb_error_detail());
+            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i,
+                                h->name, why);
+        }
+    }
     return 0;
 }
 
@@ -153,14 +171,17 @@ int rb_ring_build(const rb_algo *algo, const rb_config *cfg, const rb_member *me
     uint64_t total_weight = 0;
     int rc = check_members(members, n_members, &total_weight);
     if (rc) return rc;
-    uint64_t points = (algo->flags & RB_ALGO_USES_VNODES) ? total_weight * cfg->n_vnodes
-                                                           : total_weight;
-    if (points > RB_MAX_POINTS)
+    /* points = total weight x V (vnode algorithms): compared by division, since
+     * the product of two in-range values can wrap 64 bits (2^33 x 2^31 = 2^64). */
+    uint64_t per_weight = (algo->flags & RB_ALGO_USES_VNODES) ? cfg->n_vnodes : 1;
+    if (total_weight > RB_MAX_POINTS / per_weight)
         return rb_set_error(RB_ERANGE,
-                            "%zu members x %u vnodes (total weight %llu) = %llu points exceed "
-                            "the limit %u",
-                            n_members, cfg->n_vnodes, (unsigned long long)total_weight,
-                            (unsigned long long)points, RB_MAX_POINTS);
+                            "%zu members x %llu vnodes (total weight %llu) exceed the limit of "
+                            "%u points",
+                            n_members, (unsigned long long)per_weight,
+                            (unsigned long long)total_weight, RB_MAX_POINTS);
+    rc = check_ids_encoding(cfg->ring_hash, members, n_members);
+    if (rc) return rc;
     rb_ring hdr;
     rc = fill_header(&hdr, algo, cfg, members, n_members);
     if (rc == 0) rc = algo->build(&hdr, out);

@@ -13,8 +13,9 @@
  *   fnv1a32-js  the seed's JavaScript `hash()` exactly: FNV-1a 32 over the
  *               UTF-16 code units of the key decoded as UTF-8 (charCodeAt).
  *               Invalid UTF-8 is an error through rb_hash_check(); the hash
- *               function itself hashes each invalid byte as U+FFFD, as
- *               JavaScript's TextDecoder would, so lookups cannot fail.
+ *               function itself hashes an invalid sequence as U+FFFD where
+ *               JavaScript's TextDecoder (WHATWG UTF-8 decoder) puts one, so
+ *               lookups cannot fail.
  *   xxh3        XXH3_64bits_withSeed from xxHash (Collet); 64-bit, the fast
  *               default.
  *

@@ -166,7 +166,9 @@ const rb_algo *rb_algo_by_name(const char *name);
  * Validates: n_members >= 1 (RB_EEMPTY) and <= RB_MAX_MEMBERS, ids non-empty
  * and <= RB_MAX_ID_BYTES and unique (RB_EDUP), weights 1..RB_MAX_WEIGHT
  * (RB_ENOPOINT for 0), V >= 1, B >= 1 and <= RB_MAX_BUCKETS, V * total weight
- * <= RB_MAX_POINTS (RB_ERANGE), hashes non-NULL (RB_EINVAL).
+ * <= RB_MAX_POINTS (RB_ERANGE, checked without overflow), hashes non-NULL
+ * (RB_EINVAL), ids valid input for the ring hash (RB_EENCODING: invalid UTF-8
+ * under fnv1a32-js).
  * Copies the ids; the caller keeps ownership of `members`.
  * On success *out owns a ring to free with rb_ring_destroy. On failure *out is
  * set to NULL. Thread-safe (no shared state).
