@@ -892,7 +892,7 @@ static const rb_col vnodes_cols[] = {
     {"bucket_peak_to_mean_worst", "bucket p2m", 10, RB_COL_F3},
     {"add_ratio_mean", "add/ideal", 9, RB_COL_F2},
     {"add_ratio_worst", "worst", 6, RB_COL_F2},
-    {"build_ns_median", "build us", 9, RB_COL_F2},
+    {"build_us_median", "build us", 9, RB_COL_F2},
     {"bytes_per_member", "bytes/member", 12, RB_COL_U64},
     {"meets_target", "meets", 5, RB_COL_STR},
     {"build_at_n_members", "", 0, RB_COL_U64},
