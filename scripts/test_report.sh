@@ -32,7 +32,7 @@ if ! "$root/scripts/run" --smoke $pg --build "$build" --out "$tmp/run" > "$tmp/r
   echo "FAIL: scripts/run --smoke failed" >&2
   exit 1
 fi
-[ -f "$tmp/run/keep" ] && [ ! -e "$tmp/run/README.md" ] || fail "existing folder $tmp/run was written into"
+if [ ! -f "$tmp/run/keep" ] || [ -e "$tmp/run/README.md" ]; then fail "existing folder $tmp/run was written into"; fi
 run=$tmp/run-2
 [ -d "$run" ] || { echo "FAIL: expected the results in $run (folder not clobbered)" >&2; exit 1; }
 grep -q "^report: $run/README.md$" "$tmp/run.out" || fail "stdout does not give the report path: $(cat "$tmp/run.out")"
