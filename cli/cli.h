@@ -115,13 +115,11 @@ typedef struct rb_out {
 } rb_out;
 
 /* `csv_header` is the CSV header line without newline (e.g. "key,hash"). */
-void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
-                  const char *json_bare);
+void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header, const char *json_bare);
 void rb_out_str(rb_out *o, const char *name, const void *data, size_t len);
 void rb_out_u64(rb_out *o, const char *name, uint64_t v);
 void rb_out_row_end(rb_out *o);
 void rb_out_end(rb_out *o);
-
 
 /*
  * rb_cli_parse_format — "text", "json", "csv" (and "md" when allow_md) into
@@ -162,8 +160,8 @@ void rb_member_list_free(rb_member_list *l);
  * preserved, NUL bytes allowed) or taken from argv. Owns its storage.
  */
 typedef struct rb_key_list {
-    char **keys;     /* n pointers into storage */
-    size_t *len;     /* n lengths */
+    char **keys; /* n pointers into storage */
+    size_t *len; /* n lengths */
     size_t n;
     char *storage;
 } rb_key_list;
@@ -211,7 +209,9 @@ void rb_cli_ring_init(rb_cli_ring *o);
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i);
 
 /* Build the ring the options describe (requires --algo and --members).
- * 0, or prints a message and returns RB_EXIT_USAGE / RB_EXIT_FAILURE. */
+ * 0 with *members and *out to free (rb_ring_destroy, rb_member_list_free), or
+ * prints a message, frees what it allocated and returns RB_EXIT_USAGE
+ * (bad options or membership) / RB_EXIT_FAILURE (out of memory). */
 int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, rb_ring **out);
 
 /* The help text of the shared ring options (for each command's --help). */

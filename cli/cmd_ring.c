@@ -88,7 +88,8 @@ int rb_cmd_hash(int argc, char **argv) {
     hash_opts o = {.hash = NULL, .seed = 0, .fmt = RB_FMT_TEXT};
     int n_pos, rc = rb_cli_parse_args("hash", hash_help, hash_option, &o, argc, argv, &n_pos);
     if (rc != RB_CLI_CONTINUE) return rc;
-    if (!o.hash) return rb_cli_usage_error("hash", "--hash is required (fnv1a32, fnv1a32-js, xxh3)");
+    if (!o.hash)
+        return rb_cli_usage_error("hash", "--hash is required (fnv1a32, fnv1a32-js, xxh3)");
     rb_key_list keys;
     if ((rc = rb_cli_read_keys("hash", n_pos, argv + 1, o.hash, &keys))) return rc;
     rb_out out;
@@ -154,7 +155,8 @@ int rb_cmd_owner(int argc, char **argv) {
     ring_opts o;
     rb_member_list members;
     rb_ring *ring;
-    int n_pos, rc = ring_command_setup("owner", owner_help, argc, argv, &o, &n_pos, &members, &ring);
+    int n_pos,
+        rc = ring_command_setup("owner", owner_help, argc, argv, &o, &n_pos, &members, &ring);
     if (rc != RB_CLI_CONTINUE) return rc;
     rb_key_list keys;
     if ((rc = rb_cli_read_keys("owner", n_pos, argv + 1, o.ring.cfg.bucket_hash, &keys))) {
@@ -189,7 +191,8 @@ int rb_cmd_table(int argc, char **argv) {
     ring_opts o;
     rb_member_list members;
     rb_ring *ring;
-    int n_pos, rc = ring_command_setup("table", table_help, argc, argv, &o, &n_pos, &members, &ring);
+    int n_pos,
+        rc = ring_command_setup("table", table_help, argc, argv, &o, &n_pos, &members, &ring);
     if (rc != RB_CLI_CONTINUE) return rc;
     if (n_pos) {
         ring_free(&members, ring);

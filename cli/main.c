@@ -10,7 +10,7 @@
 #include "commands.h"
 
 static const rb_command commands[] = {
-    {"list", "list the ring algorithms and hashes", rb_cmd_list},
+    {"list", "list the ring algorithms", rb_cmd_list},
     {"hash", "hash keys with a registered hash", rb_cmd_hash},
     {"owner", "owner (member) of each key", rb_cmd_owner},
     {"table", "owner of every bucket 0..B-1", rb_cmd_table},

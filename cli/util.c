@@ -37,7 +37,8 @@ int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn op
         if (!options_done && strcmp(a, "--") == 0) {
             options_done = 1;
         } else if (!options_done && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            for (size_t k = 0; help && help[k]; k++) fputs(help[k], stdout);
+            for (size_t k = 0; help && help[k]; k++)
+                fputs(help[k], stdout);
             return RB_EXIT_OK;
         } else if (!options_done && strncmp(a, "--", 2) == 0) {
             int used = opt ? opt(cmd, ctx, argc, argv, &i) : 0;
@@ -81,8 +82,8 @@ int rb_cli_finish_output(const char *cmd) {
 }
 
 /* Separator before a field that is not the first of its row. */
-static const char *const field_sep[] = {[RB_FMT_TEXT] = "\t", [RB_FMT_JSON] = ", ",
-                                        [RB_FMT_CSV] = ",", [RB_FMT_MD] = " | "};
+static const char *const field_sep[] = {
+    [RB_FMT_TEXT] = "\t", [RB_FMT_JSON] = ", ", [RB_FMT_CSV] = ",", [RB_FMT_MD] = " | "};
 
 void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
                   const char *json_bare) {
@@ -151,7 +152,8 @@ int rb_cli_parse_format(const char *s, int allow_md, rb_format *out) {
     static const struct {
         const char *name;
         rb_format fmt;
-    } names[] = {{"text", RB_FMT_TEXT}, {"json", RB_FMT_JSON}, {"csv", RB_FMT_CSV}, {"md", RB_FMT_MD}};
+    } names[] = {
+        {"text", RB_FMT_TEXT}, {"json", RB_FMT_JSON}, {"csv", RB_FMT_CSV}, {"md", RB_FMT_MD}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(s, names[i].name) == 0 && (allow_md || names[i].fmt != RB_FMT_MD)) {
             *out = names[i].fmt;
@@ -191,7 +193,8 @@ int rb_cli_parse_double(const char *s, double *out) {
 int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
     size_t len = strlen(spec), n = 1;
-    for (size_t i = 0; i < len; i++) n += spec[i] == ',';
+    for (size_t i = 0; i < len; i++)
+        n += spec[i] == ',';
     out->storage = malloc(len + 1);
     out->members = calloc(n, sizeof *out->members);
     if (!out->storage || !out->members) {
@@ -237,7 +240,8 @@ void rb_member_list_free(rb_member_list *l) {
 /* Split storage[0..size) at LF into keys; the last line needs no LF. */
 static int split_lines(rb_key_list *out, size_t size) {
     size_t n = 0;
-    for (size_t i = 0; i < size; i++) n += out->storage[i] == '\n';
+    for (size_t i = 0; i < size; i++)
+        n += out->storage[i] == '\n';
     if (size && out->storage[size - 1] != '\n') n++;
     out->keys = malloc((n ? n : 1) * sizeof *out->keys);
     out->len = malloc((n ? n : 1) * sizeof *out->len);
@@ -279,7 +283,8 @@ fail:
 int rb_key_list_from_argv(int argc, char **argv, rb_key_list *out) {
     memset(out, 0, sizeof *out);
     size_t total = 0;
-    for (int i = 0; i < argc; i++) total += strlen(argv[i]) + 1;
+    for (int i = 0; i < argc; i++)
+        total += strlen(argv[i]) + 1;
     out->storage = malloc(total ? total : 1);
     out->keys = malloc((argc ? argc : 1) * sizeof *out->keys);
     out->len = malloc((argc ? argc : 1) * sizeof *out->len);
@@ -364,9 +369,8 @@ const char rb_cli_ring_help[] =
     "  --table-source A   algorithm that fills `table` (default binary)\n";
 
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i) {
-    static const char *const names[] = {"--algo",        "--members", "--vnodes",
-                                        "--buckets",     "--hash",    "--bucket-hash",
-                                        "--seed",        "--table-source"};
+    static const char *const names[] = {"--algo", "--members",     "--vnodes", "--buckets",
+                                        "--hash", "--bucket-hash", "--seed",   "--table-source"};
     size_t which = sizeof names / sizeof names[0];
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(argv[*i], names[k]) == 0) which = k;
@@ -377,7 +381,9 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
     case 0:
         if (!(o->algo = rb_algo_by_name(v))) goto unknown;
         break;
-    case 1: o->members_spec = v; break;
+    case 1:
+        o->members_spec = v;
+        break;
     case 2:
         if (rb_cli_parse_u32(v, 1, RB_MAX_POINTS, &o->cfg.n_vnodes)) {
             rb_cli_usage_error(cmd, "--vnodes must be a whole number from 1 to %u, got '%s'",
@@ -425,7 +431,8 @@ int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, 
     if (rb_member_list_parse(o->members_spec, members, err, sizeof err))
         return rb_cli_usage_error(cmd, "--members: %s", err);
     int rc = rb_ring_build(o->algo, &o->cfg, members->members, members->n, out);
+    if (rc == 0) return 0;
+    rb_member_list_free(members);
     if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
-    if (rc) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-    return 0;
+    return rb_cli_usage_error(cmd, "%s", rb_error_detail());
 }

@@ -1,1 +1,204 @@
-exit 0
+#!/bin/sh
+# test_cli.sh — the `ringbench` command line through the real binary (issue 2).
+#
+#   sh verify/test_cli.sh path/to/ringbench
+#
+# Checks: every command's --help exits 0 and prints to stdout; bad arguments
+# exit 2 with exactly one line on stderr and nothing on stdout; json output
+# parses and has the documented shape; options are accepted after keys and
+# `--` ends them; keys from stdin give the same output as keys as arguments;
+# the seed's `order:9182` lands in the bucket the seed's JavaScript gives;
+# a write error on stdout or a read error on stdin exits 1. Needs node (which
+# scripts/bootstrap installs) to parse JSON and to run the seed's hash().
+# Failures print the case, got and expected, and are counted; the last line
+# is "test_cli: N passed, N failed".
+
+B=${1:?usage: test_cli.sh RINGBENCH_BINARY}
+n_pass=0
+n_fail=0
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+pass() { n_pass=$((n_pass + 1)); }
+fail() {
+    n_fail=$((n_fail + 1))
+    printf 'FAIL cli: %s: %s\n' "$1" "$2" >&2
+}
+# check CASE GOT EXPECTED
+check() {
+    if [ "$2" = "$3" ]; then pass; else fail "$1" "got '$2', expected '$3'"; fi
+}
+# run ARGS... : run the binary with stdin from /dev/null; sets rc, out/err files
+run() {
+    "$B" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+}
+# expect_usage CASE ARGS... : exit 2, stdout empty, exactly one line on stderr
+expect_usage() {
+    case_=$1
+    shift
+    run "$@"
+    n_err=$(wc -l <"$tmp/err" | tr -d ' ')
+    if [ "$rc" -eq 2 ] && [ "$n_err" -eq 1 ] && [ ! -s "$tmp/out" ]; then
+        pass
+    else
+        fail "$case_" "got exit $rc, $n_err stderr lines ($(head -c 300 "$tmp/err")), stdout $(wc -c <"$tmp/out") bytes; expected exit 2, one stderr line, empty stdout"
+    fi
+}
+# expect_ok CASE ARGS... : exit 0, stderr empty
+expect_ok() {
+    case_=$1
+    shift
+    run "$@"
+    if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then
+        pass
+    else
+        fail "$case_" "got exit $rc and stderr '$(head -c 300 "$tmp/err")', expected exit 0 and no stderr"
+    fi
+}
+
+if command -v node >/dev/null 2>&1; then
+    have_node=1
+else
+    have_node=0
+    fail "setup" "node not found (scripts/bootstrap installs it); JSON and seed checks need it"
+fi
+
+# json_check CASE SHAPE [N] : parse $tmp/out as JSON and check its shape
+json_check() {
+    [ "$have_node" -eq 1 ] || return
+    if msg=$(node -e '
+const [shape, n] = process.argv.slice(1);
+let v;
+try { v = JSON.parse(require("fs").readFileSync(0, "utf8")); }
+catch (e) { console.log("does not parse: " + e.message); process.exit(1); }
+const isObj = (o, keys, types) => o && typeof o === "object" && !Array.isArray(o) &&
+  Object.keys(o).join(",") === keys.join(",") && keys.every((k, i) => typeof o[k] === types[i]);
+let ok = Array.isArray(v);
+if (ok && n !== undefined) ok = v.length === Number(n);
+if (ok && shape === "hash") ok = v.every(o => isObj(o, ["key", "hash"], ["string", "number"]) && o.hash >= 0);
+if (ok && shape === "owner") ok = v.every(o => isObj(o, ["key", "bucket", "owner"], ["string", "number", "string"]));
+if (ok && shape === "table") ok = v.every(o => typeof o === "string");
+if (!ok) { console.log("shape is not " + shape + (n ? " of length " + n : "") + ": " + JSON.stringify(v).slice(0, 200)); process.exit(1); }
+' "$2" ${3:-} <"$tmp/out"); then pass; else fail "$1" "$msg"; fi
+}
+
+R="--algo binary --members w1,w2,w3"
+
+# --- help: every command listed by `ringbench --help` ---
+expect_ok "ringbench --help" --help
+commands=$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' "$tmp/out")
+[ -n "$commands" ] && pass || fail "ringbench --help" "got no command lines, expected a list"
+for c in $commands; do
+    expect_ok "$c --help" "$c" --help
+    [ -s "$tmp/out" ] && pass || fail "$c --help" "got empty stdout, expected the help text"
+done
+
+# --- bad arguments: exit 2, one line on stderr ---
+expect_usage "no command"
+expect_usage "unknown command" no-such-command
+expect_usage "unknown algorithm" owner --algo no-such-algo --members a,b k
+expect_usage "unknown hash" owner --algo binary --members a,b --hash no-such-hash k
+expect_usage "unknown bucket hash" owner --algo binary --members a,b --bucket-hash nope k
+expect_usage "unknown hash (hash command)" hash --hash no-such-hash k
+expect_usage "unknown format" owner $R --format yaml k
+expect_usage "unknown format (hash)" hash --hash xxh3 --format yaml k
+expect_usage "unknown format (table)" table $R --format xml
+expect_usage "unknown format (list)" list --format xml
+expect_usage "unknown option" owner $R --frobnicate k
+expect_usage "missing --members" owner --algo binary k
+expect_usage "missing --algo" table --members a,b
+expect_usage "missing --hash" hash k
+expect_usage "option without value" owner $R --vnodes
+expect_usage "--vnodes 0" owner $R --vnodes 0 k
+expect_usage "--vnodes not a number" owner $R --vnodes 12x k
+expect_usage "--vnodes negative" table $R --vnodes -3
+expect_usage "--buckets 0" owner $R --buckets 0 k
+expect_usage "--buckets too large" table $R --buckets 99999999999
+expect_usage "--seed not a number" hash --hash xxh3 --seed x k
+expect_usage "duplicate members" owner --algo binary --members a,b,a k
+expect_usage "duplicate members (table)" table --algo jump --members w1,w1
+expect_usage "weight 0" owner --algo binary --members a=0,b k
+expect_usage "weight not a number" owner --algo binary --members a=x,b k
+expect_usage "empty member id" owner --algo binary --members a,,b k
+expect_usage "empty member list" table --algo binary --members ""
+expect_usage "invalid UTF-8 key for fnv1a32-js" owner $R --hash fnv1a32-js "$(printf 'k\377')"
+expect_usage "invalid UTF-8 key for fnv1a32-js (hash)" hash --hash fnv1a32-js "$(printf '\303')"
+expect_usage "invalid UTF-8 member id for fnv1a32-js" table --algo binary --members "$(printf 'w\377'),b" --hash fnv1a32-js
+expect_usage "table takes no keys" table $R extra
+expect_usage "list takes no arguments" list extra
+expect_usage "table source unknown" table --algo table --members a,b --table-source nope
+
+# --- json shapes ---
+expect_ok "hash json" hash --hash fnv1a32 --format json "" a foobar
+json_check "hash json" hash 3
+expect_ok "owner json" owner $R --format json order:9182 "k,\"q\"" "$(printf 'tab\there')"
+json_check "owner json" owner 3
+expect_ok "table json" table $R --buckets 10 --format json
+json_check "table json" table 10
+expect_ok "owner json, no keys" owner $R --format json </dev/null
+json_check "owner json, no keys" owner 0
+expect_ok "list json" list --format json
+json_check "list json" list
+
+# --- known values: the published FNV-1a goldens through the CLI ---
+expect_ok "hash text" hash --hash fnv1a32 "" a foobar
+check "hash fnv1a32 '' a foobar" "$(cut -f2 "$tmp/out" | tr '\n' ' ')" "2166136261 3826002220 3214735720 "
+
+# --- options anywhere, -- ends them ---
+expect_ok "options after keys" owner --algo binary --members a,b k1 --format json
+json_check "options after keys" owner 1
+expect_ok "-- ends options" owner --algo binary --members a,b --format csv -- k1 --format
+check "-- ends options: keys" "$(tail -n +2 "$tmp/out" | cut -d, -f1 | tr '\n' ' ')" "k1 --format "
+expect_ok "negative-looking key" hash --hash xxh3 -5
+check "negative-looking key" "$(cut -f1 "$tmp/out")" "-5"
+
+# --- keys from stdin == keys as arguments ---
+printf 'order:9182\nrefund:1\n\nreceipt:\303\251\n' >"$tmp/keys"
+for fmt in text json csv; do
+    "$B" owner $R --hash fnv1a32 --format "$fmt" <"$tmp/keys" >"$tmp/stdin.out" 2>"$tmp/err"
+    rc_in=$?
+    "$B" owner $R --hash fnv1a32 --format "$fmt" order:9182 refund:1 "" "$(printf 'receipt:\303\251')" >"$tmp/argv.out" 2>>"$tmp/err"
+    rc_arg=$?
+    if [ $rc_in -eq 0 ] && [ $rc_arg -eq 0 ] && cmp -s "$tmp/stdin.out" "$tmp/argv.out"; then
+        pass
+    else
+        fail "owner $fmt: stdin vs arguments" "got exits $rc_in/$rc_arg and outputs that differ ($(head -c 200 "$tmp/err"))"
+    fi
+done
+check "owner from stdin: 4 rows" "$("$B" owner $R <"$tmp/keys" | wc -l | tr -d ' ')" "4"
+
+# --- the seed's order:9182: bucket = seed's JS hash() mod 1024 ---
+if [ "$have_node" -eq 1 ]; then
+    seed_js='function hash(str){let h=2166136261;for(let i=0;i<str.length;i++){h^=str.charCodeAt(i);h=Math.imul(h,16777619);}return h>>>0;}'
+    js_hash=$(node -e "$seed_js console.log(hash(process.argv[1]))" order:9182)
+    js_bucket=$(node -e "$seed_js console.log(hash(process.argv[1]) % 1024)" order:9182)
+    expect_ok "seed's order:9182" owner $R --hash fnv1a32 --format csv order:9182
+    check "order:9182 bucket (fnv1a32) vs the seed's JavaScript" "$(tail -n 1 "$tmp/out" | cut -d, -f2)" "$js_bucket"
+    check "order:9182 hash (fnv1a32) vs the seed's JavaScript" "$("$B" hash --hash fnv1a32 order:9182 | cut -f2)" "$js_hash"
+    for k in "é" "日本語" "order:😀"; do
+        want=$(node -e "$seed_js console.log(hash(process.argv[1]))" "$k")
+        check "fnv1a32-js '$k' vs the seed's JavaScript" "$("$B" hash --hash fnv1a32-js "$k" | cut -f2)" "$want"
+    done
+fi
+
+# --- table: one row per bucket, owners are members ---
+expect_ok "table text" table --algo jump --members w1,w2,w3 --buckets 16
+check "table rows" "$(wc -l <"$tmp/out" | tr -d ' ')" "16"
+check "table owners are members" "$(cut -f2 "$tmp/out" | sort -u | tr '\n' ' ')" "w1 w2 w3 "
+check "table buckets 0..15" "$(cut -f1 "$tmp/out" | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
+
+# --- runtime failures: exit 1 ---
+if [ -w /dev/full ]; then
+    "$B" table $R >/dev/full 2>"$tmp/err"
+    rc=$?
+    check "stdout full: exit" "$rc" "1"
+    check "stdout full: one line on stderr" "$(wc -l <"$tmp/err" | tr -d ' ')" "1"
+fi
+"$B" table $R >&- 2>"$tmp/err"
+check "stdout closed: exit" "$?" "1"
+"$B" owner $R <&- >/dev/null 2>"$tmp/err"
+check "stdin closed: exit" "$?" "1"
+
+echo "test_cli: $n_pass passed, $n_fail failed"
+[ "$n_fail" -eq 0 ]

@@ -57,11 +57,13 @@ static void test_registry(void) {
                  rb_algo_by_name("no-such-algo") == NULL && rb_error_detail()[0],
                  "got a table or an empty detail");
     rb_set_error(0, "%s", "");
-    rb_unit_true("registry", "unknown hash", rb_hash_by_name("no-such-hash") == NULL && rb_error_detail()[0],
+    rb_unit_true("registry", "unknown hash",
+                 rb_hash_by_name("no-such-hash") == NULL && rb_error_detail()[0],
                  "got a hash or an empty detail");
     for (size_t i = 0; i < rb_hash_count(); i++)
         rb_unit_true(rb_hash_at(i)->name, "hash found by name",
-                     rb_hash_by_name(rb_hash_at(i)->name) == rb_hash_at(i), "got another descriptor");
+                     rb_hash_by_name(rb_hash_at(i)->name) == rb_hash_at(i),
+                     "got another descriptor");
     for (int code = 0; code >= RB_EMISMATCH; code--)
         rb_unit_true("rb_strerror", "every code has a message",
                      rb_strerror(code)[0] && strcmp(rb_strerror(code), "unknown error") != 0,
@@ -205,7 +207,8 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
             int len = snprintf(label, sizeof label, "%u", b);
             uint64_t pos = cfg->ring_hash->fn(label, (size_t)len, cfg->seed);
             snprintf(c, sizeof c, "%s, bucket %u = owner of ring_hash(\"%u\")", case_, b, b);
-            if (a->owner_position(r, pos) != owner) rb_unit_eq(a->name, c, owner, a->owner_position(r, pos));
+            if (a->owner_position(r, pos) != owner)
+                rb_unit_eq(a->name, c, owner, a->owner_position(r, pos));
         }
     }
     snprintf(c, sizeof c, "%s, buckets with owner >= n_members", case_);
@@ -247,9 +250,11 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
     snprintf(c, sizeof c, "%s, bytes held", case_);
     rb_unit_true(a->name, c, rb_ring_bytes_held(r) > 0, "got 0 bytes, expected > 0");
     uint64_t tw = 0;
-    for (uint32_t i = 0; i < r->n_members; i++) tw += r->members[i].weight;
+    for (uint32_t i = 0; i < r->n_members; i++)
+        tw += r->members[i].weight;
     snprintf(c, sizeof c, "%s, n_points", case_);
-    rb_unit_eq(a->name, c, rb_ring_n_points(r), (a->flags & RB_ALGO_USES_VNODES) ? tw * cfg->n_vnodes : tw);
+    rb_unit_eq(a->name, c, rb_ring_n_points(r),
+               (a->flags & RB_ALGO_USES_VNODES) ? tw * cfg->n_vnodes : tw);
 }
 
 static void test_accepted(const rb_algo *a) {
@@ -270,14 +275,16 @@ static void test_accepted(const rb_algo *a) {
             if (r) {
                 check_ring(a, r, c);
                 uint32_t not_zero = 0;
-                for (uint32_t b = 0; b < cfg.n_buckets; b++) not_zero += rb_ring_owner_bucket(r, b) != 0;
+                for (uint32_t b = 0; b < cfg.n_buckets; b++)
+                    not_zero += rb_ring_owner_bucket(r, b) != 0;
                 rb_unit_eq(a->name, c, not_zero, 0);
                 rb_ring_destroy(r);
             }
-            rb_member several[6] = {{"w1", 2, 1},     {"w2", 2, 3},        {"s1:1", 4, 1},
-                                    {"s1:11", 5, 2},  {"a\0b", 3, 1},      {"\xc3\xa9t\xc3\xa9", 6, 1}};
-            snprintf(c, sizeof c, "%s B=%u seed=%llu, 6 weighted members (ids with ':', NUL, UTF-8)",
-                     h->name, cfg.n_buckets, (unsigned long long)cfg.seed);
+            rb_member several[6] = {{"w1", 2, 1},    {"w2", 2, 3},   {"s1:1", 4, 1},
+                                    {"s1:11", 5, 2}, {"a\0b", 3, 1}, {"\xc3\xa9t\xc3\xa9", 6, 1}};
+            snprintf(c, sizeof c,
+                     "%s B=%u seed=%llu, 6 weighted members (ids with ':', NUL, UTF-8)", h->name,
+                     cfg.n_buckets, (unsigned long long)cfg.seed);
             expect_ok(a, &cfg, several, 6, c);
         }
     }
@@ -302,7 +309,8 @@ static void shuffle(rb_member *m, size_t n, uint64_t *rng) {
 static void owner_ids(const rb_algo *a, const rb_ring *r, const uint64_t *pos, size_t n_pos,
                       char (*out)[32]) {
     uint32_t B = r->cfg.n_buckets;
-    for (uint32_t b = 0; b < B; b++) snprintf(out[b], 32, "%s", rb_unit_member_name(r, rb_ring_owner_bucket(r, b)));
+    for (uint32_t b = 0; b < B; b++)
+        snprintf(out[b], 32, "%s", rb_unit_member_name(r, rb_ring_owner_bucket(r, b)));
     for (size_t i = 0; a->owner_position && i < n_pos; i++)
         snprintf(out[B + i], 32, "%s", rb_unit_member_name(r, a->owner_position(r, pos[i])));
 }
@@ -315,10 +323,12 @@ static void test_order(const rb_algo *a) {
         cfg.n_vnodes = 32;
         rb_unit_members ms;
         rb_unit_members_make(&ms, N, "worker-%u");
-        for (size_t i = 0; i < N; i++) ms.m[i].weight = rb_unit_rand_range(&rng, 1, 3);
+        for (size_t i = 0; i < N; i++)
+            ms.m[i].weight = rb_unit_rand_range(&rng, 1, 3);
         uint64_t pos[N_POS];
         uint64_t mask = cfg.ring_hash->bits == 64 ? UINT64_MAX : 0xFFFFFFFFu;
-        for (size_t i = 0; i < N_POS; i++) pos[i] = rb_unit_rand(&rng) & mask;
+        for (size_t i = 0; i < N_POS; i++)
+            pos[i] = rb_unit_rand(&rng) & mask;
         static char base[1024 + N_POS][32], now[1024 + N_POS][32];
         char c[160];
         snprintf(c, sizeof c, "%s, 12 weighted members, list order", cfg.ring_hash->name);
@@ -331,7 +341,8 @@ static void test_order(const rb_algo *a) {
         rb_ring_destroy(r);
         for (int round = 0; round < 5; round++) {
             int order_free = (a->flags & RB_ALGO_ORDER_FREE) != 0;
-            if (order_free) shuffle(ms.m, N, &rng); /* else: the same order must give the same owners */
+            if (order_free)
+                shuffle(ms.m, N, &rng); /* else: the same order must give the same owners */
             snprintf(c, sizeof c, "%s, %s %d", cfg.ring_hash->name,
                      order_free ? "shuffled membership" : "rebuilt in the same order", round);
             if (!(r = rb_unit_build(a, &cfg, ms.m, N, c))) continue;
@@ -382,7 +393,8 @@ static void test_labels(void) {
 
 int main(void) {
     rb_unit_members_make(&overflow_members, 1u << 17, "m%u");
-    for (size_t i = 0; i < overflow_members.n; i++) overflow_members.m[i].weight = 1u << 16;
+    for (size_t i = 0; i < overflow_members.n; i++)
+        overflow_members.m[i].weight = 1u << 16;
     rb_unit_members_make(&too_many_members, RB_MAX_MEMBERS + 1, "m%u");
     test_registry();
     test_labels();
@@ -393,7 +405,8 @@ int main(void) {
         test_sizes(a);
         test_accepted(a);
         test_order(a);
-        fprintf(stderr, "contract %-11s %s\n", a->name, rb_unit_failures() == before ? "ok" : "FAILED");
+        fprintf(stderr, "contract %-11s %s\n", a->name,
+                rb_unit_failures() == before ? "ok" : "FAILED");
     }
     rb_unit_members_free(&overflow_members);
     rb_unit_members_free(&too_many_members);

@@ -26,12 +26,12 @@ static const struct {
     const char *s;
     uint32_t hash, hash_nul;
 } fnv_published[] = {
-    {"", 0x811c9dc5, 0x050c5d1f},       {"a", 0xe40c292c, 0x2b24d044},
-    {"b", 0xe70c2de5, 0x9d2c3f7f},      {"c", 0xe60c2c52, 0x7729c516},
-    {"d", 0xe10c2473, 0xb91d6109},      {"e", 0xe00c22e0, 0x931ae6a0},
-    {"f", 0xe30c2799, 0x052255db},      {"fo", 0x6222e842, 0xbef39fe6},
-    {"foo", 0xa9f37ed7, 0x6150ac75},    {"foob", 0x3f5076ef, 0x9aab3a3d},
-    {"fooba", 0x39aaa18a, 0x519c4c3e},  {"foobar", 0xbf9cf968, 0x0c1c9eb8},
+    {"", 0x811c9dc5, 0x050c5d1f},      {"a", 0xe40c292c, 0x2b24d044},
+    {"b", 0xe70c2de5, 0x9d2c3f7f},     {"c", 0xe60c2c52, 0x7729c516},
+    {"d", 0xe10c2473, 0xb91d6109},     {"e", 0xe00c22e0, 0x931ae6a0},
+    {"f", 0xe30c2799, 0x052255db},     {"fo", 0x6222e842, 0xbef39fe6},
+    {"foo", 0xa9f37ed7, 0x6150ac75},   {"foob", 0x3f5076ef, 0x9aab3a3d},
+    {"fooba", 0x39aaa18a, 0x519c4c3e}, {"foobar", 0xbf9cf968, 0x0c1c9eb8},
 };
 
 static void test_fnv_published(void) {
@@ -70,8 +70,9 @@ static void test_fnv_js(void) {
         uint64_t expected;
         int valid = strcmp(field[2], "1") == 0;
         snprintf(case_, sizeof case_, "%s (utf8 %s)", field[3], field[0]);
-        if (!rb_unit_true("fnv1a32-js", case_, len >= 0 && sscanf(field[1], "%llu",
-                                                                   (unsigned long long *)&expected) == 1,
+        if (!rb_unit_true("fnv1a32-js", case_,
+                          len >= 0 &&
+                              sscanf(field[1], "%llu", (unsigned long long *)&expected) == 1,
                           "malformed vector"))
             continue;
         n_vectors++;
@@ -86,8 +87,8 @@ static void test_fnv_js(void) {
         /* fnv1a32 (bytes) equals the seed for ASCII keys only, and never rejects */
         if (is_ascii(key, len))
             rb_unit_eq("fnv1a32", case_, rb_hash_fnv1a32.fn(key, (size_t)len, 0), expected);
-        rb_unit_eq("fnv1a32 check", case_, (uint64_t)rb_hash_check(&rb_hash_fnv1a32, key, (size_t)len),
-                   0);
+        rb_unit_eq("fnv1a32 check", case_,
+                   (uint64_t)rb_hash_check(&rb_hash_fnv1a32, key, (size_t)len), 0);
     }
     fclose(f);
     rb_unit_true("fnv1a32-js", "vector file", n_vectors >= 20, "got %d vectors, expected >= 20",
@@ -103,17 +104,17 @@ static void test_xxh3(void) {
         size_t len;
         uint64_t seed, hash;
     } v[] = {
-        {0, 0, 0x2D06800538D394C2ULL},      {0, XXH_PRIME64, 0xA8A6B918B2F0364AULL},
-        {1, 0, 0xC44BDFF4074EECDBULL},      {1, XXH_PRIME64, 0x032BE332DD766EF8ULL},
-        {6, 0, 0x27B56A84CD2D7325ULL},      {6, XXH_PRIME64, 0x84589C116AB59AB9ULL},
-        {12, 0, 0xA713DAF0DFBB77E7ULL},     {12, XXH_PRIME64, 0xE7303E1B2336DE0EULL},
-        {24, 0, 0xA3FE70BF9D3510EBULL},     {24, XXH_PRIME64, 0x850E80FC35BDD690ULL},
-        {48, 0, 0x397DA259ECBA1F11ULL},     {48, XXH_PRIME64, 0xADC2CBAA44ACC616ULL},
-        {80, 0, 0xBCDEFBBB2C47C90AULL},     {80, XXH_PRIME64, 0xC6DD0CB699532E73ULL},
-        {195, 0, 0xCD94217EE362EC3AULL},    {195, XXH_PRIME64, 0xBA68003D370CB3D9ULL},
-        {403, 0, 0xCDEB804D65C6DEA4ULL},    {403, XXH_PRIME64, 0x6259F6ECFD6443FDULL},
-        {512, 0, 0x617E49599013CB6BULL},    {512, XXH_PRIME64, 0x3CE457DE14C27708ULL},
-        {2048, 0, 0xDD59E2C3A5F038E0ULL},   {2048, XXH_PRIME64, 0x66F81670669ABABCULL},
+        {0, 0, 0x2D06800538D394C2ULL},    {0, XXH_PRIME64, 0xA8A6B918B2F0364AULL},
+        {1, 0, 0xC44BDFF4074EECDBULL},    {1, XXH_PRIME64, 0x032BE332DD766EF8ULL},
+        {6, 0, 0x27B56A84CD2D7325ULL},    {6, XXH_PRIME64, 0x84589C116AB59AB9ULL},
+        {12, 0, 0xA713DAF0DFBB77E7ULL},   {12, XXH_PRIME64, 0xE7303E1B2336DE0EULL},
+        {24, 0, 0xA3FE70BF9D3510EBULL},   {24, XXH_PRIME64, 0x850E80FC35BDD690ULL},
+        {48, 0, 0x397DA259ECBA1F11ULL},   {48, XXH_PRIME64, 0xADC2CBAA44ACC616ULL},
+        {80, 0, 0xBCDEFBBB2C47C90AULL},   {80, XXH_PRIME64, 0xC6DD0CB699532E73ULL},
+        {195, 0, 0xCD94217EE362EC3AULL},  {195, XXH_PRIME64, 0xBA68003D370CB3D9ULL},
+        {403, 0, 0xCDEB804D65C6DEA4ULL},  {403, XXH_PRIME64, 0x6259F6ECFD6443FDULL},
+        {512, 0, 0x617E49599013CB6BULL},  {512, XXH_PRIME64, 0x3CE457DE14C27708ULL},
+        {2048, 0, 0xDD59E2C3A5F038E0ULL}, {2048, XXH_PRIME64, 0x66F81670669ABABCULL},
     };
     static unsigned char buf[2048];
     uint64_t gen = XXH_PRIME32;
@@ -159,22 +160,25 @@ static void test_seed_and_bytes(void) {
     static const char key[] = "order:9182";
     const uint64_t seed = 0x0123456789abcdefULL;
     unsigned char prefixed[8 + sizeof key];
-    for (int i = 0; i < 8; i++) prefixed[i] = (unsigned char)(seed >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        prefixed[i] = (unsigned char)(seed >> (8 * i));
     memcpy(prefixed + 8, key, sizeof key);
     const rb_hash *fnv[] = {&rb_hash_fnv1a32, &rb_hash_fnv1a32_js};
     for (int k = 0; k < 2; k++)
         rb_unit_eq(fnv[k]->name, "seed = 8 LE bytes hashed first",
-                   fnv[k]->fn(key, sizeof key - 1, seed), rb_hash_fnv1a32.fn(prefixed, 8 + sizeof key - 1, 0));
+                   fnv[k]->fn(key, sizeof key - 1, seed),
+                   rb_hash_fnv1a32.fn(prefixed, 8 + sizeof key - 1, 0));
     for (size_t i = 0; i < rb_hash_count(); i++) {
         const rb_hash *h = rb_hash_at(i);
         uint64_t a = h->fn("a", 1, 0), a0 = h->fn("a\0", 2, 0), a0b = h->fn("a\0b", 3, 0);
         rb_unit_true(h->name, "NUL bytes are hashed", a != a0 && a0 != a0b && a != a0b,
                      "got a=%llu a\\0=%llu a\\0b=%llu, expected three different values",
                      (unsigned long long)a, (unsigned long long)a0, (unsigned long long)a0b);
-        rb_unit_true(h->name, "width", h->bits == 32 || h->bits == 64, "got %u bits, expected 32 or 64",
-                     h->bits);
+        rb_unit_true(h->name, "width", h->bits == 32 || h->bits == 64,
+                     "got %u bits, expected 32 or 64", h->bits);
         if (h->bits == 32)
-            rb_unit_eq(h->name, "32-bit value has zero high bits", h->fn("order:9182", 10, 7) >> 32, 0);
+            rb_unit_eq(h->name, "32-bit value has zero high bits", h->fn("order:9182", 10, 7) >> 32,
+                       0);
         rb_unit_true(h->name, "seed changes the hash", h->fn("k", 1, 0) != h->fn("k", 1, 1),
                      "got equal hashes for seeds 0 and 1, expected different");
     }
