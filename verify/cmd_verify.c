@@ -175,6 +175,13 @@ static const char *option_value(const char *cmd, int argc, char **argv, int *i) 
 
 static int is_opt(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
 
+/* Whether `arg` is one of the NULL-terminated option names. */
+static int is_one_of(const char *arg, const char *const *names) {
+    while (*names)
+        if (is_opt(arg, *names++)) return 1;
+    return 0;
+}
+
 /* Seeds of the random memberships: first_seed, first_seed + 1, ... Each seeds
  * its own splitmix64 generator (rb_sweep_ids), so `--seed X --seeds 1`
  * reproduces the membership of seed X alone. */
@@ -234,7 +241,7 @@ static const char verify_help[] =
     "\n"
     "options:\n"
     "  --algo A[,A...]      algorithms (default: every registered one)\n"
-    "  --members LIST       N values: N1..N2 and/or a,b,c (default 2,3,4,5,8,12,16,24,32,48,64)\n"
+    "  --members LIST       N values: N1..N2 and/or a,b,c (default 2..64)\n"
     "  --vnodes LIST        V values (default 1,2,4,...,1024); measured once per N for\n"
     "                       algorithms without vnodes\n"
     "  --hash H[,H...]      ring and bucket hash (default fnv1a32,xxh3)\n"
@@ -754,8 +761,6 @@ static int run_codes(const verify_opts *o) {
     return RB_EXIT_OK;
 }
 
-static const uint32_t default_members[] = {2, 3, 4, 5, 8, 12, 16, 24, 32, 48, 64};
-
 static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     l->v = malloc(n * sizeof *l->v);
     if (!l->v) return -1;
@@ -763,6 +768,10 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     l->n = n;
     return 0;
 }
+
+static const char *const verify_value_opts[] = {
+    "--algo", "--hash", "--members", "--vnodes", "--buckets", "--keys", "--n-keys", "--seeds",
+    "--seed", "--format", "--codes-file", NULL};
 
 /* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
@@ -780,6 +789,8 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
             o->update = 1;
         } else if (is_opt(arg, "--seed-example")) {
             o->seed_example = 1;
+        } else if (!is_one_of(arg, verify_value_opts)) {
+            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--algo")) {
@@ -815,8 +826,6 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
                 return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
         } else if (is_opt(arg, "--codes-file")) {
             o->codes_file = v;
-        } else {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         }
     }
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
@@ -840,10 +849,11 @@ int rb_cmd_verify(int argc, char **argv) {
             o.hashes[o.n_hashes++] = &rb_hash_fnv1a32;
             o.hashes[o.n_hashes++] = &rb_hash_xxh3;
         }
-        uint32_t pow2[11];
+        /* defaults: N = 2..64, V = 1, 2, 4, ..., 1024 */
+        uint32_t pow2[11], all_n[63];
         for (int i = 0; i < 11; i++) pow2[i] = 1u << i;
-        if ((!o.members.n && set_default_list(&o.members, default_members,
-                                              sizeof default_members / sizeof default_members[0])) ||
+        for (int i = 0; i < 63; i++) all_n[i] = (uint32_t)i + 2;
+        if ((!o.members.n && set_default_list(&o.members, all_n, 63)) ||
             (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
             rc = rb_cli_fail("verify", "out of memory");
         else if (o.codes)
@@ -868,8 +878,15 @@ static const char vnodes_help[] =
     "peak-to-mean load over every N in the range and every seed, the movement on\n"
     "adding a member as a ratio to the ideal 1/(N+1), the build time of one ring\n"
     "and the bytes held per member (both measured at N2), then recommend the\n"
-    "smallest V whose worst peak-to-mean meets the target for every N. The load is\n"
+    "smallest V from which on (that V and every larger candidate) the worst\n"
+    "peak-to-mean meets the target for every N. The load is\n"
     "buckets per member, or keys per member with --keys.\n"
+    "\n"
+    "Two floors bound what any V can reach: the integer floor ceil(B/N)/(B/N), and\n"
+    "the sampling floor, the peak-to-mean when every bucket goes to a uniformly\n"
+    "random member (what a ring tends to as V grows; hashed buckets never split\n"
+    "evenly). When the target is below either, the command says so and which B\n"
+    "would be needed.\n"
     "\n"
     "options:\n"
     "  --members N1..N2     member counts (or a list a,b,c), required\n"
@@ -878,7 +895,7 @@ static const char vnodes_help[] =
     "  --hash H             ring and bucket hash (default xxh3)\n"
     "  --target-peak T      target peak-to-mean, >= 1 (default 1.10)\n"
     "  --keys FILE          measure key load over these keys (one per line)\n"
-    "  --seeds K            random memberships per N (default 5)\n"
+    "  --seeds K            random memberships per N (default 10)\n"
     "  --seed S             first seed (default 1)\n"
     "  --max-vnodes V       largest candidate (default 4096)\n"
     "  --format F           text, json, csv or md (default text)\n"
@@ -933,6 +950,10 @@ static uint32_t buckets_needed(uint32_t B, const u32_list *ns, double target) {
     return 0;
 }
 
+struct vnodes_opts;
+static double sampling_worst(const struct vnodes_opts *o, const rb_key_list *keys, uint32_t B,
+                             uint32_t *worst_n);
+
 typedef struct vnodes_opts {
     const rb_algo *algo;
     const rb_hash *hash;
@@ -945,6 +966,51 @@ typedef struct vnodes_opts {
     int quiet;
 } vnodes_opts;
 
+static const char *const vnodes_value_opts[] = {
+    "--members", "--algo", "--hash", "--buckets", "--target-peak", "--keys", "--seeds", "--seed",
+    "--max-vnodes", "--vnodes", "--format", NULL};
+
+/* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
+ * buckets (keys re-bucketed at B when given); -1 when out of memory. */
+static double sampling_worst(const vnodes_opts *o, const rb_key_list *keys, uint32_t B,
+                             uint32_t *worst_n) {
+    rb_config cfg;
+    rb_config_init(&cfg);
+    cfg.n_buckets = B;
+    cfg.ring_hash = cfg.bucket_hash = o->hash;
+    uint64_t *pos = malloc((size_t)B * sizeof *pos);
+    uint32_t *kpb = o->keys_path ? malloc((size_t)B * sizeof *kpb) : NULL;
+    double worst = 0;
+    if (!pos || (o->keys_path && !kpb)) {
+        worst = -1;
+    } else {
+        rb_bucket_positions(&cfg, pos);
+        if (kpb) rb_keys_per_bucket(&cfg, keys->keys, keys->len, keys->n, kpb);
+        for (size_t i = 0; i < o->members.n; i++)
+            for (uint32_t s = 0; s < o->n_seeds; s++) {
+                double p = rb_sampling_peak_to_mean(pos, B, o->members.v[i], o->first_seed + s, kpb);
+                if (p > worst) worst = p, *worst_n = o->members.v[i];
+            }
+    }
+    free(pos), free(kpb);
+    return worst;
+}
+
+/* Smallest B * 2^k (k >= 1, up to 2^22 buckets) whose sampling floor and
+ * integer floor both meet the target for every N; 0 when none. */
+static uint32_t buckets_for_target(const vnodes_opts *o, const rb_key_list *keys, uint32_t B) {
+    for (uint64_t b = 2 * (uint64_t)B; b <= (1u << 22); b *= 2) {
+        uint32_t at;
+        double w = sampling_worst(o, keys, (uint32_t)b, &at);
+        if (w < 0) return 0;
+        int ok = w <= o->target;
+        for (size_t i = 0; ok && i < o->members.n; i++)
+            ok = rb_integer_floor((uint32_t)b, o->members.v[i]) <= o->target + 1e-12;
+        if (ok) return (uint32_t)b;
+    }
+    return 0;
+}
+
 static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     const char *cmd = "vnodes";
     for (int i = 1; i < argc; i++) {
@@ -954,6 +1020,8 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
             return RB_EXIT_OK;
         } else if (is_opt(arg, "--quiet")) {
             o->quiet = 1;
+        } else if (!is_one_of(arg, vnodes_value_opts)) {
+            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--members")) {
@@ -986,8 +1054,6 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         } else if (is_opt(arg, "--format")) {
             if (rb_cli_parse_format(v, 1, &o->fmt))
                 return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
-        } else {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
         }
     }
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
@@ -1133,7 +1199,10 @@ static int run_vnodes(const vnodes_opts *o) {
         if (idbuf != ids) free(idbuf);
         if (rc) break;
         int meets = row.worst_p2m <= o->target;
+        /* the smallest V from which on every larger candidate meets too: a
+         * single lucky V below a miss is not a recommendation */
         if (meets && !recommended) recommended = v;
+        if (!meets) recommended = 0;
         if (row.worst_p2m < best_p2m) best_p2m = row.worst_p2m, best_v = v;
         rb_cell cells[] = {
             {.u = uses ? v : RB_CELL_NONE},
@@ -1159,8 +1228,28 @@ static int run_vnodes(const vnodes_opts *o) {
     }
 
     /* The verdict. */
-    char verdict[512], floor_note[512] = "";
-    uint32_t need_b = 0;
+    char verdict[512], floor_note[512] = "", sampling_note[768] = "";
+    uint32_t need_b = 0, need_b_sampling = 0, sampling_n = 0;
+    double sampling = sampling_worst(o, &keys, B, &sampling_n);
+    if (sampling < 0) {
+        free(kpb), free(scratch), rb_key_list_free(&keys);
+        return rb_cli_fail(cmd, "out of memory");
+    }
+    if (o->target < sampling) {
+        need_b_sampling = buckets_for_target(o, &keys, B);
+        int w = snprintf(sampling_note, sizeof sampling_note,
+                         "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
+                         "even V -> infinity leaves about that spread, so no V is expected to "
+                         "reach the target",
+                         o->target, sampling, sampling_n, B);
+        if (w > 0 && need_b_sampling)
+            snprintf(sampling_note + w, sizeof sampling_note - (size_t)w,
+                     "; measured by doubling B: B = %u brings both floors under the target",
+                     need_b_sampling);
+        else if (w > 0)
+            snprintf(sampling_note + w, sizeof sampling_note - (size_t)w,
+                     "; no B up to 4194304 brings it under the target");
+    }
     if (o->target < worst_floor) {
         need_b = buckets_needed(B, &o->members, o->target);
         int w = snprintf(floor_note, sizeof floor_note,
@@ -1176,8 +1265,8 @@ static int run_vnodes(const vnodes_opts *o) {
                  o->algo->name, best_p2m, best_p2m <= o->target ? "meets" : "misses");
     else if (recommended)
         snprintf(verdict, sizeof verdict,
-                 "recommended V = %u: the smallest power of two whose worst peak-to-mean meets "
-                 "%.3f for every N in %s",
+                 "recommended V = %u: the smallest power of two from which on the worst "
+                 "peak-to-mean meets %.3f for every N in %s (and every larger candidate)",
                  recommended, o->target, members_desc);
     else
         snprintf(verdict, sizeof verdict,
@@ -1191,8 +1280,13 @@ static int run_vnodes(const vnodes_opts *o) {
             fprintf(f, "\"recommended_vnodes\": %u, ", recommended);
         else
             fputs("\"recommended_vnodes\": null, ", f);
-        if (need_b)
-            fprintf(f, "\"buckets_needed\": %u, ", need_b);
+        if (need_b) fprintf(f, "\"buckets_needed_integer_floor\": %u, ", need_b);
+        fprintf(f, "\"sampling_floor_worst\": %.6g, \"sampling_floor_at_n_members\": %u, ",
+                sampling, sampling_n);
+        if (need_b_sampling) fprintf(f, "\"buckets_needed\": %u, ", need_b_sampling);
+        fputs("\"sampling_note\": ", f);
+        rb_json_string(f, sampling_note, strlen(sampling_note));
+        fputs(", ", f);
         fputs("\"verdict\": ", f);
         rb_json_string(f, verdict, strlen(verdict));
         fputs(", \"floor_note\": ", f);
@@ -1201,10 +1295,16 @@ static int run_vnodes(const vnodes_opts *o) {
     } else if (o->fmt == RB_FMT_CSV) {
         fprintf(stderr, "ringbench vnodes: %s\n", verdict);
         if (*floor_note) fprintf(stderr, "ringbench vnodes: %s\n", floor_note);
+        if (*sampling_note) fprintf(stderr, "ringbench vnodes: %s\n", sampling_note);
     } else {
         rb_report_note(f, o->fmt, "integer floor: worst ceil(B/N)/(B/N) = %.4f (N %u)", worst_floor,
                        floor_n);
         if (*floor_note) rb_report_note(f, o->fmt, "%s", floor_note);
+        rb_report_note(f, o->fmt,
+                       "sampling floor (V -> infinity: each bucket to a uniformly random member): "
+                       "worst peak-to-mean %.3f (N %u)",
+                       sampling, sampling_n);
+        if (*sampling_note) rb_report_note(f, o->fmt, "%s", sampling_note);
         rb_report_note(f, o->fmt, "%s", verdict);
     }
     free(kpb), free(scratch), rb_key_list_free(&keys);
@@ -1215,7 +1315,7 @@ int rb_cmd_vnodes(int argc, char **argv) {
     vnodes_opts o = {.algo = rb_algo_by_name("binary"),
                      .hash = &rb_hash_xxh3,
                      .n_buckets = RB_DEFAULT_N_BUCKETS,
-                     .n_seeds = 5,
+                     .n_seeds = 10,
                      .max_vnodes = 4096,
                      .first_seed = 1,
                      .target = 1.10,

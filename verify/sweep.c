@@ -132,6 +132,35 @@ double rb_integer_floor(uint32_t n_buckets, uint32_t n_members) {
     return (double)ceil_per / per;
 }
 
+void rb_bucket_positions(const rb_config *cfg, uint64_t *pos) {
+    for (uint32_t b = 0; b < cfg->n_buckets; b++) {
+        char label[12];
+        int len = snprintf(label, sizeof label, "%u", b);
+        pos[b] = cfg->ring_hash->fn(label, (size_t)len, cfg->seed);
+    }
+}
+
+double rb_sampling_peak_to_mean(const uint64_t *pos, uint32_t n_buckets, uint32_t n_members,
+                                uint64_t seed, const uint32_t *keys_per_bucket) {
+    double *load = calloc(n_members, sizeof *load);
+    if (!load) return 0.0;
+    uint64_t mix = rb_hash_fmix64(seed ^ 0x5bd1e9955bd1e995ULL), total = 0;
+    for (uint32_t b = 0; b < n_buckets; b++) {
+        /* a uniform member: the high half of (32-bit draw x N) (Lemire's
+         * multiply-shift range reduction) */
+        uint32_t draw = (uint32_t)(rb_hash_fmix64(pos[b] ^ mix) >> 32);
+        uint32_t m = (uint32_t)(((uint64_t)draw * n_members) >> 32);
+        uint64_t w = keys_per_bucket ? keys_per_bucket[b] : 1;
+        load[m] += (double)w;
+        total += w;
+    }
+    double max = 0;
+    for (uint32_t i = 0; i < n_members; i++)
+        if (load[i] > max) max = load[i];
+    free(load);
+    return total ? max / ((double)total / n_members) : 0.0;
+}
+
 static const rb_agreement_variant vnode_ring_variants[] = {
     {"linear", NULL},
     {"binary", NULL},

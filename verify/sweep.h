@@ -131,6 +131,23 @@ void rb_sweep_spread(const uint32_t *owners, uint32_t n_buckets, const rb_member
  * have over N members of weight 1. */
 double rb_integer_floor(uint32_t n_buckets, uint32_t n_members);
 
+/* rb_bucket_positions — ring positions of the B buckets under cfg (ring_hash
+ * of the decimal label, as ring.h defines them) into pos[0 .. B). */
+void rb_bucket_positions(const rb_config *cfg, uint64_t *pos);
+
+/*
+ * rb_sampling_peak_to_mean — peak-to-mean of the load when each of the B
+ * buckets (ring positions pos[0..B)) goes to one of n_members members drawn
+ * uniformly and independently (keyed by the position and `seed`). This is
+ * the limit a vnode ring tends to as V grows: every member owns 1/N of the
+ * ring, yet the count of buckets landing in its share still varies
+ * (binomially, sd ~ sqrt(B/N)); it only falls with B. Load per bucket: 1, or
+ * keys_per_bucket[b] when not NULL. Returns the peak-to-mean (0 when the
+ * total load is 0, or out of memory).
+ */
+double rb_sampling_peak_to_mean(const uint64_t *pos, uint32_t n_buckets, uint32_t n_members,
+                                uint64_t seed, const uint32_t *keys_per_bucket);
+
 /* --- agreement --- */
 
 /* One placement rule shared by several (algorithm, table_source) variants. */
