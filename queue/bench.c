@@ -1,0 +1,680 @@
+/*
+ * bench.c — `ringbench pg bench`: end-to-end claim throughput of the queue
+ * library on a live Postgres (W worker processes x mode x batch x key
+ * distribution), pgbench simple-update on the same server in the same run as
+ * the reference, then the scale event and the crash injection
+ * (bench_events.c). Results: JSON + Markdown (+ CSV timeline) into --out;
+ * the Markdown table also to stdout. Progress on stderr. See queue/BENCH.md.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+
+#ifndef RINGBENCH_SOURCE_DIR
+#define RINGBENCH_SOURCE_DIR "."
+#endif
+
+static const char CMD[] = "pg bench";
+
+static const char usage_text[] =
+    "usage: ringbench pg bench [--smoke|--quick|--full] [OPTIONS]\n"
+    "\n"
+    "End-to-end claim throughput on Postgres: W worker processes x mode x batch x key\n"
+    "distribution over R pre-enqueued rows, each handler writing one effect row; pgbench\n"
+    "simple-update on the same server and client count as the reference; a scale event\n"
+    "(a 4th worker joins 3) with the consistent ring and with modn; SIGKILL crash injection.\n"
+    "\n"
+    "profiles (default --full):\n"
+    "  --smoke          < 30 s: correctness (duplicates, lost) on a tiny matrix + 1 kill\n"
+    "  --quick          about 2 minutes\n"
+    "  --full           the whole matrix, about 10-20 minutes\n"
+    "options (override the profile):\n"
+    "  --conninfo STR   server to use (default $RINGBENCH_PG_CONNINFO, else PG* variables)\n"
+    "  --queue-db NAME  database for the queue tables (created; default ringbench_bench)\n"
+    "  --pgbench-db NAME database for pgbench (created; default ringbench_pgbench)\n"
+    "  --pgbench PATH   pgbench binary (default: newest /usr/lib/postgresql/N/bin/pgbench)\n"
+    "  --workers LIST   worker counts W, e.g. 1,2,4,8\n"
+    "  --modes LIST     competing,affinity,ordered\n"
+    "  --batch LIST     rows per claim, e.g. 1,8,32\n"
+    "  --dist LIST      uniform,zipf\n"
+    "  --rows R         rows enqueued per cell (default: sized from the cell time)\n"
+    "  --keys K         partition keys (default 10000)\n"
+    "  --zipf-s S       Zipf exponent (default 1.0)\n"
+    "  --seed N         key stream seed (default 1)\n"
+    "  --secs S         measured seconds per cell\n"
+    "  --pgbench-secs S seconds per pgbench run\n"
+    "  --algo A         ring algorithm of the affinity modes (default binary)\n"
+    "  --sync-commit on|off  durability of every session (default on = server default)\n"
+    "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
+    "  --kills N        SIGKILLs in the crash run\n"
+    "  --out DIR        results folder (default results/pgbench-<date>)\n"
+    "  --format md|json what goes to stdout (default md)\n";
+
+static void set_profile(rbb_params *p, const char *name) {
+    static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};
+    static const uint32_t b_full[] = {1, 8, 32}, b_smoke[] = {1, 8};
+    p->profile = name;
+    p->n_modes = RBB_N_MODES;
+    for (int m = 0; m < RBB_N_MODES; m++) p->modes[m] = (rbb_mode)m;
+    p->dists[0] = RBB_DIST_UNIFORM;
+    p->dists[1] = RBB_DIST_ZIPF;
+    const uint32_t *w = w_full, *b = b_full;
+    size_t nw = 4, nb = 3;
+    if (strcmp(name, "smoke") == 0) {
+        w = w_smoke, nw = 2, b = b_smoke, nb = 2;
+        p->n_dists = 1;
+        p->cell_s = 0.8;
+        p->pgbench_s = 1;
+        p->scale = 0;
+        p->crash = 1, p->crash_kills = 1, p->crash_rows = 1500;
+    } else if (strcmp(name, "quick") == 0) {
+        w = w_quick, nw = 2;
+        p->n_dists = 2;
+        p->cell_s = 1.5;
+        p->pgbench_s = 3;
+        p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
+        p->crash = 1, p->crash_kills = 2, p->crash_rows = 6000;
+    } else {
+        p->n_dists = 2;
+        p->cell_s = 4;
+        p->pgbench_s = 5;
+        p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
+        p->crash = 1, p->crash_kills = 4, p->crash_rows = 12000;
+    }
+    memcpy(p->workers, w, nw * sizeof *w);
+    p->n_workers = nw;
+    memcpy(p->batches, b, nb * sizeof *b);
+    p->n_batches = nb;
+}
+
+static void params_init(rbb_params *p) {
+    memset(p, 0, sizeof *p);
+    const char *ci = getenv("RINGBENCH_PG_CONNINFO");
+    p->conninfo = ci ? ci : "";
+    p->queue_db = "ringbench_bench";
+    p->pgbench_db = "ringbench_pgbench";
+    p->ring_algo = "binary";
+    p->n_keys = 10000;
+    p->zipf_s = 1.0;
+    p->seed = 1;
+    p->sync_commit = 1;
+    p->scale_batch = 8;
+    p->crash_workers = 3;
+    p->crash_batch = 8;
+    p->crash_handler_us = 500;
+    p->crash_lease_ms = 1500;
+    p->crash_ttl_ms = 600;
+    p->crash_heartbeat_ms = 150;
+    set_profile(p, "full");
+}
+
+/* Comma list of u32 in [min, max] into out (at most RBB_MAX_LIST). 0 or -1. */
+static int parse_u32_list(const char *s, uint32_t min, uint32_t max, uint32_t *out, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == RBB_MAX_LIST || rb_cli_parse_u32(t, min, max, &out[*n])) return -1;
+        (*n)++;
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_names(const char *s, const char *const *names, size_t n_names, int *out,
+                       size_t max, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t k;
+        for (k = 0; k < n_names && strcmp(t, names[k]) != 0; k++) {
+        }
+        if (k == n_names || *n == max) return -1;
+        out[(*n)++] = (int)k;
+    }
+    return *n ? 0 : -1;
+}
+
+static const char *const dist_names[] = {"uniform", "zipf"};
+static const char *const mode_names[] = {"competing", "affinity", "ordered"};
+
+const char *rbb_mode_name(rbb_mode m) { return m < RBB_N_MODES ? mode_names[m] : "?"; }
+
+int rbb_mode_parse(const char *s, rbb_mode *out) {
+    for (int m = 0; m < RBB_N_MODES; m++)
+        if (strcmp(s, mode_names[m]) == 0) return *out = (rbb_mode)m, 0;
+    return -1;
+}
+
+/* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
+static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
+    /* the profile first, so explicit options override it wherever they are */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--smoke") == 0) set_profile(p, "smoke");
+        if (strcmp(argv[i], "--quick") == 0) set_profile(p, "quick");
+        if (strcmp(argv[i], "--full") == 0) set_profile(p, "full");
+    }
+    int custom = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE()                                                                               \
+    do {                                                                                           \
+        if (!v) return rb_cli_usage_error(CMD, "%s needs a value", a);                             \
+        i++;                                                                                       \
+    } while (0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return -1;
+        } else if (!strcmp(a, "--smoke") || !strcmp(a, "--quick") || !strcmp(a, "--full")) {
+            continue;
+        } else if (strcmp(a, "--conninfo") == 0) {
+            NEED_VALUE();
+            p->conninfo = v;
+        } else if (strcmp(a, "--queue-db") == 0) {
+            NEED_VALUE();
+            p->queue_db = v;
+        } else if (strcmp(a, "--pgbench-db") == 0) {
+            NEED_VALUE();
+            p->pgbench_db = v;
+        } else if (strcmp(a, "--pgbench") == 0) {
+            NEED_VALUE();
+            p->pgbench_path = v;
+        } else if (strcmp(a, "--out") == 0) {
+            NEED_VALUE();
+            p->out_dir = v;
+        } else if (strcmp(a, "--algo") == 0) {
+            NEED_VALUE();
+            if (!rb_algo_by_name(v)) return rb_cli_usage_error(CMD, "unknown --algo '%s'", v);
+            p->ring_algo = v;
+        } else if (strcmp(a, "--workers") == 0) {
+            NEED_VALUE();
+            if (parse_u32_list(v, 1, 64, p->workers, &p->n_workers))
+                return rb_cli_usage_error(CMD, "--workers wants a list of 1..64, got '%s'", v);
+            custom = 1;
+        } else if (strcmp(a, "--batch") == 0) {
+            NEED_VALUE();
+            if (parse_u32_list(v, 1, 1000, p->batches, &p->n_batches))
+                return rb_cli_usage_error(CMD, "--batch wants a list of 1..1000, got '%s'", v);
+            custom = 1;
+        } else if (strcmp(a, "--modes") == 0) {
+            NEED_VALUE();
+            int m[RBB_N_MODES];
+            if (parse_names(v, mode_names, RBB_N_MODES, m, RBB_N_MODES, &p->n_modes))
+                return rb_cli_usage_error(
+                    CMD, "--modes wants a list of competing,affinity,ordered, got '%s'", v);
+            for (size_t k = 0; k < p->n_modes; k++) p->modes[k] = (rbb_mode)m[k];
+            custom = 1;
+        } else if (strcmp(a, "--dist") == 0) {
+            NEED_VALUE();
+            int d[2];
+            if (parse_names(v, dist_names, 2, d, 2, &p->n_dists))
+                return rb_cli_usage_error(CMD, "--dist wants uniform,zipf, got '%s'", v);
+            for (size_t k = 0; k < p->n_dists; k++) p->dists[k] = (rbb_dist)d[k];
+            custom = 1;
+        } else if (strcmp(a, "--rows") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_u64(v, &p->n_rows) || p->n_rows < 1 || p->n_rows > 100000000)
+                return rb_cli_usage_error(CMD, "--rows wants 1..100000000, got '%s'", v);
+        } else if (strcmp(a, "--keys") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_u32(v, 1, 100000000, &p->n_keys))
+                return rb_cli_usage_error(CMD, "--keys wants 1..100000000, got '%s'", v);
+        } else if (strcmp(a, "--zipf-s") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_double(v, &p->zipf_s) || p->zipf_s < 0 || p->zipf_s > 10)
+                return rb_cli_usage_error(CMD, "--zipf-s wants 0..10, got '%s'", v);
+        } else if (strcmp(a, "--seed") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_u64(v, &p->seed))
+                return rb_cli_usage_error(CMD, "--seed wants an unsigned integer, got '%s'", v);
+        } else if (strcmp(a, "--secs") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_double(v, &p->cell_s) || p->cell_s < 0.1 || p->cell_s > 3600)
+                return rb_cli_usage_error(CMD, "--secs wants 0.1..3600, got '%s'", v);
+        } else if (strcmp(a, "--pgbench-secs") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_double(v, &p->pgbench_s) || p->pgbench_s < 1 || p->pgbench_s > 3600)
+                return rb_cli_usage_error(CMD, "--pgbench-secs wants 1..3600, got '%s'", v);
+        } else if (strcmp(a, "--sync-commit") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "on") && strcmp(v, "off"))
+                return rb_cli_usage_error(CMD, "--sync-commit wants on or off, got '%s'", v);
+            p->sync_commit = strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--no-scale") == 0) {
+            p->scale = 0;
+        } else if (strcmp(a, "--no-crash") == 0) {
+            p->crash = 0;
+        } else if (strcmp(a, "--kills") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_u32(v, 1, RBB_MAX_KILLS, &p->crash_kills))
+                return rb_cli_usage_error(CMD, "--kills wants 1..%d, got '%s'", RBB_MAX_KILLS, v);
+        } else if (strcmp(a, "--format") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_format(v, 1, fmt) || (*fmt != RB_FMT_MD && *fmt != RB_FMT_JSON))
+                return rb_cli_usage_error(CMD, "--format wants md or json, got '%s'", v);
+        } else {
+            return rb_cli_usage_error(CMD, "unknown option '%s' (--help lists them)", a);
+        }
+#undef NEED_VALUE
+    }
+    if (custom) p->profile = "custom";
+    return RB_EXIT_OK;
+}
+
+/* Rows to enqueue for a cell: enough backlog for cell_s at the rate this
+ * batch size reaches on a small machine, with head-room (measured on a 2-core
+ * VM: ~3k rows/s at batch 1, ~25k at 8, ~50k at 32; see BENCH.md). A cell
+ * that still runs dry is flagged backlog_exhausted. */
+uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, double secs) {
+    if (p->n_rows) return p->n_rows;
+    double per_s = batch <= 1 ? 5000 : batch <= 8 ? 30000 : 60000;
+    uint64_t r = (uint64_t)(per_s * secs * 1.2);
+    return r < 1000 ? 1000 : r;
+}
+
+static void summarize_latencies(rbb_cell *c, rbb_child *ch, size_t n) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += ch[i].has_final ? ch[i].final.n_samples : 0;
+    uint32_t *claim = malloc((total ? total : 1) * sizeof *claim);
+    uint32_t *comp = malloc((total ? total : 1) * sizeof *comp);
+    if (!claim || !comp) {
+        free(claim);
+        free(comp);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ch[i].has_final) continue;
+        for (uint64_t j = 0; j < ch[i].final.n_samples; j++, k++) {
+            claim[k] = ch[i].samples[j].claim_ns;
+            comp[k] = ch[i].samples[j].complete_ns;
+        }
+    }
+    rbb_sort_u32(claim, total);
+    rbb_sort_u32(comp, total);
+    c->claim_p50_us = rbb_percentile_sorted(claim, total, 50) / 1e3;
+    c->claim_p99_us = rbb_percentile_sorted(claim, total, 99) / 1e3;
+    c->complete_p50_us = rbb_percentile_sorted(comp, total, 50) / 1e3;
+    c->complete_p99_us = rbb_percentile_sorted(comp, total, 99) / 1e3;
+    free(claim);
+    free(comp);
+}
+
+/* Wait until no other backend is connected to the bench database, so the
+ * workers' statistics (n_dead_tup) are flushed: a backend flushes at exit. */
+static void wait_backends_gone(PGconn *c) {
+    for (int i = 0; i < 200; i++) {
+        double n = 0;
+        char err[256];
+        if (rbb_db_double(c, &n, err, sizeof err,
+                          "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                          "current_database() AND pid <> pg_backend_pid() AND backend_type = "
+                          "'client backend'") ||
+            n == 0)
+            break;
+        rbb_sleep_us(10000);
+    }
+}
+
+/* Run one matrix cell. 0, or -1 with err (the cell is marked failed). */
+static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
+                    uint64_t seed, char *err, size_t err_size) {
+    rbb_keys keys;
+    if (rbb_keys_init(&keys, cell->dist, p->n_keys, p->zipf_s, seed)) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, p->cell_s);
+    int rc = rbb_queue_reset(c, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, cell->n_rows_enqueued, &keys, "bench", err, err_size);
+    if (!rc) rc = rbb_queue_settle(c, err, err_size);
+    rbb_keys_free(&keys);
+    if (rc) return cell->failed = 1, -1;
+
+    rbb_worker_spec spec = {.conninfo = conninfo,
+                            .mode = cell->mode,
+                            .batch = cell->batch,
+                            .ring_algo = p->ring_algo,
+                            .run_s = p->cell_s,
+                            .lease_ms = 30000,
+                            .ttl_ms = 3000,
+                            .heartbeat_ms = 1000,
+                            .max_samples = 1u << 20};
+    int go[2];
+    if (pipe(go)) {
+        snprintf(err, err_size, "pipe: %s", strerror(errno));
+        return cell->failed = 1, -1;
+    }
+    rbb_child ch[64];
+    size_t n = cell->n_workers;
+    for (size_t i = 0; i < n; i++) {
+        if (rbb_spawn(&ch[i], go[0], go[1], rbb_worker_body, &spec) < 0) {
+            n = i;
+            snprintf(err, err_size, "fork: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+    }
+    close(go[0]);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (rbb_wait_ready(&ch[i], 20000)) {
+            snprintf(err, err_size, "worker %zu did not become ready (see its message above)",
+                     i);
+            rc = -1;
+        }
+    if (rc)
+        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
+    uint64_t t_go = rbb_now_ns();
+    close(go[1]); /* EOF: every worker starts now */
+    memset(&cell->waits, 0, sizeof cell->waits);
+    rbb_collect(ch, n, c, &cell->waits, 50);
+    if (rc) {
+        for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+        return cell->failed = 1, -1;
+    }
+
+    uint64_t t_end = t_go;
+    for (size_t i = 0; i < n; i++) {
+        if (!ch[i].has_final || ch[i].exit_status != 0) {
+            cell->failed = 1;
+            snprintf(err, err_size, "worker %zu exited with status %d%s", i, ch[i].exit_status,
+                     ch[i].has_final ? "" : " without a report");
+            continue;
+        }
+        const rbb_report_head *h = &ch[i].final;
+        if (h->t_end_ns > t_end) t_end = h->t_end_ns;
+        cell->n_rows += h->n_rows;
+        cell->n_claims += h->n_claims;
+        cell->n_empty_claims += h->n_empty_claims;
+        cell->n_short_claims += h->n_short_claims;
+        cell->n_complete_tx += h->n_complete_tx;
+        cell->n_fenced += h->n_fenced;
+        cell->n_errors += h->n_errors;
+    }
+    cell->elapsed_s = (double)(t_end - t_go) / 1e9;
+    if (cell->elapsed_s > 0) {
+        cell->rows_per_s = (double)cell->n_rows / cell->elapsed_s;
+        cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
+        cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
+    }
+    summarize_latencies(cell, ch, n);
+    for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+
+    wait_backends_gone(c);
+    if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
+    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
+    cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
+    cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
+    cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
+    return cell->failed ? -1 : 0;
+}
+
+/* scripts/machine-record's JSON object, or NULL. */
+static char *machine_record(void) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s/scripts/machine-record' '%s' 2>/dev/null",
+             RINGBENCH_SOURCE_DIR, RINGBENCH_BINARY_DIR);
+    FILE *f = popen(cmd, "r");
+    if (!f) return NULL;
+    size_t cap = 8192, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = b;
+        }
+    }
+    int st = pclose(f);
+    if (!buf) return NULL;
+    buf[len] = '\0';
+    if (st != 0 || len == 0 || buf[0] != '{') {
+        free(buf);
+        return NULL;
+    }
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ')) buf[--len] = '\0';
+    return buf;
+}
+
+static int mkdir_p(const char *path) {
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+    for (char *s = buf + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(buf, 0755) && errno != EEXIST) return -1;
+        *s = '/';
+    }
+    return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_outputs(const rbb_run *run, const char *dir) {
+    char path[1200];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/pgbench.json", dir);
+    if (!(f = fopen(path, "w"))) return -1;
+    rbb_report_json(f, run);
+    if (fclose(f)) return -1;
+    snprintf(path, sizeof path, "%s/pgbench.md", dir);
+    if (!(f = fopen(path, "w"))) return -1;
+    rbb_report_md(f, run);
+    if (fclose(f)) return -1;
+    if (run->n_scale) {
+        snprintf(path, sizeof path, "%s/scale-timeline.csv", dir);
+        if (!(f = fopen(path, "w"))) return -1;
+        rbb_report_timeline_csv(f, run);
+        if (fclose(f)) return -1;
+    }
+    return 0;
+}
+
+static void free_run(rbb_run *run) {
+    free(run->machine_json);
+    free(run->cells);
+    for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
+}
+
+/* Open the bench database (created when missing) and its conninfo string. */
+static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, char *err,
+                             size_t err_size) {
+    PGconn *admin = rbb_db_connect(p->conninfo, NULL, err, err_size);
+    if (!admin) return NULL;
+    int rc = rbb_db_ensure_database(admin, p->queue_db, err, err_size);
+    if (!rc) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
+    PQfinish(admin);
+    if (rc) return NULL;
+    PGconn *c = rbb_db_connect(p->conninfo, p->queue_db, err, err_size);
+    if (c && rbb_db_conninfo_string(c, conninfo, size)) {
+        snprintf(err, err_size, "conninfo too long");
+        PQfinish(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void run_pgbench_refs(rbb_run *run, PGconn *c) {
+    const rbb_params *p = &run->p;
+    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
+    rbb_pg_target t = {.host = PQhost(c),
+                       .port = PQport(c),
+                       .user = PQuser(c),
+                       .password = PQpass(c),
+                       .dbname = p->pgbench_db,
+                       .pgoptions = getenv("PGOPTIONS")};
+    fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
+    if (rbb_pgbench_init(&t, pgbench, run->pgbench_error, sizeof run->pgbench_error)) {
+        fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+        return;
+    }
+    run->pgbench_ok = 1;
+    for (size_t i = 0; i < p->n_workers; i++) {
+        fprintf(stderr, "pg bench: pgbench simple-update -c %u for %.0f s\n", p->workers[i],
+                p->pgbench_s);
+        if (rbb_pgbench_run(&t, pgbench, p->workers[i], p->pgbench_s, &run->pgbench[i],
+                            run->pgbench_error, sizeof run->pgbench_error)) {
+            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+            run->pgbench_ok = 0;
+            return;
+        }
+        fprintf(stderr, "pg bench:   %.0f tps\n", run->pgbench[i].tps);
+    }
+}
+
+double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
+    if (!run->pgbench_ok) return 0;
+    for (size_t i = 0; i < run->p.n_workers; i++)
+        if (run->p.workers[i] == n_workers) return run->pgbench[i].tps;
+    return 0;
+}
+
+int rb_cmd_pg_bench(int argc, char **argv) {
+    rbb_run run;
+    memset(&run, 0, sizeof run);
+    rbb_params *p = &run.p;
+    params_init(p);
+    rb_format fmt = RB_FMT_MD;
+    int rc = parse_args(argc, argv, p, &fmt);
+    if (rc < 0) return RB_EXIT_OK;
+    if (rc) return rc;
+
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char out_default[64];
+    if (!p->out_dir) {
+        strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
+        p->out_dir = out_default;
+    }
+    if (mkdir_p(p->out_dir))
+        return rb_cli_fail(CMD, "cannot create --out %s: %s", p->out_dir, strerror(errno));
+
+    /* Durability: off applies to every session of this run (workers, driver,
+     * pgbench) through PGOPTIONS, which libpq sends at connection start. */
+    char pgoptions[512];
+    if (!p->sync_commit) {
+        const char *old = getenv("PGOPTIONS");
+        snprintf(pgoptions, sizeof pgoptions, "%s%s-c synchronous_commit=off", old ? old : "",
+                 old && *old ? " " : "");
+        setenv("PGOPTIONS", pgoptions, 1);
+    }
+
+    char err[1024], conninfo[2048];
+    PGconn *c = open_bench_db(p, conninfo, sizeof conninfo, err, sizeof err);
+    if (!c) return rb_cli_fail(CMD, "%s", err);
+    if (rbb_queue_prepare(c, err, sizeof err)) {
+        PQfinish(c);
+        return rb_cli_fail(CMD, "%s", err);
+    }
+    run.machine_json = machine_record();
+    fprintf(stderr, "pg bench: profile %s, server %s:%s, queue db %s, sync_commit %s, out %s\n",
+            p->profile, PQhost(c), PQport(c), p->queue_db, p->sync_commit ? "on" : "off",
+            p->out_dir);
+
+    run_pgbench_refs(&run, c);
+
+    size_t n_cells = p->n_dists * p->n_workers * p->n_modes * p->n_batches;
+    run.cells = calloc(n_cells ? n_cells : 1, sizeof *run.cells);
+    if (!run.cells) {
+        PQfinish(c);
+        return rb_cli_fail(CMD, "out of memory");
+    }
+    int n_bad = 0;
+    uint64_t t0 = rbb_now_ns();
+    for (size_t d = 0; d < p->n_dists; d++)
+        for (size_t w = 0; w < p->n_workers; w++)
+            for (size_t b = 0; b < p->n_batches; b++)
+                for (size_t m = 0; m < p->n_modes; m++) {
+                    rbb_cell *cell = &run.cells[run.n_cells++];
+                    cell->dist = p->dists[d];
+                    cell->n_workers = p->workers[w];
+                    cell->batch = p->batches[b];
+                    cell->mode = p->modes[m];
+                    cell->pgbench_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
+                    fprintf(stderr, "pg bench: [%zu/%zu] %s W=%u batch=%u %s ... ", run.n_cells,
+                            n_cells, rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
+                            dist_names[cell->dist]);
+                    if (run_cell(p, conninfo, c, cell, p->seed + d, err, sizeof err)) {
+                        fprintf(stderr, "FAILED: %s\n", err);
+                        n_bad++;
+                        continue;
+                    }
+                    fprintf(stderr, "%.0f rows/s, claim p99 %.0f us, dup %llu, lost %llu (%.0f s)\n",
+                            cell->rows_per_s, cell->claim_p99_us,
+                            (unsigned long long)cell->after.n_duplicates,
+                            (unsigned long long)cell->n_lost,
+                            (double)(rbb_now_ns() - t0) / 1e9);
+                    if (cell->after.n_duplicates || cell->n_lost) n_bad++;
+                }
+
+    if (p->scale) {
+        const char *algos[2] = {p->ring_algo, "modn"};
+        for (int i = 0; i < 2; i++) {
+            rbb_scale *s = &run.scale[run.n_scale++];
+            fprintf(stderr, "pg bench: scale event, %s ownership: 3 workers, a 4th joins\n",
+                    algos[i]);
+            if (rbb_run_scale(p, conninfo, c, algos[i], s, err, sizeof err)) {
+                fprintf(stderr, "pg bench: scale event failed: %s\n", err);
+                n_bad++;
+                continue;
+            }
+            fprintf(stderr,
+                    "pg bench:   moved %u of %u buckets (ideal %u), %llu rows in flight on "
+                    "them, dip %.0f%%, back to 90%% after %.0f ms, dup %llu, lost %llu\n",
+                    s->n_moved_buckets, s->n_buckets, s->n_buckets / (s->n_before + 1),
+                    (unsigned long long)s->n_claimed_on_moved, 100 * s->rec.dip_fraction,
+                    s->rec.recovery_ms, (unsigned long long)s->after.n_duplicates,
+                    (unsigned long long)s->n_lost);
+            if (s->after.n_duplicates || s->n_lost) n_bad++;
+        }
+    }
+    if (p->crash) {
+        fprintf(stderr, "pg bench: crash injection: %u workers, %u SIGKILLs + 1 stall\n",
+                p->crash_workers, p->crash_kills);
+        run.has_crash = 1;
+        if (rbb_run_crash(p, conninfo, c, &run.crash, err, sizeof err)) {
+            fprintf(stderr, "pg bench: crash injection failed: %s\n", err);
+            n_bad++;
+        } else {
+            fprintf(stderr, "pg bench:   drained in %.1f s, dup %llu, lost %llu, fenced %llu\n",
+                    run.crash.drain_s, (unsigned long long)run.crash.after.n_duplicates,
+                    (unsigned long long)run.crash.n_lost,
+                    (unsigned long long)run.crash.n_fenced);
+            if (run.crash.after.n_duplicates || run.crash.n_lost) n_bad++;
+        }
+    }
+    PQfinish(c);
+
+    if (write_outputs(&run, p->out_dir))
+        fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,
+                strerror(errno)),
+            n_bad++;
+    else
+        fprintf(stderr, "pg bench: results in %s/pgbench.{json,md}\n", p->out_dir);
+    if (fmt == RB_FMT_JSON)
+        rbb_report_json(stdout, &run);
+    else
+        rbb_report_md(stdout, &run);
+    free_run(&run);
+    if (n_bad) {
+        fprintf(stderr, "pg bench: %d failure(s): a run failed or found duplicates / lost rows\n",
+                n_bad);
+        return RB_EXIT_FAILURE;
+    }
+    return RB_EXIT_OK;
+}

@@ -1,0 +1,383 @@
+/*
+ * bench_report.c — the outputs of `ringbench pg bench` (bench.h): one JSON
+ * document with every parameter, the machine record and every figure; the
+ * Markdown tables published in results/; the scale-event timeline as CSV.
+ * Ratios against pgbench are rows/s (or tx/s) divided by pgbench
+ * simple-update TPS at the same client count, measured in the same run.
+ */
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+
+static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }
+
+static void jstr(FILE *f, const char *s) { rb_json_string(f, s, strlen(s)); }
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+static void json_counts(FILE *f, const rbb_queue_counts *q) {
+    fprintf(f,
+            "{\"n_rows\": %llu, \"n_pending\": %llu, \"n_claimed\": %llu, \"n_completed\": %llu, "
+            "\"n_failed\": %llu, \"n_effects\": %llu, \"n_duplicates\": %llu, "
+            "\"n_completed_no_effect\": %llu, \"n_dead_tup\": %llu}",
+            (unsigned long long)q->n_rows, (unsigned long long)q->n_pending,
+            (unsigned long long)q->n_claimed, (unsigned long long)q->n_completed,
+            (unsigned long long)q->n_failed, (unsigned long long)q->n_effects,
+            (unsigned long long)q->n_duplicates, (unsigned long long)q->n_completed_no_effect,
+            (unsigned long long)q->n_dead_tup);
+}
+
+/* The wait-event labels in descending order of samples, as indices. */
+static size_t waits_order(const rbb_waits *w, size_t *idx) {
+    for (size_t i = 0; i < w->n; i++) idx[i] = i;
+    for (size_t i = 1; i < w->n; i++)
+        for (size_t j = i; j > 0 && w->count[idx[j]] > w->count[idx[j - 1]]; j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+    return w->n;
+}
+
+static void json_waits(FILE *f, const rbb_waits *w) {
+    size_t idx[RBB_MAX_WAIT_LABELS];
+    size_t n = waits_order(w, idx);
+    fprintf(f, "{\"n_rounds\": %llu, \"n_backend_samples\": %llu, \"share\": {",
+            (unsigned long long)w->n_samples, (unsigned long long)w->n_backend_samples);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        jstr(f, w->label[idx[i]]);
+        fprintf(f, ": %.4f", ratio((double)w->count[idx[i]], (double)w->n_backend_samples));
+    }
+    fprintf(f, "}}");
+}
+
+static void json_params(FILE *f, const rbb_params *p) {
+    fprintf(f, "{\"profile\": ");
+    jstr(f, p->profile);
+    fprintf(f, ", \"queue_db\": ");
+    jstr(f, p->queue_db);
+    fprintf(f, ", \"pgbench_db\": ");
+    jstr(f, p->pgbench_db);
+    fprintf(f, ", \"workers\": [");
+    for (size_t i = 0; i < p->n_workers; i++) fprintf(f, "%s%u", i ? ", " : "", p->workers[i]);
+    fprintf(f, "], \"modes\": [");
+    for (size_t i = 0; i < p->n_modes; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        jstr(f, rbb_mode_name(p->modes[i]));
+    }
+    fprintf(f, "], \"batches\": [");
+    for (size_t i = 0; i < p->n_batches; i++) fprintf(f, "%s%u", i ? ", " : "", p->batches[i]);
+    fprintf(f, "], \"dists\": [");
+    for (size_t i = 0; i < p->n_dists; i++) {
+        fprintf(f, "%s", i ? ", " : "");
+        jstr(f, dist_name(p->dists[i]));
+    }
+    fprintf(f,
+            "], \"rows_per_cell\": %llu, \"n_keys\": %u, \"zipf_s\": %g, \"seed\": %llu, "
+            "\"key_format\": \"order:<rank>\", \"cell_s\": %g, \"pgbench_s\": %g, "
+            "\"synchronous_commit\": \"%s\", \"ring_algo\": ",
+            (unsigned long long)p->n_rows, p->n_keys, p->zipf_s, (unsigned long long)p->seed,
+            p->cell_s, p->pgbench_s, p->sync_commit ? "on (server default)" : "off");
+    jstr(f, p->ring_algo);
+    fprintf(f,
+            ", \"scale\": %s, \"scale_pre_s\": %g, \"scale_post_s\": %g, \"scale_batch\": %u, "
+            "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
+            "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
+            "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d}",
+            p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
+            p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
+            p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
+            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS);
+}
+
+static void json_cell(FILE *f, const rbb_cell *c) {
+    fprintf(f, "{\"mode\": \"%s\", \"n_workers\": %u, \"batch\": %u, \"dist\": \"%s\", ",
+            rbb_mode_name(c->mode), c->n_workers, c->batch, dist_name(c->dist));
+    fprintf(f,
+            "\"failed\": %s, \"n_rows_enqueued\": %llu, \"elapsed_s\": %.4f, \"n_rows\": %llu, "
+            "\"n_claims\": %llu, \"n_empty_claims\": %llu, \"n_short_claims\": %llu, "
+            "\"n_complete_tx\": %llu, \"n_fenced\": %llu, \"n_errors\": %llu, ",
+            c->failed ? "true" : "false", (unsigned long long)c->n_rows_enqueued, c->elapsed_s,
+            (unsigned long long)c->n_rows, (unsigned long long)c->n_claims,
+            (unsigned long long)c->n_empty_claims, (unsigned long long)c->n_short_claims,
+            (unsigned long long)c->n_complete_tx, (unsigned long long)c->n_fenced,
+            (unsigned long long)c->n_errors);
+    fprintf(f,
+            "\"rows_per_s\": %.1f, \"claims_per_s\": %.1f, \"tx_per_s\": %.1f, "
+            "\"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, \"complete_p50_us\": %.1f, "
+            "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"rows_per_s_vs_pgbench\": %.3f, "
+            "\"tx_per_s_vs_pgbench\": %.3f, \"n_lost\": %llu, \"backlog_exhausted\": %s, "
+            "\"after\": ",
+            c->rows_per_s, c->claims_per_s, c->tx_per_s, c->claim_p50_us, c->claim_p99_us,
+            c->complete_p50_us, c->complete_p99_us, c->pgbench_tps,
+            ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
+            (unsigned long long)c->n_lost, c->backlog_exhausted ? "true" : "false");
+    json_counts(f, &c->after);
+    fprintf(f, ", \"wait_events\": ");
+    json_waits(f, &c->waits);
+    fprintf(f, "}");
+}
+
+static const rbb_cell *find_cell(const rbb_run *run, rbb_mode m, uint32_t w, uint32_t b,
+                                 rbb_dist d) {
+    for (size_t i = 0; i < run->n_cells; i++) {
+        const rbb_cell *c = &run->cells[i];
+        if (c->mode == m && c->n_workers == w && c->batch == b && c->dist == d && !c->failed)
+            return c;
+    }
+    return NULL;
+}
+
+/* The three targets of issue 6, evaluated on every (W, batch, dist). */
+typedef struct target_row {
+    const char *name;
+    uint32_t w, b;
+    rbb_dist d;
+    double measured, wanted; /* ratio measured, ratio required */
+} target_row;
+
+static size_t targets(const rbb_run *run, target_row *out, size_t max) {
+    size_t n = 0;
+    const rbb_params *p = &run->p;
+    for (size_t d = 0; d < p->n_dists; d++)
+        for (size_t w = 0; w < p->n_workers; w++)
+            for (size_t b = 0; b < p->n_batches; b++) {
+                uint32_t W = p->workers[w], B = p->batches[b];
+                rbb_dist D = p->dists[d];
+                const rbb_cell *comp = find_cell(run, RBB_MODE_COMPETING, W, B, D);
+                const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D);
+                double tps = rbb_pgbench_tps_for(run, W);
+                if (comp && aff && n < max)
+                    out[n++] = (target_row){"affinity / competing rows/s", W, B, D,
+                                            ratio(aff->rows_per_s, comp->rows_per_s), 0.9};
+                if (B == 32 && tps > 0)
+                    for (int m = 0; m < RBB_N_MODES; m++) {
+                        const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
+                        if (c && n < max)
+                            out[n++] = (target_row){m == 0   ? "competing b32 rows/s / pgbench TPS"
+                                                    : m == 1 ? "affinity b32 rows/s / pgbench TPS"
+                                                             : "ordered b32 rows/s / pgbench TPS",
+                                                    W, B, D, ratio(c->rows_per_s, tps), 5.0};
+                    }
+                if (B == 1 && tps > 0)
+                    for (int m = 0; m < RBB_N_MODES; m++) {
+                        const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
+                        if (c && n < max)
+                            out[n++] = (target_row){m == 0   ? "competing b1 rows/s / pgbench TPS"
+                                                    : m == 1 ? "affinity b1 rows/s / pgbench TPS"
+                                                             : "ordered b1 rows/s / pgbench TPS",
+                                                    W, B, D, ratio(c->rows_per_s, tps), 0.4};
+                    }
+            }
+    return n;
+}
+
+static void json_scale(FILE *f, const rbb_scale *s) {
+    fprintf(f, "{\"algo\": ");
+    jstr(f, s->algo ? s->algo : "?");
+    fprintf(f,
+            ", \"failed\": %s, \"n_before\": %u, \"batch\": %u, \"n_buckets\": %u, "
+            "\"n_moved_buckets\": %u, \"ideal_moved_buckets\": %u, \"n_moved_to_new\": %u, "
+            "\"n_claimed_on_moved_at_join\": %llu, \"n_pending_on_moved_at_join\": %llu, "
+            "\"n_lost\": %llu, \"baseline_rows_per_s\": %.1f, \"min_rows_per_s\": %.1f, "
+            "\"min_at_ms\": %.0f, \"dip_fraction\": %.3f, \"recovery_to_90pct_ms\": %.0f, "
+            "\"after\": ",
+            s->failed ? "true" : "false", s->n_before, s->batch, s->n_buckets, s->n_moved_buckets,
+            s->n_before ? s->n_buckets / (s->n_before + 1) : 0, s->n_moved_to_new,
+            (unsigned long long)s->n_claimed_on_moved, (unsigned long long)s->n_pending_on_moved,
+            (unsigned long long)s->n_lost, s->rec.baseline_rows_per_s, s->rec.min_rows_per_s,
+            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms);
+    json_counts(f, &s->after);
+    fprintf(f, ", \"join_bin\": %zu, \"rows_per_s_timeline\": [", s->join_bin);
+    for (size_t i = 0; i < s->n_bins; i++) fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
+    fprintf(f, "]}");
+}
+
+static void json_crash(FILE *f, const rbb_crash *c) {
+    fprintf(f,
+            "{\"failed\": %s, \"n_workers\": %u, \"batch\": %u, \"handler_us\": %u, "
+            "\"lease_ms\": %u, \"ttl_ms\": %u, \"heartbeat_ms\": %u, \"n_rows_enqueued\": %llu, "
+            "\"drain_s\": %.3f, \"n_lost\": %llu, \"n_fenced\": %llu, \"stall_ms\": %.0f, "
+            "\"n_stall_held\": %llu, \"after\": ",
+            c->failed ? "true" : "false", c->n_workers, c->batch, c->handler_us, c->lease_ms,
+            c->ttl_ms, c->heartbeat_ms, (unsigned long long)c->n_rows_enqueued, c->drain_s,
+            (unsigned long long)c->n_lost, (unsigned long long)c->n_fenced, c->stall_ms,
+            (unsigned long long)c->n_stall_held);
+    json_counts(f, &c->after);
+    fprintf(f, ", \"kills\": [");
+    for (size_t i = 0; i < c->n_kills; i++) {
+        const rbb_kill *k = &c->kills[i];
+        fprintf(f, "%s{\"at_s\": %.3f, \"worker_id\": ", i ? ", " : "", k->at_s);
+        jstr(f, k->worker_id);
+        fprintf(f,
+                ", \"n_rows_held\": %llu, \"detect_ms\": %.0f, \"reclaim_ms\": %.0f, "
+                "\"redone_ms\": %.0f}",
+                (unsigned long long)k->n_rows_held, k->detect_ms, k->reclaim_ms, k->redone_ms);
+    }
+    fprintf(f, "]}");
+}
+
+void rbb_report_json(FILE *f, const rbb_run *run) {
+    fprintf(f, "{\n  \"benchmark\": \"ringbench pg bench\",\n  \"date\": ");
+    jstr(f, run->date);
+    fprintf(f, ",\n  \"machine\": %s,\n  \"parameters\": ", run->machine_json ? run->machine_json
+                                                                            : "null");
+    json_params(f, &run->p);
+    fprintf(f, ",\n  \"pgbench\": {\"ok\": %s, \"error\": ", run->pgbench_ok ? "true" : "false");
+    jstr(f, run->pgbench_ok ? "" : run->pgbench_error);
+    fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, \"runs\": [");
+    for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
+        const rbb_pgbench_result *r = &run->pgbench[i];
+        fprintf(f,
+                "%s{\"clients\": %u, \"secs\": %g, \"tps\": %.1f, \"latency_avg_ms\": %.3f, "
+                "\"n_transactions\": %llu}",
+                i ? ", " : "", r->clients, r->secs, r->tps, r->latency_avg_ms,
+                (unsigned long long)r->n_transactions);
+    }
+    fprintf(f, "]},\n  \"cells\": [\n");
+    for (size_t i = 0; i < run->n_cells; i++) {
+        fprintf(f, "    ");
+        json_cell(f, &run->cells[i]);
+        fprintf(f, "%s\n", i + 1 < run->n_cells ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"targets\": [\n");
+    target_row t[512];
+    size_t nt = targets(run, t, 512);
+    for (size_t i = 0; i < nt; i++)
+        fprintf(f,
+                "    {\"target\": \"%s\", \"n_workers\": %u, \"batch\": %u, \"dist\": \"%s\", "
+                "\"measured\": %.3f, \"wanted\": %.2f, \"met\": %s}%s\n",
+                t[i].name, t[i].w, t[i].b, dist_name(t[i].d), t[i].measured, t[i].wanted,
+                t[i].measured >= t[i].wanted ? "true" : "false", i + 1 < nt ? "," : "");
+    fprintf(f, "  ],\n  \"scale_events\": [");
+    for (size_t i = 0; i < run->n_scale; i++) {
+        fprintf(f, "%s\n    ", i ? "," : "");
+        json_scale(f, &run->scale[i]);
+    }
+    fprintf(f, "%s],\n  \"crash\": ", run->n_scale ? "\n  " : "");
+    if (run->has_crash)
+        json_crash(f, &run->crash);
+    else
+        fprintf(f, "null");
+    fprintf(f, "\n}\n");
+}
+
+static void md_top_waits(FILE *f, const rbb_waits *w) {
+    size_t idx[RBB_MAX_WAIT_LABELS];
+    size_t n = waits_order(w, idx);
+    for (size_t i = 0; i < n && i < 3; i++)
+        fprintf(f, "%s%s %.0f%%", i ? ", " : "", w->label[idx[i]],
+                100 * ratio((double)w->count[idx[i]], (double)w->n_backend_samples));
+}
+
+void rbb_report_md(FILE *f, const rbb_run *run) {
+    const rbb_params *p = &run->p;
+    fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
+    fprintf(f,
+            "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
+            "affinity ring `%s`, 1,024 buckets. Machine record and every parameter: "
+            "`pgbench.json`.\n\n",
+            p->sync_commit ? "on" : "off", p->n_keys, p->n_dists > 1 ? "uniform and Zipf" : "uniform",
+            p->zipf_s, (unsigned long long)p->seed, p->cell_s, p->ring_algo);
+    fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
+    if (!run->pgbench_ok) {
+        fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
+    } else {
+        fprintf(f, "| clients | TPS | latency avg ms |\n|---:|---:|---:|\n");
+        for (size_t i = 0; i < p->n_workers; i++)
+            fprintf(f, "| %u | %.0f | %.3f |\n", run->pgbench[i].clients, run->pgbench[i].tps,
+                    run->pgbench[i].latency_avg_ms);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "## Claim throughput\n\n");
+    fprintf(f, "rows/s: rows completed (effect written) per second; tx/s: claim + completion "
+               "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count. "
+               "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n");
+    fprintf(f, "| dist | W | batch | mode | rows/s | x pgbench | tx/s | tx x pgbench | claim p50 "
+               "µs | claim p99 µs | empty claims | dead tuples | dup | lost | top wait events "
+               "|\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (size_t i = 0; i < run->n_cells; i++) {
+        const rbb_cell *c = &run->cells[i];
+        if (c->failed) {
+            fprintf(f, "| %s | %u | %u | %s | failed |||||||||||\n", dist_name(c->dist),
+                    c->n_workers, c->batch, rbb_mode_name(c->mode));
+            continue;
+        }
+        fprintf(f,
+                "| %s | %u | %u | %s | %.0f%s | %.2f | %.0f | %.2f | %.0f | %.0f | %llu | %llu | "
+                "%llu | %llu | ",
+                dist_name(c->dist), c->n_workers, c->batch, rbb_mode_name(c->mode), c->rows_per_s,
+                c->backlog_exhausted ? "*" : "", ratio(c->rows_per_s, c->pgbench_tps),
+                c->tx_per_s, ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us,
+                c->claim_p99_us, (unsigned long long)c->n_empty_claims,
+                (unsigned long long)c->after.n_dead_tup,
+                (unsigned long long)c->after.n_duplicates, (unsigned long long)c->n_lost);
+        md_top_waits(f, &c->waits);
+        fprintf(f, " |\n");
+    }
+    target_row t[512];
+    size_t nt = targets(run, t, 512);
+    if (nt) {
+        fprintf(f, "\n## Targets (measured ratio vs wanted)\n\n| target | dist | W | batch | "
+                   "measured | wanted | met |\n|---|---|---:|---:|---:|---:|---|\n");
+        for (size_t i = 0; i < nt; i++)
+            fprintf(f, "| %s | %s | %u | %u | %.2f | %.2f | %s |\n", t[i].name,
+                    dist_name(t[i].d), t[i].w, t[i].b, t[i].measured, t[i].wanted,
+                    t[i].measured >= t[i].wanted ? "yes" : "**no**");
+    }
+    if (run->n_scale) {
+        fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
+        fprintf(f, "| ownership | moved buckets | ideal | moved to joiner | rows claimed on moved "
+                   "at join | backlog on moved at join | baseline rows/s | min rows/s | dip | "
+                   "back to 90%% ms | dup | lost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+                   "---:|---:|---:|\n");
+        for (size_t i = 0; i < run->n_scale; i++) {
+            const rbb_scale *s = &run->scale[i];
+            if (s->failed) {
+                fprintf(f, "| %s | failed |||||||||||\n", s->algo);
+                continue;
+            }
+            fprintf(f,
+                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f%% | %.0f | %llu | "
+                    "%llu |\n",
+                    s->algo, s->n_moved_buckets, s->n_buckets / (s->n_before + 1),
+                    s->n_moved_to_new, (unsigned long long)s->n_claimed_on_moved,
+                    (unsigned long long)s->n_pending_on_moved, s->rec.baseline_rows_per_s,
+                    s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
+                    (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
+        }
+    }
+    if (run->has_crash) {
+        const rbb_crash *c = &run->crash;
+        fprintf(f,
+                "\n## Crash injection: %u workers, batch %u, SIGKILL mid-batch (TTL %u ms, "
+                "heartbeat %u ms, lease %u ms)\n\n",
+                c->n_workers, c->batch, c->ttl_ms, c->heartbeat_ms, c->lease_ms);
+        if (c->failed) fprintf(f, "**failed** (see stderr of the run)\n\n");
+        fprintf(f, "| kill | at s | rows held | detect ms (TTL) | reclaim ms (lease) | redone ms "
+                   "|\n|---:|---:|---:|---:|---:|---:|\n");
+        for (size_t i = 0; i < c->n_kills; i++)
+            fprintf(f, "| %zu | %.2f | %llu | %.0f | %.0f | %.0f |\n", i + 1, c->kills[i].at_s,
+                    (unsigned long long)c->kills[i].n_rows_held, c->kills[i].detect_ms,
+                    c->kills[i].reclaim_ms, c->kills[i].redone_ms);
+        fprintf(f,
+                "\n%llu rows drained in %.1f s; rows lost **%llu**, effects duplicated **%llu**; "
+                "one worker paused %.0f ms holding %llu rows, then resumed: stale completions "
+                "fenced **%llu**.\n",
+                (unsigned long long)c->n_rows_enqueued, c->drain_s, (unsigned long long)c->n_lost,
+                (unsigned long long)c->after.n_duplicates, c->stall_ms,
+                (unsigned long long)c->n_stall_held, (unsigned long long)c->n_fenced);
+    }
+}
+
+void rbb_report_timeline_csv(FILE *f, const rbb_run *run) {
+    fprintf(f, "algo,t_ms_from_join,rows_per_s\n");
+    for (size_t i = 0; i < run->n_scale; i++) {
+        const rbb_scale *s = &run->scale[i];
+        for (size_t b = 0; b < s->n_bins; b++)
+            fprintf(f, "%s,%ld,%.0f\n", s->algo,
+                    ((long)b - (long)s->join_bin) * RBB_BIN_MS, s->rows_per_s[b]);
+    }
+}
