@@ -163,12 +163,18 @@ const rb_algo *rb_algo_by_name(const char *name);
 
 /*
  * rb_ring_build — build a ring of `algo` over members[0 .. n_members).
- * Validates: n_members >= 1 (RB_EEMPTY) and <= RB_MAX_MEMBERS, ids non-empty
- * and <= RB_MAX_ID_BYTES and unique (RB_EDUP), weights 1..RB_MAX_WEIGHT
- * (RB_ENOPOINT for 0), V >= 1, B >= 1 and <= RB_MAX_BUCKETS, V * total weight
- * <= RB_MAX_POINTS (RB_ERANGE, checked without overflow), hashes non-NULL
- * (RB_EINVAL), ids valid input for the ring hash (RB_EENCODING: invalid UTF-8
- * under fnv1a32-js).
+ * Validates (the code returned when violated):
+ *   n_members >= 1 (RB_EEMPTY) and <= RB_MAX_MEMBERS (RB_ERANGE);
+ *   members non-NULL, ids non-empty (RB_EINVAL), <= RB_MAX_ID_BYTES
+ *   (RB_ERANGE) and unique (RB_EDUP);
+ *   weights >= 1 (RB_ENOPOINT) and <= RB_MAX_WEIGHT (RB_ERANGE);
+ *   V >= 1 (RB_ENOPOINT); B >= 1 and <= RB_MAX_BUCKETS (RB_ERANGE);
+ *   points (V x total weight for vnode algorithms, total weight otherwise)
+ *   <= RB_MAX_POINTS (RB_ERANGE; compared without overflow);
+ *   cfg, algo and both hashes non-NULL (RB_EINVAL);
+ *   ids valid input for the ring hash (RB_EENCODING: invalid UTF-8 under
+ *   fnv1a32-js).
+ * `verify/test_contract.c` checks each of these for every algorithm.
  * Copies the ids; the caller keeps ownership of `members`.
  * On success *out owns a ring to free with rb_ring_destroy. On failure *out is
  * set to NULL. Thread-safe (no shared state).
