@@ -327,6 +327,7 @@ static const rb_col verify_cols[] = {
     {"bucket_min_to_mean_worst", "min/mean", 8, RB_COL_F3},
     {"bucket_cv_mean", "cv", 6, RB_COL_F3},
     {"integer_floor", "floor", 6, RB_COL_F3},
+    {"bucket_sampling_floor_mean", "samp", 6, RB_COL_F3},
     {"key_peak_to_mean_mean", "key p2m", 7, RB_COL_F3},
     {"key_peak_to_mean_worst", "worst", 6, RB_COL_F3},
     /* csv/json only */
@@ -386,7 +387,7 @@ static void check_claims(failures *f, const rb_algo *a, const rb_hash *h, uint32
 /* Measure one (algo, hash, N, V) row over the seeds and print it. */
 static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, const rb_config *cfg,
                       const memberships *ms, uint32_t n, const uint32_t *kpb, uint64_t n_keys,
-                      uint32_t *scratch, failures *fails, int uses_vnodes) {
+                      uint32_t *scratch, failures *fails, int uses_vnodes, double sampling) {
     change_acc ch[3] = {{0}};
     spread_acc bs = {0}, ks = {0};
     int has_remove = 0;
@@ -428,6 +429,7 @@ static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, co
         {.d = bs.worst_min},
         {.d = bs.sum_cv / K},
         {.d = rb_integer_floor(cfg->n_buckets, n)},
+        {.d = sampling},
         {.d = ks.sum_p2m / K},
         {.d = ks.worst_p2m},
         {.d = ks.worst_min},
@@ -530,12 +532,29 @@ static void print_agreement(const verify_opts *o, const agreement_acc *acc) {
     }
 }
 
+/* Largest value of a list. */
+static uint32_t list_max(const u32_list *l) {
+    uint32_t m = 0;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i] > m) m = l->v[i];
+    return m;
+}
+
+/* N <= B for every N, and (N+1) x V within RB_MAX_POINTS (the add builds
+ * N+1 members); else a usage error. */
+static int check_sizes(const char *cmd, const u32_list *members, uint32_t max_vnodes, uint32_t B) {
+    uint32_t n = list_max(members);
+    if (n > B) return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets", n, B);
+    if ((uint64_t)(n + 1) * max_vnodes > RB_MAX_POINTS)
+        return rb_cli_usage_error(cmd, "(N+1) x V = %u x %u vnodes exceeds the limit of %u points",
+                                  n + 1, max_vnodes, RB_MAX_POINTS);
+    return 0;
+}
+
 static int run_sweep(const verify_opts *o) {
     const char *cmd = "verify";
-    for (size_t i = 0; i < o->members.n; i++)
-        if (o->members.v[i] > o->n_buckets)
-            return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets",
-                                      o->members.v[i], o->n_buckets);
+    int size_rc = check_sizes(cmd, &o->members, list_max(&o->vnodes), o->n_buckets);
+    if (size_rc) return size_rc;
     rb_key_list keys;
     int rc = load_keys(cmd, o->keys_path, o->n_keys, &keys);
     if (rc) return rc;
@@ -545,8 +564,9 @@ static int run_sweep(const verify_opts *o) {
     }
     uint32_t B = o->n_buckets;
     uint32_t *kpb = malloc((size_t)B * sizeof *kpb), *scratch = malloc(2 * (size_t)B * sizeof *scratch);
-    if (!kpb || !scratch) {
-        free(kpb), free(scratch), rb_key_list_free(&keys);
+    uint64_t *pos = malloc((size_t)B * sizeof *pos);
+    if (!kpb || !scratch || !pos) {
+        free(kpb), free(scratch), free(pos), rb_key_list_free(&keys);
         return rb_cli_fail(cmd, "out of memory for %u buckets", B);
     }
     FILE *f = stdout;
@@ -563,6 +583,9 @@ static int run_sweep(const verify_opts *o) {
         rb_report_note(f, o->fmt,
                        "ratios are moved fraction / ideal (1/(N+1) add, 1/N remove); viol = "
                        "worst monotonicity violations (buckets) over seeds");
+        rb_report_note(f, o->fmt,
+                       "p2m = bucket peak-to-mean; floor = ceil(B/N)/(B/N); samp = sampling "
+                       "floor (each bucket to a uniformly random member, mean over seeds)");
     }
     note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
     if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
@@ -579,8 +602,13 @@ static int run_sweep(const verify_opts *o) {
         cfg.n_buckets = B;
         cfg.ring_hash = cfg.bucket_hash = o->hashes[h];
         rb_keys_per_bucket(&cfg, keys.keys, keys.len, keys.n, kpb);
+        rb_bucket_positions(&cfg, pos);
         for (size_t mi = 0; mi < o->members.n && !rc; mi++) {
             uint32_t n = o->members.v[mi];
+            double sampling = 0;
+            for (uint32_t s = 0; s < o->n_seeds; s++)
+                sampling += rb_sampling_peak_to_mean(pos, B, n, o->first_seed + s, NULL);
+            sampling /= o->n_seeds;
             if (!o->quiet)
                 fprintf(stderr, "ringbench verify: [%zu/%zu] hash %s N %u (%.1f s)\n", ++step,
                         n_steps, o->hashes[h]->name, n, (double)(rb_sweep_now_ns() - t0) / 1e9);
@@ -593,7 +621,7 @@ static int run_sweep(const verify_opts *o) {
                     int uses = (o->algos[a]->flags & RB_ALGO_USES_VNODES) != 0;
                     if (!uses && vi > 0) continue; /* V does not change its mapping */
                     rc = verify_row(o, &rep, o->algos[a], &cfg, &ms, n, kpb, keys.n, scratch,
-                                    &fails, uses);
+                                    &fails, uses, sampling);
                 }
             }
             memberships_free(&ms);
@@ -610,7 +638,7 @@ static int run_sweep(const verify_opts *o) {
         rb_report_note(f, o->fmt, "property failures: %llu; elapsed %.1f s",
                        (unsigned long long)fails.n, elapsed_s);
     if (!o->quiet) fprintf(stderr, "ringbench verify: done in %.1f s\n", elapsed_s);
-    free(kpb), free(scratch), rb_key_list_free(&keys);
+    free(kpb), free(scratch), free(pos), rb_key_list_free(&keys);
     if (rc) return rb_cli_fail(cmd, "%s", rb_error_detail());
     if (fails.n)
         return rb_cli_fail(cmd, "%llu property failures (see the lines above)",
@@ -1057,11 +1085,10 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         }
     }
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
-    for (size_t i = 0; i < o->members.n; i++)
-        if (o->members.v[i] > o->n_buckets)
-            return rb_cli_usage_error(cmd, "--members: N %u is larger than B %u buckets",
-                                      o->members.v[i], o->n_buckets);
-    return -1;
+    uint32_t v_max = 1;
+    while (v_max * 2 <= o->max_vnodes) v_max *= 2; /* the largest candidate */
+    int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
+    return size_rc ? size_rc : -1;
 }
 
 /* One candidate V: spreads and movement over every N and seed. */
@@ -1161,9 +1188,8 @@ static int run_vnodes(const vnodes_opts *o) {
     } else {
         rb_report_note(f, o->fmt,
                        "ringbench vnodes: algo %s, hash %s, B %u, N %s, target peak-to-mean %.3f "
-                       "(%s%s)",
-                       o->algo->name, o->hash->name, B, members_desc, o->target, load,
-                       o->keys_path ? ", keys from " : "");
+                       "(%s)",
+                       o->algo->name, o->hash->name, B, members_desc, o->target, load);
         if (o->keys_path) rb_report_note(f, o->fmt, "keys: %s (%zu keys)", o->keys_path, keys.n);
         rb_report_note(f, o->fmt,
                        "worst/mean p2m over every N and seed; add/ideal = moved on adding one "

@@ -42,6 +42,9 @@ expect 2 "--members N1..N2 is required" vnodes
 expect 2 "unknown option" verify --bogus
 expect 2 "--update needs --codes" verify --update
 expect 2 "needs a value" vnodes --members
+expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
+expect 2 "--n-keys must be" verify --n-keys 0
+expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
 
 # invalid UTF-8 keys under fnv1a32-js
 printf 'ok\n\377bad\n' >"$tmp/badutf8"
