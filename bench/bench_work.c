@@ -47,7 +47,7 @@ int rb_bench_keys_load(const char *path, size_t n_generated, rb_bench_keys *out)
         if (!f) {
             fprintf(stderr, "ringbench bench: cannot open key file '%s'\n", path);
             free(list), free(source);
-            return -1;
+            return -2;
         }
         rc = rb_key_list_read(f, list);
         fclose(f);
@@ -61,7 +61,7 @@ int rb_bench_keys_load(const char *path, size_t n_generated, rb_bench_keys *out)
                 source);
         if (!rc) rb_key_list_free(list);
         free(list), free(source);
-        return -1;
+        return rc ? -1 : -2;
     }
     /* Fisher-Yates with a fixed seed: the same order on every run. */
     uint64_t state = 0x5eedULL;

@@ -40,8 +40,10 @@ typedef struct rb_bench_keys {
  * "order:<n-1>". Then shuffled with a fixed seed (Fisher-Yates driven by
  * splitmix64), so every run visits the same sequence, and the key bytes are
  * repacked contiguously in that order (a stream of arriving keys: the next
- * key is not a cold cache miss, its bucket and ring position still random). 0, or -1 with a message
- * on stderr (unreadable or empty file, out of memory).
+ * key is not a cold cache miss, its bucket and ring position still random).
+ * Returns 0; -2 with a message on stderr for a key file that cannot be opened
+ * or is empty (bad input); -1 with a message when reading fails or memory
+ * runs out.
  */
 int rb_bench_keys_load(const char *path, size_t n_generated, rb_bench_keys *out);
 void rb_bench_keys_free(rb_bench_keys *k);

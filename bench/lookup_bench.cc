@@ -37,7 +37,7 @@ const std::vector<int64_t> kVnodes = {16, 128, 256};
 struct Options {
     std::string keys_path;      // --keys=PATH or $RINGBENCH_KEYS
     size_t n_generated = 1000000;  // --n-keys=N when generating order:<n>
-    double min_time_s = 0.1;    // --min-time=S per case
+    double min_time_s = 0.2;    // --min-time=S per case
     bool smoke = false;         // --smoke: one iteration per case
 };
 Options g_opt;
@@ -313,7 +313,7 @@ const char kUsage[] =
     "  --keys=PATH   key file, one key per line (default $RINGBENCH_KEYS, else\n"
     "                generated keys order:0 .. order:<N-1>)\n"
     "  --n-keys=N    generated keys (default 1000000; 4096 with --smoke)\n"
-    "  --min-time=S  minimum seconds per case (default 0.1)\n"
+    "  --min-time=S  minimum seconds per case (default 0.2)\n"
     "  --smoke       one iteration per case (CI smoke test)\n";
 
 char g_min_time_flag[64];
@@ -378,7 +378,8 @@ int main(int argc, char **argv) {
     args.push_back(nullptr);
     benchmark::Initialize(&n_args, args.data());
     if (benchmark::ReportUnrecognizedArguments(n_args, args.data())) return 2;
-    if (rb_bench_keys_load(g_opt.keys_path.c_str(), g_opt.n_generated, &g_keys)) return 1;
+    if ((rc = rb_bench_keys_load(g_opt.keys_path.c_str(), g_opt.n_generated, &g_keys)))
+        return rc == -2 ? 2 : 1;
     rb_config cfg = make_config(&rb_hash_xxh3, RB_DEFAULT_N_VNODES);
     if (!(g_positions = rb_bench_positions(&cfg, &g_keys))) {
         std::fprintf(stderr, "ringbench-bench: out of memory for key positions\n");

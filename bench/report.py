@@ -43,9 +43,11 @@ def ns_per_lookup(runs, name):
     return 1e9 / b["lookups_per_s"] if b and b.get("lookups_per_s") else None
 
 
-def real_ns(runs, name):
+def cpu_ns(runs, name):
+    """CPU time per iteration in ns (every case is single-threaded; on a
+    shared machine CPU time leaves out the time the process waited)."""
     b = runs.get(name)
-    return b["real_time"] * SCALE_NS[b.get("time_unit", "ns")] if b else None
+    return b["cpu_time"] * SCALE_NS[b.get("time_unit", "ns")] if b else None
 
 
 def ratio(a, b):
@@ -87,9 +89,9 @@ def targets(runs):
                   ns_per_lookup(runs, f"hash/{mode}/xxh3"))
         rows.append((f"binary / hash-only control, {mode}, N=64 V=128", r, "<= 10",
                      verdict(r, 10, False)))
-    q = real_ns(runs, "qsort_u64/N:1024/V:128")
+    q = cpu_ns(runs, "qsort_u64/N:1024/V:128")
     for algo in ("linear", "binary"):
-        r = ratio(real_ns(runs, f"build/{algo}/xxh3/N:1024/V:128"), q)
+        r = ratio(cpu_ns(runs, f"build/{algo}/xxh3/N:1024/V:128"), q)
         rows.append((f"build {algo} (hashing included) / qsort of 131,072 u64, N=1024 V=128", r,
                      "<= 1", verdict(r, 1, False)))
     for algo in ("linear", "binary"):
@@ -161,9 +163,9 @@ def build_table(runs, algos):
                 if b is None:
                     continue
                 vv = str(v) if suffix.endswith(f"V:{v}") else "-"
-                q = real_ns(runs, f"qsort_u64/N:{n}/V:{v}") if vv != "-" else None
-                j = real_ns(runs, f"join_refill/{algo}/xxh3/{suffix}")
-                out.append(f"| {algo} | {n} | {vv} | {fmt(real_ns(runs, f'build/{algo}/xxh3/{suffix}') / 1e6, 3)} "
+                q = cpu_ns(runs, f"qsort_u64/N:{n}/V:{v}") if vv != "-" else None
+                j = cpu_ns(runs, f"join_refill/{algo}/xxh3/{suffix}")
+                out.append(f"| {algo} | {n} | {vv} | {fmt(cpu_ns(runs, f'build/{algo}/xxh3/{suffix}') / 1e6, 3)} "
                            f"| {fmt(j / 1e6 if j else None, 3)} | {fmt(q / 1e6 if q else None, 3)} "
                            f"| {b.get('bytes_jemalloc', 0):.0f} | {b.get('bytes_held', 0):.0f} "
                            f"| {fmt(b.get('bytes_per_vnode'))} |")
@@ -186,7 +188,8 @@ def main(argv):
         if parts[0] == "key" and parts[2] not in algos:
             algos.append(parts[2])
     text = ["# ringbench lookup, rebuild and memory benchmarks", "",
-            f"From `{path}`. Times are per lookup (ns) = 1 / lookups_per_s; ratios compare "
+            f"From `{path}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
+            "times CPU ms per build (Google Benchmark rates use CPU time); ratios compare "
             "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
             "## Targets (issue #4)", "", "| figure | measured | target | verdict |",
             "|---|---:|---:|---|"]
