@@ -1,0 +1,369 @@
+/* cmd_pg.c — `ringbench pg SUBCOMMAND`: the table, session options, migrate,
+ * enqueue, status, explain. The worker is in cmd_pg_worker.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "pg_cli.h"
+
+static const rb_command pg_commands[] = {
+    {"migrate", "create the queue schema (idempotent)", rb_pg_cmd_migrate},
+    {"enqueue", "enqueue rows from a key file (one key per line)", rb_pg_cmd_enqueue},
+    {"worker", "run a claim loop (competing, affinity, ordered)", rb_pg_cmd_worker},
+    {"status", "row counts by status and the worker membership", rb_pg_cmd_status},
+    {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
+};
+#define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
+
+static void pg_usage(FILE *f) {
+    fprintf(f, "usage: ringbench pg SUBCOMMAND [OPTIONS]   (ringbench pg SUBCOMMAND --help)\n\n"
+               "subcommands:\n");
+    for (size_t i = 0; i < N_PG_COMMANDS; i++)
+        fprintf(f, "  %-9s %s\n", pg_commands[i].name, pg_commands[i].summary);
+    fprintf(f, "\nsession options (every subcommand):\n%s", rb_pg_session_help);
+}
+
+int rb_cmd_pg(int argc, char **argv) {
+    if (argc < 2) {
+        pg_usage(stderr);
+        return RB_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        pg_usage(stdout);
+        return RB_EXIT_OK;
+    }
+    for (size_t i = 0; i < N_PG_COMMANDS; i++)
+        if (strcmp(argv[1], pg_commands[i].name) == 0) return pg_commands[i].run(argc - 1, argv + 1);
+    return rb_cli_usage_error("pg", "unknown subcommand '%s' (ringbench pg --help lists them)", argv[1]);
+}
+
+/* ---- session options ---- */
+
+const char rb_pg_session_help[] =
+    "  --db CONNINFO      libpq conninfo or URI (default $RINGBENCH_PG_CONNINFO, else the\n"
+    "                     PG* variables; `scripts/pg url` prints the embedded server's)\n"
+    "  --schema NAME      schema of the queue tables (default $RINGBENCH_PG_SCHEMA or ringbench)\n"
+    "  --retry-ms MS      keep reconnecting for MS after a lost connection (default 10000)\n";
+
+void rb_pg_session_defaults(rb_queue_config *cfg) {
+    rb_queue_config_init(cfg);
+    const char *db = getenv("RINGBENCH_PG_CONNINFO");
+    if (db && *db) cfg->conninfo = db;
+    const char *schema = getenv("RINGBENCH_PG_SCHEMA");
+    if (schema && *schema) cfg->schema = schema;
+}
+
+int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char **argv, int *i) {
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--db") && strcmp(opt, "--schema") && strcmp(opt, "--retry-ms")) return 0;
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (strcmp(opt, "--db") == 0) {
+        cfg->conninfo = v;
+    } else if (strcmp(opt, "--schema") == 0) {
+        cfg->schema = v;
+    } else if (rb_cli_parse_u32(v, 0, 3600000u, &cfg->retry_ms)) {
+        rb_cli_usage_error(cmd, "--retry-ms must be a whole number from 0 to 3600000, got '%s'", v);
+        return -1;
+    }
+    return 1;
+}
+
+int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
+    int rc = rb_queue_open(cfg, q);
+    if (rc == 0) return 0;
+    if (rc == RB_EINVAL || rc == RB_EUNKNOWN) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    rb_cli_fail(cmd, "%s", rb_error_detail());
+    if (!cfg->conninfo || !*cfg->conninfo)
+        fprintf(stderr, "ringbench %s: hint: start the embedded server with `scripts/pg start` and "
+                        "pass --db \"$(scripts/pg url)\" (or export RINGBENCH_PG_CONNINFO)\n", cmd);
+    return RB_EXIT_FAILURE;
+}
+
+/* Parse the session options and, when allow_ring, the ring options; anything
+ * else is returned to the caller through `other` (argv index) = -1 to go on.
+ * Returns -1 to go on, or an exit code. */
+typedef int (*extra_option_fn)(const char *cmd, void *ctx, int argc, char **argv, int *i);
+
+static int parse_pg_options(const char *cmd, const char *help, int argc, char **argv,
+                            rb_queue_config *cfg, rb_cli_ring *ring, extra_option_fn extra,
+                            void *ctx, int *first) {
+    int i = 1;
+    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(argv[i], "--help") == 0) {
+            fputs(help, stdout);
+            printf("\nsession options:\n%s", rb_pg_session_help);
+            if (ring) printf("\nring options:\n%s", rb_cli_ring_help);
+            return RB_EXIT_OK;
+        }
+        int used = rb_pg_session_option(cmd, cfg, argc, argv, &i);
+        if (used == 0 && ring) used = rb_cli_ring_option(cmd, ring, argc, argv, &i);
+        if (used == 0 && extra) used = extra(cmd, ctx, argc, argv, &i);
+        if (used < 0) return RB_EXIT_USAGE;
+        if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", argv[i]);
+    }
+    if (ring && ring->members_spec)
+        return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
+                                       "workers table (live heartbeats)");
+    if (first) *first = i;
+    else if (i < argc) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+    return -1;
+}
+
+/* --format for status/enqueue. */
+static int format_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    if (strcmp(argv[*i], "--format")) return 0;
+    if (*i + 1 >= argc || rb_cli_parse_format(argv[*i + 1], 0, (rb_format *)ctx)) {
+        rb_cli_usage_error(cmd, "--format must be text, json or csv");
+        return -1;
+    }
+    ++*i;
+    return 1;
+}
+
+/* ---- migrate ---- */
+
+static const char migrate_help[] =
+    "usage: ringbench pg migrate [options]\n"
+    "\n"
+    "Create the queue schema, tables and indexes if missing (queue/schema.sql) and\n"
+    "record B (--buckets), the bucket hash and seed the producers use, and the\n"
+    "default ring (--algo, --vnodes, --hash) for workers. Idempotent; re-running with\n"
+    "a different B, bucket hash or seed is an error (exit 2).\n";
+
+int rb_pg_cmd_migrate(int argc, char **argv) {
+    rb_queue_config cfg;
+    rb_pg_session_defaults(&cfg);
+    rb_cli_ring ring;
+    rb_cli_ring_init(&ring);
+    int rc = parse_pg_options("pg migrate", migrate_help, argc, argv, &cfg, &ring, NULL, NULL, NULL);
+    if (rc >= 0) return rc;
+    if (!ring.algo) ring.algo = rb_algo_by_name("binary");
+    rb_queue *q;
+    if ((rc = rb_pg_open("pg migrate", &cfg, &q))) return rc;
+    rc = rb_queue_migrate(q, ring.algo, &ring.cfg);
+    if (rc == RB_EINVAL) rc = rb_cli_usage_error("pg migrate", "%s", rb_error_detail());
+    else if (rc) rc = rb_cli_fail("pg migrate", "%s", rb_error_detail());
+    else {
+        const rb_config *c = rb_queue_ring_config(q);
+        printf("schema %s ready: buckets=%u bucket_hash=%s seed=%llu\n", cfg.schema, c->n_buckets,
+               c->bucket_hash->name, (unsigned long long)c->seed);
+    }
+    rb_queue_close(q);
+    return rc;
+}
+
+/* ---- enqueue ---- */
+
+static const char enqueue_help[] =
+    "usage: ringbench pg enqueue [options] FILE      (FILE '-' or absent: stdin)\n"
+    "\n"
+    "One row per line: KEY[<TAB>IDEMPOTENCY_KEY[<TAB>PAYLOAD]]. partition_bucket is\n"
+    "bucket_hash(KEY) mod B with the queue's bucket hash (rb_bucket_of). Without an\n"
+    "idempotency key the row gets KEY#LINE (line number from 1), so enqueueing the\n"
+    "same file twice creates nothing the second time. Multi-row INSERTs of 1000 rows;\n"
+    "prints rows inserted and duplicate idempotency keys skipped.\n"
+    "  --format F         text, json or csv (default text)\n";
+
+int rb_pg_cmd_enqueue(int argc, char **argv) {
+    const char *cmd = "pg enqueue";
+    rb_queue_config cfg;
+    rb_pg_session_defaults(&cfg);
+    rb_format fmt = RB_FMT_TEXT;
+    int first = argc, rc = parse_pg_options(cmd, enqueue_help, argc, argv, &cfg, NULL, format_option, &fmt,
+                                     &first);
+    if (rc >= 0) return rc;
+    if (argc - first > 1) return rb_cli_usage_error(cmd, "one FILE at most (got '%s')", argv[first + 1]);
+    const char *path = first < argc ? argv[first] : "-";
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f) return rb_cli_usage_error(cmd, "cannot open '%s'", path);
+    rb_key_list lines;
+    rc = rb_key_list_read(f, &lines);
+    if (f != stdin) fclose(f);
+    if (rc) return rb_cli_fail(cmd, "cannot read '%s'", path);
+    /* Split each line into NUL-terminated fields. */
+    rb_queue_item *items = calloc(lines.n ? lines.n : 1, sizeof *items);
+    char **owned = calloc(lines.n ? lines.n : 1, sizeof *owned);
+    size_t n = 0;
+    rc = items && owned ? -1 : rb_cli_fail(cmd, "out of memory");
+    for (size_t k = 0; rc < 0 && k < lines.n; k++) {
+        size_t len = lines.len[k];
+        if (len && lines.keys[k][len - 1] == '\r') len--;
+        if (len == 0) continue; /* blank line */
+        if (memchr(lines.keys[k], 0, len)) {
+            rc = rb_cli_usage_error(cmd, "%s line %zu: NUL byte (keys are text)", path, k + 1);
+            break;
+        }
+        /* Room for KEY NUL KEY#LINE NUL. */
+        char *s = malloc(2 * len + 32);
+        if (!(owned[n] = s)) {
+            rc = rb_cli_fail(cmd, "out of memory");
+            break;
+        }
+        memcpy(s, lines.keys[k], len);
+        s[len] = 0;
+        items[n].partition_key = s;
+        char *tab = strchr(s, '\t');
+        if (tab) {
+            *tab = 0;
+            items[n].idempotency_key = tab + 1;
+            char *tab2 = strchr(tab + 1, '\t');
+            if (tab2) {
+                *tab2 = 0;
+                items[n].payload = tab2 + 1;
+            }
+        } else {
+            char *idem = s + len + 1;
+            memcpy(idem, s, len);
+            snprintf(idem + len, 31, "#%zu", k + 1);
+            items[n].idempotency_key = idem;
+        }
+        n++;
+    }
+    rb_key_list_free(&lines);
+    rb_queue *q = NULL;
+    size_t n_inserted = 0;
+    if (rc < 0 && (rc = rb_pg_open(cmd, &cfg, &q)) == 0) rc = -1;
+    if (rc < 0) {
+        if (rb_queue_enqueue(q, items, n, &n_inserted)) rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+    }
+    if (rc < 0) {
+        size_t n_dup = n - n_inserted;
+        if (fmt == RB_FMT_JSON)
+            printf("{\"rows\": %zu, \"inserted\": %zu, \"duplicates\": %zu}\n", n, n_inserted, n_dup);
+        else if (fmt == RB_FMT_CSV)
+            printf("rows,inserted,duplicates\n%zu,%zu,%zu\n", n, n_inserted, n_dup);
+        else
+            printf("enqueued %zu of %zu rows; %zu duplicate idempotency key%s skipped (no row "
+                   "created)\n", n_inserted, n, n_dup, n_dup == 1 ? "" : "s");
+        rc = RB_EXIT_OK;
+    }
+    rb_queue_close(q);
+    for (size_t k = 0; owned && k < n; k++) free(owned[k]);
+    free(owned);
+    free(items);
+    return rc;
+}
+
+/* ---- status ---- */
+
+static const char status_help[] =
+    "usage: ringbench pg status [options]\n"
+    "\n"
+    "Rows by status (pending, claimed, done, failed), effects, and workers by status\n"
+    "(alive, live = alive and heartbeat within its TTL by the database clock, dead,\n"
+    "left).\n"
+    "  --format F         text, json or csv (default text)\n";
+
+int rb_pg_cmd_status(int argc, char **argv) {
+    const char *cmd = "pg status";
+    rb_queue_config cfg;
+    rb_pg_session_defaults(&cfg);
+    rb_format fmt = RB_FMT_TEXT;
+    int rc = parse_pg_options(cmd, status_help, argc, argv, &cfg, NULL, format_option, &fmt, NULL);
+    if (rc >= 0) return rc;
+    rb_queue *q;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
+    rb_queue_counts c;
+    if (rb_queue_counts_get(q, &c)) {
+        rc = rb_cli_fail(cmd, "%s (is the schema migrated? ringbench pg migrate)", rb_error_detail());
+        rb_queue_close(q);
+        return rc;
+    }
+    static const char *const names[] = {"pending", "claimed", "done", "failed", "effects",
+                                        "workers_alive", "workers_live", "workers_dead", "workers_left"};
+    const int64_t v[] = {c.n_pending, c.n_claimed, c.n_done, c.n_failed, c.n_effects,
+                         c.n_workers_alive, c.n_workers_live, c.n_workers_dead, c.n_workers_left};
+    for (size_t k = 0; k < 9; k++) {
+        if (fmt == RB_FMT_JSON)
+            printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k], k == 8 ? "}\n" : "");
+        else if (fmt == RB_FMT_CSV)
+            printf("%s%s", names[k], k == 8 ? "\n" : ",");
+        else
+            printf("%-14s %lld\n", names[k], (long long)v[k]);
+    }
+    for (size_t k = 0; fmt == RB_FMT_CSV && k < 9; k++) printf("%lld%s", (long long)v[k], k == 8 ? "\n" : ",");
+    rb_queue_close(q);
+    return RB_EXIT_OK;
+}
+
+/* ---- explain ---- */
+
+static const char explain_help[] =
+    "usage: ringbench pg explain [options]\n"
+    "\n"
+    "Print the plan of the claim statement of each mode (or --mode M) with --batch N,\n"
+    "over all buckets. --analyze runs it (EXPLAIN ANALYZE) inside a transaction that is\n"
+    "rolled back. --planner-off LIST disables planner methods first (hashjoin,\n"
+    "mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
+    "  --mode M           competing, affinity or ordered (default: all three)\n"
+    "  --batch N          claim batch (default 16)\n"
+    "  --analyze          EXPLAIN ANALYZE (rolled back)\n"
+    "  --planner-off LIST planner switches to turn off\n";
+
+typedef struct explain_opts {
+    rb_queue_config *cfg;
+    int all_modes, analyze;
+} explain_opts;
+
+static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    explain_opts *o = ctx;
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--analyze") == 0) {
+        o->analyze = 1;
+        return 1;
+    }
+    if (strcmp(opt, "--mode") && strcmp(opt, "--batch") && strcmp(opt, "--planner-off")) return 0;
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    if (strcmp(opt, "--mode") == 0) {
+        if (rb_claim_mode_parse(v, &o->cfg->mode)) {
+            rb_cli_usage_error(cmd, "%s", rb_error_detail());
+            return -1;
+        }
+        o->all_modes = 0;
+    } else if (strcmp(opt, "--batch") == 0) {
+        if (rb_cli_parse_u32(v, 1, 1000000, &o->cfg->batch)) {
+            rb_cli_usage_error(cmd, "--batch must be a whole number from 1 to 1000000, got '%s'", v);
+            return -1;
+        }
+    } else {
+        o->cfg->planner_off = v;
+    }
+    return 1;
+}
+
+int rb_pg_cmd_explain(int argc, char **argv) {
+    const char *cmd = "pg explain";
+    rb_queue_config cfg;
+    rb_pg_session_defaults(&cfg);
+    explain_opts o = {&cfg, 1, 0};
+    int rc = parse_pg_options(cmd, explain_help, argc, argv, &cfg, NULL, explain_option, &o, NULL);
+    if (rc >= 0) return rc;
+    rb_queue *q;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
+    for (int m = RB_CLAIM_COMPETING; m <= RB_CLAIM_ORDERED; m++) {
+        if (!o.all_modes && m != (int)cfg.mode) continue;
+        char *text;
+        if (rb_queue_explain(q, (rb_claim_mode)m, o.analyze, &text)) {
+            rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+            break;
+        }
+        printf("-- mode %s, batch %u%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
+               cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "", text);
+        free(text);
+    }
+    rb_queue_close(q);
+    return rc;
+}

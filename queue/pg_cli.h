@@ -1,0 +1,40 @@
+/*
+ * pg_cli.h — what the `ringbench pg` subcommands share: the session options
+ * (--db, --schema, --retry-ms), opening a session with CLI error reporting,
+ * and the subcommands themselves. Adding a subcommand: write
+ * `int rb_pg_cmd_<name>(int argc, char **argv)` (argv[0] = "<name>"), declare it
+ * here and add one line to the table in cmd_pg.c. Not thread-safe (CLI).
+ */
+#ifndef RINGBENCH_PG_CLI_H
+#define RINGBENCH_PG_CLI_H
+
+#include "cli.h"
+#include "queue.h"
+
+/*
+ * rb_pg_session_option — consume argv[*i] (and its value) when it is one of
+ *   --db CONNINFO   libpq conninfo/URI (default $RINGBENCH_PG_CONNINFO, else PG* variables)
+ *   --schema NAME   queue schema (default $RINGBENCH_PG_SCHEMA, else "ringbench")
+ *   --retry-ms MS   how long to keep reconnecting (default 10000)
+ * into cfg. Returns 1 when consumed, 0 when not a session option, -1 after a
+ * usage error was printed. rb_pg_session_defaults fills the env defaults.
+ */
+void rb_pg_session_defaults(rb_queue_config *cfg);
+int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char **argv, int *i);
+extern const char rb_pg_session_help[];
+
+/*
+ * rb_pg_open — rb_queue_open with CLI reporting: 0 and *q, or prints one line
+ * and returns RB_EXIT_USAGE (bad configuration) / RB_EXIT_FAILURE (server
+ * unreachable, with a hint about scripts/pg when no server was configured).
+ */
+int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q);
+
+/* The `ringbench pg` subcommands. */
+int rb_pg_cmd_migrate(int argc, char **argv);
+int rb_pg_cmd_enqueue(int argc, char **argv);
+int rb_pg_cmd_worker(int argc, char **argv); /* cmd_pg_worker.c */
+int rb_pg_cmd_status(int argc, char **argv);
+int rb_pg_cmd_explain(int argc, char **argv);
+
+#endif

@@ -1,0 +1,890 @@
+/*
+ * queue.c — the claim protocol over libpq (queue.h). Every statement is one
+ * single-statement transaction sent with PQexecParams through exec_retry(),
+ * which reconnects with backoff when the connection is gone.
+ */
+#include "queue.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libpq-fe.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ringbench/error.h"
+
+extern const char rb_queue_schema_sql[]; /* generated from schema.sql */
+
+struct rb_queue {
+    rb_queue_config cfg;
+    char *conninfo, *schema, *planner_off;
+    char worker_id[256];
+    PGconn *conn;
+    int registered;
+    /* membership */
+    char **live;        /* sorted live ids */
+    size_t n_live;
+    uint32_t *owned;    /* owned buckets */
+    size_t n_owned;
+    char *owned_param;  /* "{1,5,...}" for the claim */
+};
+
+static const char *const planner_names[] = {"hashjoin", "mergejoin", "nestloop", "seqscan",
+                                            "indexscan", "bitmapscan", "sort"};
+#define N_PLANNER_NAMES (sizeof planner_names / sizeof planner_names[0])
+
+const char *rb_claim_mode_name(rb_claim_mode m) {
+    switch (m) {
+    case RB_CLAIM_COMPETING: return "competing";
+    case RB_CLAIM_AFFINITY: return "affinity";
+    case RB_CLAIM_ORDERED: return "ordered";
+    }
+    return NULL;
+}
+
+int rb_claim_mode_parse(const char *name, rb_claim_mode *out) {
+    for (int m = RB_CLAIM_COMPETING; m <= RB_CLAIM_ORDERED; m++)
+        if (strcmp(name, rb_claim_mode_name((rb_claim_mode)m)) == 0) {
+            *out = (rb_claim_mode)m;
+            return 0;
+        }
+    return rb_set_error(RB_EUNKNOWN, "unknown claim mode '%s' (competing, affinity, ordered)", name);
+}
+
+void rb_queue_config_init(rb_queue_config *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->schema = "ringbench";
+    cfg->mode = RB_CLAIM_COMPETING;
+    cfg->batch = 16;
+    cfg->lease_ms = 30000;
+    cfg->heartbeat_ms = 1000;
+    cfg->ttl_ms = 3000;
+    cfg->max_attempts = 5;
+    cfg->retry_ms = 10000;
+    rb_config_init(&cfg->ring);
+}
+
+/* Is `list` a comma-separated list of planner_names? */
+static int planner_list_ok(const char *list, char *bad, size_t bad_size) {
+    const char *p = list;
+    while (*p) {
+        size_t len = strcspn(p, ",");
+        int found = 0;
+        for (size_t k = 0; k < N_PLANNER_NAMES; k++)
+            if (strlen(planner_names[k]) == len && strncmp(p, planner_names[k], len) == 0) found = 1;
+        if (!found) {
+            snprintf(bad, bad_size, "%.*s", (int)len, p);
+            return 0;
+        }
+        p += len;
+        if (*p == ',') p++;
+    }
+    return 1;
+}
+
+int rb_queue_config_validate(const rb_queue_config *c) {
+    if (c->batch < 1) return rb_set_error(RB_EINVAL, "batch must be >= 1, got %u", c->batch);
+    if (c->lease_ms < 1) return rb_set_error(RB_EINVAL, "lease must be > 0 ms");
+    if (c->ttl_ms < 1) return rb_set_error(RB_EINVAL, "TTL must be > 0 ms");
+    if (c->heartbeat_ms < 1) return rb_set_error(RB_EINVAL, "heartbeat interval must be > 0 ms");
+    if ((uint64_t)c->heartbeat_ms * 3 > c->ttl_ms)
+        return rb_set_error(RB_EINVAL,
+                            "heartbeat interval %u ms must be <= TTL/3 (TTL %u ms): a worker "
+                            "would be declared dead after missing fewer than 3 heartbeats",
+                            c->heartbeat_ms, c->ttl_ms);
+    if (c->max_attempts < 1) return rb_set_error(RB_EINVAL, "max attempts must be >= 1");
+    if (!rb_claim_mode_name(c->mode)) return rb_set_error(RB_EINVAL, "bad claim mode %d", (int)c->mode);
+    const char *s = c->schema ? c->schema : "";
+    size_t n = strlen(s);
+    int ok = n >= 1 && n <= 63 && (islower((unsigned char)s[0]) || s[0] == '_');
+    for (size_t i = 0; ok && i < n; i++)
+        ok = islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_';
+    if (!ok)
+        return rb_set_error(RB_EINVAL, "schema must match [a-z_][a-z0-9_]* (<= 63 bytes), got '%s'", s);
+    char bad[64];
+    if (c->planner_off && !planner_list_ok(c->planner_off, bad, sizeof bad))
+        return rb_set_error(RB_EINVAL, "unknown planner switch '%s' (hashjoin, mergejoin, nestloop, "
+                                       "seqscan, indexscan, bitmapscan, sort)", bad);
+    if (c->ring.n_buckets < 1 || c->ring.n_vnodes < 1 || !c->ring.ring_hash || !c->ring.bucket_hash)
+        return rb_set_error(RB_EINVAL, "ring configuration incomplete");
+    return 0;
+}
+
+/* ---- connection and retries ---- */
+
+static uint64_t mono_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void sleep_ms(uint32_t ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) && errno == EINTR) {}
+}
+
+static void notice_quiet(void *arg, const PGresult *res) {
+    (void)arg;
+    (void)res;
+}
+
+/* Run a command that returns no rows; 0 or RB_EDB. */
+static int exec_simple(PGconn *conn, const char *sql) {
+    PGresult *r = PQexec(conn, sql);
+    int ok = PQresultStatus(r) == PGRES_COMMAND_OK || PQresultStatus(r) == PGRES_TUPLES_OK;
+    if (!ok) rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
+    PQclear(r);
+    return ok ? 0 : RB_EDB;
+}
+
+/* Connect once and prepare the session: search_path, planner switches. */
+static int connect_once(rb_queue *q) {
+    if (q->conn) PQfinish(q->conn);
+    q->conn = PQconnectdb(q->conninfo);
+    if (PQstatus(q->conn) != CONNECTION_OK) {
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", PQerrorMessage(q->conn));
+        msg[strcspn(msg, "\n")] = 0;
+        return rb_set_error(RB_EDB, "cannot connect to PostgreSQL (%s): %s",
+                            q->conninfo[0] ? q->conninfo : "libpq defaults / PG* variables", msg);
+    }
+    PQsetNoticeReceiver(q->conn, notice_quiet, NULL);
+    char sql[512];
+    snprintf(sql, sizeof sql, "SET search_path TO \"%s\"; SET application_name TO 'ringbench'",
+             q->schema);
+    int rc = exec_simple(q->conn, sql);
+    const char *p = q->planner_off;
+    while (!rc && p && *p) {
+        size_t len = strcspn(p, ",");
+        snprintf(sql, sizeof sql, "SET enable_%.*s = off", (int)len, p);
+        rc = exec_simple(q->conn, sql);
+        p += len;
+        if (*p == ',') p++;
+    }
+    return rc;
+}
+
+/* Reconnect with exponential backoff for up to cfg.retry_ms. */
+static int reconnect(rb_queue *q) {
+    uint64_t deadline = mono_ms() + q->cfg.retry_ms;
+    uint32_t backoff_ms = 10;
+    int rc;
+    for (;;) {
+        if ((rc = connect_once(q)) == 0) return 0;
+        if (mono_ms() + backoff_ms > deadline) return rc;
+        sleep_ms(backoff_ms);
+        backoff_ms = backoff_ms * 2 > 1000 ? 1000 : backoff_ms * 2;
+    }
+}
+
+/*
+ * exec_retry — PQexecParams(sql, params) expecting `want` (COMMAND_OK or
+ * TUPLES_OK). When the connection is gone (before or after sending), reconnect
+ * and run it again, until retry_ms. *reconnected (may be NULL) is set when a
+ * reconnect happened (the statement may have committed before the drop).
+ * Returns the result (caller PQclears) or NULL with RB_EDB set.
+ */
+static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const char *const *params,
+                            ExecStatusType want, int *reconnected) {
+    if (reconnected) *reconnected = 0;
+    for (int round = 0;; round++) {
+        if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
+            if (reconnect(q)) return NULL;
+            if (reconnected) *reconnected = 1;
+        }
+        PGresult *r = PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+        if (PQresultStatus(r) == want) return r;
+        int lost = PQstatus(q->conn) != CONNECTION_OK;
+        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        /* 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now,
+         * class 08 connection exceptions: the server went away. */
+        if (state && (strncmp(state, "57P0", 4) == 0 || strncmp(state, "08", 2) == 0)) lost = 1;
+        if (!lost || round > 1000) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
+            msg[strcspn(msg, "\n")] = 0;
+            rb_set_error(RB_EDB, "%s", msg[0] ? msg : PQerrorMessage(q->conn));
+            PQclear(r);
+            return NULL;
+        }
+        PQclear(r);
+        PQfinish(q->conn);
+        q->conn = NULL;
+    }
+}
+
+static char *xstrdup(const char *s) {
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static void new_worker_id(rb_queue *q) {
+    char host[128] = "host";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = 0;
+    unsigned long long rnd = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&rnd, sizeof rnd, 1, f) != 1) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        rnd = rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid());
+    }
+    if (f) fclose(f);
+    snprintf(q->worker_id, sizeof q->worker_id, "%s:%ld:%08llx", host, (long)getpid(),
+             rnd & 0xffffffffULL);
+}
+
+/* Read queue_config into q->cfg (when migrated). 0 also when absent. */
+static int load_queue_config(rb_queue *q) {
+    PGresult *t = exec_retry(q, "SELECT to_regclass('queue_config') IS NULL", 0, NULL,
+                             PGRES_TUPLES_OK, NULL);
+    if (!t) return RB_EDB;
+    int absent = strcmp(PQgetvalue(t, 0, 0), "t") == 0;
+    PQclear(t);
+    if (absent) return 0;
+    PGresult *r = exec_retry(q,
+                             "SELECT n_buckets, bucket_hash, ring_hash, hash_seed::text, algo, "
+                             "n_vnodes FROM queue_config",
+                             0, NULL, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    int rc = 0;
+    if (PQntuples(r) == 1) {
+        rb_config *ring = &q->cfg.ring;
+        ring->n_buckets = (uint32_t)strtoul(PQgetvalue(r, 0, 0), NULL, 10);
+        ring->bucket_hash = rb_hash_by_name(PQgetvalue(r, 0, 1));
+        ring->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
+        if (!q->cfg.ring_override) {
+            ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 2));
+            q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
+            ring->n_vnodes = (uint32_t)strtoul(PQgetvalue(r, 0, 5), NULL, 10);
+        }
+        if (!ring->bucket_hash || !ring->ring_hash || !q->cfg.algo)
+            rc = rb_set_error(RB_EINVAL, "queue_config names an unknown hash or algorithm");
+    }
+    PQclear(r);
+    return rc;
+}
+
+int rb_queue_open(const rb_queue_config *cfg, rb_queue **out) {
+    *out = NULL;
+    int rc = rb_queue_config_validate(cfg);
+    if (rc) return rc;
+    rb_queue *q = calloc(1, sizeof *q);
+    if (!q) return rb_set_error(RB_ENOMEM, "out of memory");
+    q->cfg = *cfg;
+    q->conninfo = xstrdup(cfg->conninfo ? cfg->conninfo : "");
+    q->schema = xstrdup(cfg->schema);
+    q->planner_off = cfg->planner_off ? xstrdup(cfg->planner_off) : NULL;
+    if (!q->conninfo || !q->schema || (cfg->planner_off && !q->planner_off)) {
+        rb_queue_close(q);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
+    q->cfg.conninfo = q->conninfo;
+    q->cfg.schema = q->schema;
+    q->cfg.planner_off = q->planner_off;
+    if (!q->cfg.algo) q->cfg.algo = rb_algo_by_name("binary");
+    if (cfg->worker_id)
+        snprintf(q->worker_id, sizeof q->worker_id, "%s", cfg->worker_id);
+    else
+        new_worker_id(q);
+    q->cfg.worker_id = q->worker_id;
+    if ((rc = reconnect(q)) || (rc = load_queue_config(q))) {
+        rb_queue_close(q);
+        return rc;
+    }
+    *out = q;
+    return 0;
+}
+
+static void free_membership(rb_queue *q) {
+    for (size_t i = 0; i < q->n_live; i++) free(q->live[i]);
+    free(q->live);
+    free(q->owned);
+    free(q->owned_param);
+    q->live = NULL;
+    q->owned = NULL;
+    q->owned_param = NULL;
+    q->n_live = q->n_owned = 0;
+}
+
+void rb_queue_abandon(rb_queue *q) {
+    if (!q) return;
+    q->registered = 0;
+    if (q->conn) PQfinish(q->conn);
+    q->conn = NULL;
+}
+
+void rb_queue_close(rb_queue *q) {
+    if (!q) return;
+    if (q->registered && q->conn) rb_queue_leave(q);
+    if (q->conn) PQfinish(q->conn);
+    free_membership(q);
+    free(q->conninfo);
+    free(q->schema);
+    free(q->planner_off);
+    free(q);
+}
+
+const char *rb_queue_worker_id(const rb_queue *q) { return q->worker_id; }
+const rb_config *rb_queue_ring_config(const rb_queue *q) { return &q->cfg.ring; }
+
+/* ---- migrate ---- */
+
+int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    /* Substitute @N_BUCKETS@ in the schema text. */
+    const char *tmpl = rb_queue_schema_sql, *mark = "@N_BUCKETS@";
+    const char *at = strstr(tmpl, mark);
+    if (!at) return rb_set_error(RB_EINVAL, "schema.sql lacks %s", mark);
+    size_t len = strlen(tmpl) + 32;
+    char *sql = malloc(len + 512);
+    if (!sql) return rb_set_error(RB_ENOMEM, "out of memory");
+    int head = snprintf(sql, len + 512,
+                        "BEGIN; SELECT pg_advisory_xact_lock(29282, hashtext('migrate')); "
+                        "CREATE SCHEMA IF NOT EXISTS \"%s\"; SET LOCAL search_path TO \"%s\";\n",
+                        q->schema, q->schema);
+    snprintf(sql + head, len + 512 - (size_t)head, "%.*s%u%s\nCOMMIT;", (int)(at - tmpl), tmpl,
+             ring->n_buckets, at + strlen(mark));
+    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
+        int rc = reconnect(q);
+        if (rc) {
+            free(sql);
+            return rc;
+        }
+    }
+    int rc = exec_simple(q->conn, sql);
+    free(sql);
+    if (rc) {
+        exec_simple(q->conn, "ROLLBACK");
+        return rc;
+    }
+    char b[16], v[16], seed[32];
+    snprintf(b, sizeof b, "%u", ring->n_buckets);
+    snprintf(v, sizeof v, "%u", ring->n_vnodes);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ring->seed);
+    const char *params[] = {b, ring->bucket_hash->name, ring->ring_hash->name, seed, algo->name, v};
+    PGresult *r = exec_retry(q,
+                             "INSERT INTO queue_config (n_buckets, bucket_hash, ring_hash, hash_seed, "
+                             "algo, n_vnodes) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                             6, params, PGRES_COMMAND_OK, NULL);
+    if (!r) return RB_EDB;
+    PQclear(r);
+    r = exec_retry(q, "SELECT n_buckets, bucket_hash, hash_seed::text FROM queue_config", 0, NULL,
+                   PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    rc = 0;
+    if (strcmp(PQgetvalue(r, 0, 0), b) || strcmp(PQgetvalue(r, 0, 1), ring->bucket_hash->name) ||
+        strcmp(PQgetvalue(r, 0, 2), seed))
+        rc = rb_set_error(RB_EINVAL,
+                          "schema '%s' was migrated with buckets=%s bucket-hash=%s seed=%s; asked "
+                          "for buckets=%s bucket-hash=%s seed=%s (use another --schema)",
+                          q->schema, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), b,
+                          ring->bucket_hash->name, seed);
+    PQclear(r);
+    return rc ? rc : load_queue_config(q);
+}
+
+/* ---- enqueue ---- */
+
+/* Append `s` as a quoted element of a Postgres array literal. */
+static char *array_append(char *buf, size_t *len, size_t *cap, const char *s, int first) {
+    size_t need = *len + 2 * (s ? strlen(s) : 4) + 8;
+    if (need > *cap) {
+        size_t nc = *cap * 2 > need ? *cap * 2 : need;
+        char *nb = realloc(buf, nc);
+        if (!nb) {
+            free(buf);
+            return NULL;
+        }
+        buf = nb;
+        *cap = nc;
+    }
+    if (!first) buf[(*len)++] = ',';
+    if (!s) {
+        memcpy(buf + *len, "NULL", 4);
+        *len += 4;
+    } else {
+        buf[(*len)++] = '"';
+        for (; *s; s++) {
+            if (*s == '"' || *s == '\\') buf[(*len)++] = '\\';
+            buf[(*len)++] = *s;
+        }
+        buf[(*len)++] = '"';
+    }
+    buf[*len] = 0;
+    return buf;
+}
+
+#define ENQUEUE_CHUNK 1000
+
+int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted) {
+    if (n_inserted) *n_inserted = 0;
+    for (size_t start = 0; start < n; start += ENQUEUE_CHUNK) {
+        size_t end = start + ENQUEUE_CHUNK < n ? start + ENQUEUE_CHUNK : n;
+        char *arr[4] = {0};
+        size_t len[4] = {0}, cap[4] = {0};
+        for (int a = 0; a < 4; a++) {
+            cap[a] = 64;
+            arr[a] = malloc(cap[a]);
+            if (arr[a]) {
+                arr[a][0] = '{';
+                len[a] = 1;
+            }
+        }
+        char bucket[16];
+        for (size_t i = start; i < end && arr[0] && arr[1] && arr[2] && arr[3]; i++) {
+            const rb_queue_item *it = &items[i];
+            snprintf(bucket, sizeof bucket, "%u",
+                     rb_bucket_of(&q->cfg.ring, it->partition_key, strlen(it->partition_key)));
+            arr[0] = array_append(arr[0], &len[0], &cap[0], it->partition_key, i == start);
+            arr[1] = array_append(arr[1], &len[1], &cap[1], bucket, i == start);
+            arr[2] = array_append(arr[2], &len[2], &cap[2], it->idempotency_key, i == start);
+            arr[3] = array_append(arr[3], &len[3], &cap[3], it->payload, i == start);
+        }
+        int ok = 1;
+        for (int a = 0; a < 4; a++) {
+            if (!arr[a]) ok = 0;
+            else {
+                arr[a][len[a]++] = '}';
+                arr[a][len[a]] = 0;
+            }
+        }
+        if (!ok) {
+            for (int a = 0; a < 4; a++) free(arr[a]);
+            return rb_set_error(RB_ENOMEM, "out of memory");
+        }
+        const char *params[4] = {arr[0], arr[1], arr[2], arr[3]};
+        PGresult *r = exec_retry(q,
+                                 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, "
+                                 "payload) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], "
+                                 "$4::text[]) ON CONFLICT (idempotency_key) DO NOTHING",
+                                 4, params, PGRES_COMMAND_OK, NULL);
+        for (int a = 0; a < 4; a++) free(arr[a]);
+        if (!r) return RB_EDB;
+        if (n_inserted) *n_inserted += strtoul(PQcmdTuples(r), NULL, 10);
+        PQclear(r);
+    }
+    return 0;
+}
+
+/* ---- membership ---- */
+
+int rb_queue_register(rb_queue *q) {
+    char ttl[16];
+    snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
+    const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
+    PGresult *r = exec_retry(q,
+                             "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
+                             "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now()",
+                             3, params, PGRES_COMMAND_OK, NULL);
+    if (!r) return RB_EDB;
+    PQclear(r);
+    q->registered = 1;
+    return 0;
+}
+
+int rb_queue_rejoin(rb_queue *q) {
+    new_worker_id(q);
+    q->cfg.worker_id = q->worker_id;
+    return rb_queue_register(q);
+}
+
+/* Run a fenced/identity UPDATE; RB_ELOST when it touched no row. */
+static int exec_count(rb_queue *q, const char *sql, int n, const char *const *params, long *count,
+                      int *reconnected) {
+    PGresult *r = exec_retry(q, sql, n, params, PGRES_COMMAND_OK, reconnected);
+    if (!r) return RB_EDB;
+    *count = strtol(PQcmdTuples(r), NULL, 10);
+    PQclear(r);
+    return 0;
+}
+
+int rb_queue_heartbeat(rb_queue *q) {
+    const char *params[] = {q->worker_id};
+    long n = 0;
+    int rc = exec_count(q, "UPDATE workers SET last_seen_at = now() WHERE id = $1 AND status = 'alive'",
+                        1, params, &n, NULL);
+    if (rc) return rc;
+    if (n == 0)
+        return rb_set_error(RB_ELOST, "worker %s is no longer alive in the membership (marked dead)",
+                            q->worker_id);
+    return 0;
+}
+
+int rb_queue_leave(rb_queue *q) {
+    const char *params[] = {q->worker_id};
+    long n = 0;
+    int rc = exec_count(q, "UPDATE workers SET status = 'left' WHERE id = $1 AND status = 'alive'", 1,
+                        params, &n, NULL);
+    q->registered = 0;
+    return rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rb_queue_refresh_membership(rb_queue *q, int *changed) {
+    if (changed) *changed = 0;
+    PGresult *r = exec_retry(q,
+                             "SELECT id FROM workers WHERE status = 'alive' "
+                             "AND last_seen_at > now() - ttl_ms * interval '1 millisecond' ORDER BY id",
+                             0, NULL, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    size_t n = (size_t)PQntuples(r);
+    int same = n == q->n_live && q->owned_param;
+    for (size_t i = 0; same && i < n; i++) same = strcmp(PQgetvalue(r, (int)i, 0), q->live[i]) == 0;
+    if (same) {
+        PQclear(r);
+        return 0;
+    }
+    free_membership(q);
+    q->live = calloc(n ? n : 1, sizeof *q->live);
+    if (!q->live) {
+        PQclear(r);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!(q->live[q->n_live++] = xstrdup(PQgetvalue(r, (int)i, 0)))) {
+            PQclear(r);
+            return rb_set_error(RB_ENOMEM, "out of memory");
+        }
+    PQclear(r);
+    /* ORDER BY id uses the database collation; the ring does not depend on
+     * member order, but the comparison above wants a stable order. */
+    qsort(q->live, q->n_live, sizeof *q->live, cmp_str);
+    if (changed) *changed = 1;
+    uint32_t B = q->cfg.ring.n_buckets;
+    q->owned = malloc(sizeof *q->owned * B);
+    size_t cap = 16 + (size_t)B * 11;
+    q->owned_param = malloc(cap);
+    char *members_param = NULL;
+    if (!q->owned || !q->owned_param) return rb_set_error(RB_ENOMEM, "out of memory");
+    size_t plen = 0;
+    q->owned_param[plen++] = '{';
+    size_t me = n;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(q->live[i], q->worker_id) == 0) me = i;
+    if (me < n) {
+        rb_member *members = calloc(n, sizeof *members);
+        if (!members) return rb_set_error(RB_ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            members[i].id = q->live[i];
+            members[i].id_len = strlen(q->live[i]);
+            members[i].weight = 1;
+        }
+        rb_ring *ring = NULL;
+        int rc = rb_ring_build(q->cfg.algo, &q->cfg.ring, members, n, &ring);
+        free(members);
+        if (rc) return rc;
+        for (uint32_t b = 0; b < B; b++)
+            if (rb_ring_owner_bucket(ring, b) == me) {
+                q->owned[q->n_owned++] = b;
+                plen += (size_t)snprintf(q->owned_param + plen, cap - plen, "%s%u",
+                                         q->n_owned > 1 ? "," : "", b);
+            }
+        rb_ring_destroy(ring);
+    }
+    q->owned_param[plen++] = '}';
+    q->owned_param[plen] = 0;
+    /* Publish the view: what this worker believes it owns. */
+    size_t mlen = 0, mcap = 64;
+    members_param = malloc(mcap);
+    if (members_param) members_param[mlen++] = '{';
+    for (size_t i = 0; i < n && members_param; i++)
+        members_param = array_append(members_param, &mlen, &mcap, q->live[i], i == 0);
+    if (!members_param) return rb_set_error(RB_ENOMEM, "out of memory");
+    members_param[mlen++] = '}';
+    members_param[mlen] = 0;
+    const char *params[] = {q->worker_id, members_param, q->owned_param};
+    r = exec_retry(q,
+                   "UPDATE workers SET view_members = $2, owned_buckets = $3, view_at = now() "
+                   "WHERE id = $1",
+                   3, params, PGRES_COMMAND_OK, NULL);
+    free(members_param);
+    if (!r) return RB_EDB;
+    PQclear(r);
+    return 0;
+}
+
+const uint32_t *rb_queue_owned_buckets(const rb_queue *q, size_t *n) {
+    *n = q->n_owned;
+    return q->owned;
+}
+
+size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
+
+/* ---- claim ---- */
+
+/* The claim statement of each mode: $1 worker id, $2 batch, $3 lease ms,
+ * $4 owned buckets (affinity modes). */
+#define CLAIM_HEAD "WITH picked AS MATERIALIZED (SELECT id FROM inbox WHERE status = 'pending' AND run_at <= now() "
+#define CLAIM_BUCKETS "AND partition_bucket = ANY($4::int[]) "
+#define CLAIM_GUARD                                                                                \
+    "AND NOT EXISTS (SELECT 1 FROM inbox older WHERE older.partition_key = inbox.partition_key "   \
+    "AND older.id < inbox.id AND older.status IN ('pending', 'claimed')) "
+#define CLAIM_TAIL                                                                                 \
+    "ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) "                                        \
+    "UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = now(), "                   \
+    "lease_expires_at = now() + $3 * interval '1 millisecond', "                                   \
+    "lease_generation = inbox.lease_generation + 1, attempts = inbox.attempts + 1 "               \
+    "FROM picked WHERE inbox.id = picked.id "                                                      \
+    "RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts, "         \
+    "inbox.partition_key, inbox.idempotency_key, inbox.payload"
+
+static const char *const claim_sql[] = {
+    [RB_CLAIM_COMPETING] = CLAIM_HEAD CLAIM_TAIL,
+    [RB_CLAIM_AFFINITY] = CLAIM_HEAD CLAIM_BUCKETS CLAIM_TAIL,
+    [RB_CLAIM_ORDERED] = CLAIM_HEAD CLAIM_BUCKETS CLAIM_GUARD CLAIM_TAIL,
+};
+
+void rb_queue_batch_free(rb_queue_batch *b) {
+    if (!b) return;
+    free(b->rows);
+    PQclear((PGresult *)b->result_);
+    b->rows = NULL;
+    b->result_ = NULL;
+    b->n = 0;
+}
+
+int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
+    rb_queue_batch_free(out);
+    int affinity = q->cfg.mode != RB_CLAIM_COMPETING;
+    if (affinity && q->n_owned == 0) return 0;
+    char batch[16], lease[16];
+    snprintf(batch, sizeof batch, "%u", q->cfg.batch);
+    snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
+    const char *params[] = {q->worker_id, batch, lease, q->owned_param};
+    PGresult *r = exec_retry(q, claim_sql[q->cfg.mode], affinity ? 4 : 3, params, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    size_t n = (size_t)PQntuples(r);
+    if (n == 0) {
+        PQclear(r);
+        return 0;
+    }
+    out->rows = calloc(n, sizeof *out->rows);
+    if (!out->rows) {
+        PQclear(r);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        int t = (int)i;
+        rb_queue_row *row = &out->rows[i];
+        row->id = strtoll(PQgetvalue(r, t, 0), NULL, 10);
+        row->lease_generation = strtoll(PQgetvalue(r, t, 1), NULL, 10);
+        row->partition_bucket = (uint32_t)strtoul(PQgetvalue(r, t, 2), NULL, 10);
+        row->attempts = (uint32_t)strtoul(PQgetvalue(r, t, 3), NULL, 10);
+        row->partition_key = PQgetvalue(r, t, 4);
+        row->idempotency_key = PQgetvalue(r, t, 5);
+        row->payload = PQgetisnull(r, t, 6) ? NULL : PQgetvalue(r, t, 6);
+    }
+    out->n = n;
+    out->result_ = r;
+    return 0;
+}
+
+/* ---- fenced writes ---- */
+
+#define FENCE "WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed'"
+
+static int lost(const rb_queue *q, const char *what, const rb_queue_row *row) {
+    return rb_set_error(RB_ELOST, "%s of row %lld (lease_generation %lld) by %s: lease lost", what,
+                        (long long)row->id, (long long)row->lease_generation, q->worker_id);
+}
+
+/* Run a fenced statement for `row` with extra parameters from $4 on. */
+static int fenced(rb_queue *q, const char *what, const char *sql, const rb_queue_row *row,
+                  int n_extra, const char *const *extra, int returns_rows, int *reconnected) {
+    char id[24], gen[24];
+    snprintf(id, sizeof id, "%lld", (long long)row->id);
+    snprintf(gen, sizeof gen, "%lld", (long long)row->lease_generation);
+    const char *params[8] = {id, gen, q->worker_id};
+    for (int i = 0; i < n_extra; i++) params[3 + i] = extra[i];
+    PGresult *r = exec_retry(q, sql, 3 + n_extra, params,
+                             returns_rows ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, reconnected);
+    if (!r) return RB_EDB;
+    long n = returns_rows ? PQntuples(r) : strtol(PQcmdTuples(r), NULL, 10);
+    PQclear(r);
+    return n == 0 ? lost(q, what, row) : 0;
+}
+
+int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) {
+    const char *extra[] = {effect};
+    int reconnected = 0;
+    int rc = fenced(q, "complete",
+                    "WITH done AS (UPDATE inbox SET status = 'done', completed_at = now(), "
+                    "claimed_by = NULL, lease_expires_at = NULL " FENCE
+                    " RETURNING id, idempotency_key, partition_key, lease_generation) "
+                    "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
+                    "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, "
+                    "$3, $4 FROM done RETURNING inbox_id",
+                    row, 1, extra, 1, &reconnected);
+    if (rc != RB_ELOST || !reconnected) return rc;
+    /* The connection dropped: our completion may have committed before it. */
+    char id[24], gen[24];
+    snprintf(id, sizeof id, "%lld", (long long)row->id);
+    snprintf(gen, sizeof gen, "%lld", (long long)row->lease_generation);
+    const char *params[] = {id, gen, q->worker_id};
+    PGresult *r = exec_retry(q,
+                             "SELECT 1 FROM effects WHERE inbox_id = $1 AND lease_generation = $2 "
+                             "AND worker_id = $3",
+                             3, params, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    int committed = PQntuples(r) == 1;
+    PQclear(r);
+    return committed ? 0 : lost(q, "complete", row);
+}
+
+int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint32_t retry_ms) {
+    char retry[16], max[16];
+    snprintf(retry, sizeof retry, "%u", retry_ms);
+    snprintf(max, sizeof max, "%u", q->cfg.max_attempts);
+    const char *extra[] = {error, retry, max};
+    return fenced(q, "fail",
+                  "UPDATE inbox SET status = CASE WHEN attempts >= $6::int THEN 'failed' ELSE "
+                  "'pending' END, last_error = $4, run_at = now() + $5 * interval '1 millisecond', "
+                  "claimed_by = NULL, lease_expires_at = NULL " FENCE,
+                  row, 3, extra, 0, NULL);
+}
+
+int rb_queue_release(rb_queue *q, const rb_queue_row *row) {
+    return fenced(q, "release",
+                  "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL " FENCE,
+                  row, 0, NULL, 0, NULL);
+}
+
+int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms) {
+    char lease[16];
+    snprintf(lease, sizeof lease, "%u", lease_ms);
+    const char *extra[] = {lease};
+    return fenced(q, "extend",
+                  "UPDATE inbox SET lease_expires_at = now() + $4 * interval '1 millisecond' " FENCE,
+                  row, 1, extra, 0, NULL);
+}
+
+/* ---- housekeeping ---- */
+
+int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
+    memset(rep, 0, sizeof *rep);
+    char max[16];
+    snprintf(max, sizeof max, "%u", q->cfg.max_attempts);
+    const char *params[] = {q->worker_id, max};
+    /* One statement = one transaction: the xact lock is held for exactly the
+     * round. The lock CTE is referenced several times, so it is evaluated once. */
+    PGresult *r = exec_retry(
+        q,
+        "WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(29282, "
+        "hashtext(current_schema())) AS won), "
+        "dead AS (UPDATE workers SET status = 'dead', dead_at = now(), dead_marked_by = $1 "
+        "WHERE status = 'alive' AND last_seen_at < now() - ttl_ms * interval '1 millisecond' "
+        "AND (SELECT won FROM lock) RETURNING id), "
+        "expired AS (UPDATE inbox SET status = CASE WHEN attempts >= $2::int THEN 'failed' "
+        "ELSE 'pending' END, claimed_by = NULL, lease_expires_at = NULL, run_at = now(), "
+        "last_error = 'lease expired' "
+        "WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock) "
+        "RETURNING status) "
+        "SELECT (SELECT won FROM lock), (SELECT count(*) FROM dead), "
+        "(SELECT count(*) FROM expired WHERE status = 'pending'), "
+        "(SELECT count(*) FROM expired WHERE status = 'failed'), "
+        "(SELECT string_agg(id, ',' ORDER BY id) FROM dead)",
+        2, params, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    rep->won_lock = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    rep->n_marked_dead = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
+    rep->n_released = strtoul(PQgetvalue(r, 0, 2), NULL, 10);
+    rep->n_failed = strtoul(PQgetvalue(r, 0, 3), NULL, 10);
+    if (!PQgetisnull(r, 0, 4)) rep->marked_dead = xstrdup(PQgetvalue(r, 0, 4));
+    PQclear(r);
+    return 0;
+}
+
+/* ---- status and explain ---- */
+
+int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
+    memset(c, 0, sizeof *c);
+    PGresult *r = exec_retry(
+        q,
+        "SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'), "
+        "(SELECT count(*) FROM inbox WHERE status = 'claimed'), "
+        "(SELECT count(*) FROM inbox WHERE status = 'done'), "
+        "(SELECT count(*) FROM inbox WHERE status = 'failed'), "
+        "(SELECT count(*) FROM effects), "
+        "(SELECT count(*) FROM workers WHERE status = 'alive'), "
+        "(SELECT count(*) FROM workers WHERE status = 'alive' AND last_seen_at > now() - ttl_ms * "
+        "interval '1 millisecond'), "
+        "(SELECT count(*) FROM workers WHERE status = 'dead'), "
+        "(SELECT count(*) FROM workers WHERE status = 'left')",
+        0, NULL, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    int64_t *f[] = {&c->n_pending, &c->n_claimed, &c->n_done, &c->n_failed, &c->n_effects,
+                    &c->n_workers_alive, &c->n_workers_live, &c->n_workers_dead, &c->n_workers_left};
+    for (int i = 0; i < 9; i++) *f[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
+    PQclear(r);
+    return 0;
+}
+
+int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) {
+    *text = NULL;
+    char batch[16], lease[16];
+    snprintf(batch, sizeof batch, "%u", q->cfg.batch);
+    snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
+    /* All buckets when this session owns none (it is not a live member). */
+    char *all = NULL;
+    const char *owned = q->owned_param;
+    if (!owned || q->n_owned == 0) {
+        size_t cap = 16 + (size_t)q->cfg.ring.n_buckets * 11, len = 0;
+        if (!(all = malloc(cap))) return rb_set_error(RB_ENOMEM, "out of memory");
+        all[len++] = '{';
+        for (uint32_t b = 0; b < q->cfg.ring.n_buckets; b++)
+            len += (size_t)snprintf(all + len, cap - len, "%s%u", b ? "," : "", b);
+        all[len++] = '}';
+        all[len] = 0;
+        owned = all;
+    }
+    const char *params[] = {q->worker_id, batch, lease, owned};
+    int affinity = mode != RB_CLAIM_COMPETING;
+    size_t n = strlen(claim_sql[mode]) + 64;
+    char *sql = malloc(n);
+    if (!sql) {
+        free(all);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
+    snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s", analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "",
+             claim_sql[mode]);
+    int rc = 0;
+    if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
+    PGresult *r = rc ? NULL : PQexecParams(q->conn, sql, affinity ? 4 : 3, NULL, params, NULL, NULL, 0);
+    if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK) rc = rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
+    size_t len = 0, cap = 256;
+    char *out = rc ? NULL : malloc(cap);
+    for (int i = 0; out && i < PQntuples(r); i++) {
+        const char *line = PQgetvalue(r, i, 0);
+        size_t ll = strlen(line);
+        if (len + ll + 2 > cap) {
+            cap = (len + ll + 2) * 2;
+            char *nb = realloc(out, cap);
+            if (!nb) {
+                free(out);
+                out = NULL;
+                break;
+            }
+            out = nb;
+        }
+        memcpy(out + len, line, ll);
+        len += ll;
+        out[len++] = '\n';
+        out[len] = 0;
+    }
+    if (!rc && !out) rc = rb_set_error(RB_ENOMEM, "out of memory");
+    PQclear(r);
+    exec_simple(q->conn, "ROLLBACK");
+    free(sql);
+    free(all);
+    *text = out;
+    return rc;
+}

@@ -1,0 +1,284 @@
+/*
+ * queue/queue.h — the ringbench Postgres claim protocol over libpq.
+ *
+ * One rb_queue is one database session (a libpq connection) plus the identity
+ * and configuration of one worker or producer. The protocol (queue/README.md):
+ *
+ *   enqueue   rows (partition_key, partition_bucket = rb_bucket_of(key),
+ *             idempotency_key UNIQUE, payload); a duplicate idempotency key
+ *             inserts nothing and is counted as a duplicate.
+ *   claim     up to `batch` pending rows whose run_at has come, through a
+ *             MATERIALIZED CTE ... ORDER BY run_at, id LIMIT batch FOR UPDATE
+ *             SKIP LOCKED, then one UPDATE setting status 'claimed',
+ *             claimed_by, lease_expires_at = now() + lease,
+ *             lease_generation + 1, attempts + 1. Modes: competing consumers,
+ *             bucket affinity (partition_bucket = ANY(owned buckets)), and
+ *             affinity + the ordering guard (no older unfinished row with the
+ *             same partition_key).
+ *   complete / fail / release / extend
+ *             each matches (id, lease_generation, claimed_by, status
+ *             'claimed'); 0 rows => RB_ELOST, nothing changed.
+ *   heartbeat UPDATE workers SET last_seen_at = now() of this worker (RB_ELOST
+ *             once a housekeeper has marked it dead).
+ *   membership live workers: status 'alive' AND last_seen_at > now() - TTL;
+ *             the ring over them gives this worker's owned buckets.
+ *   housekeep under pg_try_advisory_xact_lock: mark dead workers, release
+ *             expired leases (run_at moves to now() so a reclaimed row queues
+ *             behind the others; rows out of attempts become 'failed').
+ *
+ * All lease and liveness arithmetic happens in SQL with the database clock
+ * (now()); the client clock is used only for local pacing (how often to
+ * heartbeat) and never decides a lease.
+ *
+ * Errors: 0 or a negative RB_E* code (ringbench/error.h) with a message from
+ * rb_error_detail(): RB_EINVAL (bad configuration), RB_EDB (server error or a
+ * connection that could not be re-established within retry_ms), RB_ELOST
+ * (lease or membership lost: the write changed nothing), RB_ENOMEM.
+ *
+ * Connection loss: every call re-runs its statement after reconnecting with
+ * exponential backoff (10 ms doubling to 1 s) until retry_ms has passed. Each
+ * statement is a single-statement transaction, so a retry never half-applies.
+ *
+ * Thread safety: an rb_queue is used by one thread at a time (like a PGconn);
+ * distinct rb_queue objects are independent.
+ */
+#ifndef RINGBENCH_QUEUE_H
+#define RINGBENCH_QUEUE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ringbench/ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Claim modes (the seed's three coordination models). */
+typedef enum rb_claim_mode {
+    RB_CLAIM_COMPETING = 0, /* any pending row: competing consumers with SKIP LOCKED */
+    RB_CLAIM_AFFINITY = 1,  /* only rows in buckets this worker owns on the live ring */
+    RB_CLAIM_ORDERED = 2,   /* affinity + no older unfinished row with the same partition_key */
+} rb_claim_mode;
+
+/* "competing", "affinity", "ordered"; NULL for an unknown value. */
+const char *rb_claim_mode_name(rb_claim_mode m);
+/* Parse a mode name into *out: 0, or RB_EUNKNOWN with a detail. */
+int rb_claim_mode_parse(const char *name, rb_claim_mode *out);
+
+/* Configuration of one session. rb_queue_config_init() then override. */
+typedef struct rb_queue_config {
+    const char *conninfo;  /* libpq conninfo or URI; NULL or "" = libpq defaults (PG* env) */
+    const char *schema;    /* schema holding the queue tables; default "ringbench" */
+    const char *worker_id; /* NULL: generated "hostname:pid:random" (unique per incarnation) */
+    rb_claim_mode mode;    /* default RB_CLAIM_COMPETING */
+    uint32_t batch;        /* rows per claim, >= 1 (default 16) */
+    uint32_t lease_ms;     /* claim lease, > 0 (default 30000) */
+    uint32_t heartbeat_ms; /* heartbeat interval, > 0 and <= ttl_ms / 3 (default 1000) */
+    uint32_t ttl_ms;       /* liveness TTL, > 0 (default 3000) */
+    uint32_t max_attempts; /* claims before a row is 'failed' by the housekeeper (default 5) */
+    uint32_t retry_ms;     /* how long to keep reconnecting after a lost connection (10000) */
+    /* Ring used for affinity modes. n_buckets, bucket_hash and seed are always
+     * taken from the queue's queue_config row when it exists (rb_queue_open);
+     * algo, n_vnodes and ring_hash too unless ring_override is set. */
+    const rb_algo *algo; /* default: queue_config.algo, else "binary" */
+    rb_config ring;
+    int ring_override;
+    /* Planner switches for tests: comma-separated names among hashjoin,
+     * mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort; each gets
+     * SET enable_<name> = off in the session. NULL = none. */
+    const char *planner_off;
+} rb_queue_config;
+
+/* rb_queue_config_init — the defaults above; never fails. */
+void rb_queue_config_init(rb_queue_config *cfg);
+
+/*
+ * rb_queue_config_validate — 0, or RB_EINVAL with a detail naming the bad
+ * field: batch >= 1, lease_ms > 0, ttl_ms > 0, heartbeat_ms > 0 and
+ * heartbeat_ms <= ttl_ms / 3, max_attempts >= 1, schema a plain identifier
+ * ([a-z_][a-z0-9_]*, <= 63 bytes), planner_off names known. Pure.
+ */
+int rb_queue_config_validate(const rb_queue_config *cfg);
+
+typedef struct rb_queue rb_queue;
+
+/*
+ * rb_queue_open — validate `cfg`, connect (retrying for cfg->retry_ms), set
+ * search_path to cfg->schema and the planner switches, read queue_config when
+ * the schema is migrated. Copies every string of cfg. On success *out owns a
+ * session to free with rb_queue_close; on failure *out is NULL and the code is
+ * RB_EINVAL or RB_EDB (detail: libpq's message).
+ */
+int rb_queue_open(const rb_queue_config *cfg, rb_queue **out);
+
+/* rb_queue_close — leave (when registered and not told otherwise by
+ * rb_queue_abandon), disconnect, free. NULL is a no-op. */
+void rb_queue_close(rb_queue *q);
+
+/* rb_queue_abandon — disconnect without leaving the membership and without
+ * touching held leases: simulates a crash (tests). The session stays usable
+ * only for rb_queue_close. */
+void rb_queue_abandon(rb_queue *q);
+
+/* rb_queue_worker_id — this session's worker id (NUL-terminated, owned by q). */
+const char *rb_queue_worker_id(const rb_queue *q);
+
+/* rb_queue_ring_config — the ring parameters in effect (after open/migrate). */
+const rb_config *rb_queue_ring_config(const rb_queue *q);
+
+/*
+ * rb_queue_migrate — create the schema, tables and indexes (queue/schema.sql)
+ * if missing and record the ring parameters of `ring` (B, hashes, seed) and
+ * `algo` in queue_config on the first run. Idempotent; a later run with a
+ * different B or bucket hash or seed fails with RB_EINVAL (the stored buckets
+ * would be wrong). Runs in one transaction under an advisory lock.
+ */
+int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring);
+
+/* One row to enqueue. Strings are NUL-terminated text (no NUL bytes). */
+typedef struct rb_queue_item {
+    const char *partition_key;   /* the key; bucket = rb_bucket_of(ring, key) */
+    const char *idempotency_key; /* unique across the queue */
+    const char *payload;         /* may be NULL */
+} rb_queue_item;
+
+/*
+ * rb_queue_enqueue — insert items[0 .. n) in multi-row INSERTs of up to 1000
+ * rows (INSERT ... SELECT FROM unnest(arrays) ON CONFLICT (idempotency_key)
+ * DO NOTHING). *n_inserted (may be NULL) gets the rows created; n minus that
+ * is the number of duplicate idempotency keys. Needs a migrated schema.
+ * Each chunk commits on its own: on failure the earlier chunks stay.
+ */
+int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted);
+
+/* One claimed row. Strings are owned by the rb_queue_batch they came in. */
+typedef struct rb_queue_row {
+    int64_t id;
+    int64_t lease_generation; /* fencing token of this claim */
+    uint32_t partition_bucket;
+    uint32_t attempts; /* including this claim */
+    const char *partition_key;
+    const char *idempotency_key;
+    const char *payload; /* NULL when the column is NULL */
+} rb_queue_row;
+
+/* The result of one claim: rows[0 .. n), n <= batch. */
+typedef struct rb_queue_batch {
+    rb_queue_row *rows;
+    size_t n;
+    void *result_; /* private: the PGresult the strings point into */
+} rb_queue_batch;
+
+/* rb_queue_batch_free — free a batch's storage (not its leases); the struct
+ * may be reused. Zeroed or freed batches are fine. */
+void rb_queue_batch_free(rb_queue_batch *b);
+
+/*
+ * rb_queue_register — insert this worker into `workers` as alive (status,
+ * last_seen_at = now()). Called by rb_queue_open's users before claiming;
+ * affinity modes also need rb_queue_refresh_membership.
+ */
+int rb_queue_register(rb_queue *q);
+
+/*
+ * rb_queue_heartbeat — last_seen_at = now() for this worker. RB_ELOST when
+ * the row is no longer 'alive' (a housekeeper marked it dead): the worker must
+ * stop claiming and rejoin under a new id (rb_queue_rejoin).
+ */
+int rb_queue_heartbeat(rb_queue *q);
+
+/* rb_queue_rejoin — take a fresh worker id and register it (after RB_ELOST
+ * from rb_queue_heartbeat). */
+int rb_queue_rejoin(rb_queue *q);
+
+/*
+ * rb_queue_refresh_membership — read the live membership (status 'alive' and
+ * last_seen_at > now() - ttl, database clock), and when it differs from the
+ * last one rebuild the ring (rb_ring_build over the live ids, weight 1),
+ * recompute this worker's owned buckets (rb_ring_owner_bucket == me) and
+ * publish them in workers.owned_buckets / view_members. *changed (may be NULL)
+ * is set to 1 when the membership changed. A worker absent from the live
+ * membership owns no bucket.
+ */
+int rb_queue_refresh_membership(rb_queue *q, int *changed);
+
+/* rb_queue_owned_buckets — the owned buckets from the last refresh
+ * (ascending; *n gets the count; pointer valid until the next refresh). */
+const uint32_t *rb_queue_owned_buckets(const rb_queue *q, size_t *n);
+
+/* rb_queue_n_live — number of live members seen at the last refresh. */
+size_t rb_queue_n_live(const rb_queue *q);
+
+/*
+ * rb_queue_claim — claim up to cfg.batch rows in cfg.mode into *out (freed
+ * first; 0 rows is success). Affinity modes with no owned bucket claim
+ * nothing without a round trip.
+ */
+int rb_queue_claim(rb_queue *q, rb_queue_batch *out);
+
+/*
+ * rb_queue_complete — mark `row` done and insert its effect row (effects:
+ * idempotency_key, inbox_id, lease_generation, worker_id, effect) in the same
+ * statement. RB_ELOST when the lease is no longer this worker's. After a
+ * reconnect, a completion that committed before the connection dropped is
+ * recognised by its effect row and reported as 0.
+ */
+int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect);
+
+/* rb_queue_fail — give `row` back as pending with run_at = now() + retry_ms
+ * and the error text, or 'failed' when out of attempts. RB_ELOST as above. */
+int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint32_t retry_ms);
+
+/* rb_queue_release — give `row` back as pending now, without an error (e.g.
+ * at shutdown). RB_ELOST as above. */
+int rb_queue_release(rb_queue *q, const rb_queue_row *row);
+
+/* rb_queue_extend — lease_expires_at = now() + lease_ms for `row` (lease
+ * heartbeat). RB_ELOST as above. */
+int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms);
+
+/* What one housekeeping round did. */
+typedef struct rb_queue_housekeeping {
+    int won_lock;            /* 1 when this session held the advisory lock */
+    size_t n_marked_dead;    /* workers this round marked dead */
+    size_t n_released;       /* expired leases released to pending */
+    size_t n_failed;         /* expired leases out of attempts, now 'failed' */
+    char *marked_dead;       /* comma-separated ids marked dead (malloc'd, or NULL) */
+} rb_queue_housekeeping;
+
+/*
+ * rb_queue_housekeep — one round under pg_try_advisory_xact_lock (key: this
+ * schema), in one statement: workers alive with last_seen_at < now() - their
+ * ttl_ms become 'dead' (dead_marked_by = this worker); claimed rows with
+ * lease_expires_at < now() go back to pending with run_at = now(), or to
+ * 'failed' when attempts >= max_attempts. Losing the lock is not an error
+ * (won_lock = 0). Free report->marked_dead with free().
+ */
+int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *report);
+
+/* rb_queue_leave — status 'left' (graceful exit; the others drop it from the
+ * ring at their next refresh). */
+int rb_queue_leave(rb_queue *q);
+
+/* Row counts by status, and the workers (rb_queue_status). */
+typedef struct rb_queue_counts {
+    int64_t n_pending, n_claimed, n_done, n_failed, n_effects;
+    int64_t n_workers_alive, n_workers_live, n_workers_dead, n_workers_left;
+} rb_queue_counts;
+
+/* rb_queue_counts_get — the counts above (live = alive and within TTL). */
+int rb_queue_counts_get(rb_queue *q, rb_queue_counts *out);
+
+/*
+ * rb_queue_explain — EXPLAIN (ANALYZE when `analyze`; the claim is then
+ * rolled back) of the claim statement of `mode` with this session's batch
+ * and owned buckets (all buckets when none). *text gets a malloc'd string to
+ * free().
+ */
+int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
