@@ -53,7 +53,8 @@ static int parse_u32_list(const char *cmd, const char *opt, const char *spec, ui
         char *dots = strstr(tok, "..");
         if (dots) {
             *dots = '\0';
-            if (rb_cli_parse_u32(tok, 0, UINT32_MAX, &lo) || rb_cli_parse_u32(dots + 2, 0, UINT32_MAX, &hi)) {
+            if (rb_cli_parse_u32(tok, 0, UINT32_MAX, &lo) ||
+                rb_cli_parse_u32(dots + 2, 0, UINT32_MAX, &hi)) {
                 rc = -1;
                 rb_cli_usage_error(cmd, "%s: '%s' is not N or N1..N2 (whole numbers)", opt, spec);
                 break;
@@ -72,7 +73,8 @@ static int parse_u32_list(const char *cmd, const char *opt, const char *spec, ui
         }
         if (lo < min || hi > max) {
             rc = -1;
-            rb_cli_usage_error(cmd, "%s: values must be from %u to %u, got '%s'", opt, min, max, spec);
+            rb_cli_usage_error(cmd, "%s: values must be from %u to %u, got '%s'", opt, min, max,
+                               spec);
             break;
         }
         for (uint64_t x = lo; x <= hi; x++) {
@@ -110,7 +112,8 @@ static int parse_names(const char *cmd, const char *spec, const void *(*lookup)(
     if (strlen(spec) >= sizeof buf) return rb_cli_usage_error(cmd, "list too long: '%s'", spec), -1;
     strcpy(buf, spec);
     *n = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
         const void *x = lookup(tok);
         if (!x) return rb_cli_usage_error(cmd, "%s", rb_error_detail()), -1;
         if (*n == max) return rb_cli_usage_error(cmd, "too many names in '%s'", spec), -1;
@@ -188,11 +191,13 @@ static int is_one_of(const char *arg, const char *const *names) {
 static void note_seeds(FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
     if (fmt == RB_FMT_JSON) {
         fputs("\"seeds\": [", f);
-        for (uint32_t s = 0; s < n; s++) fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)(first + s));
+        for (uint32_t s = 0; s < n; s++)
+            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)(first + s));
         fputs("],\n", f);
     } else {
-        rb_report_note(f, fmt, "member-id seeds: %llu..%llu (worker-<hex> ids from splitmix64; "
-                               "`--seed S --seeds 1` reproduces seed S)",
+        rb_report_note(f, fmt,
+                       "member-id seeds: %llu..%llu (worker-<hex> ids from splitmix64; "
+                       "`--seed S --seeds 1` reproduces seed S)",
                        (unsigned long long)first, (unsigned long long)(first + n - 1));
     }
 }
@@ -292,7 +297,8 @@ static void change_add(change_acc *a, const rb_movement *m) {
     if (r > a->worst_ratio) a->worst_ratio = r;
     if (kr > a->worst_key_ratio) a->worst_key_ratio = kr;
     if (m->n_violating_buckets > a->worst_violations) a->worst_violations = m->n_violating_buckets;
-    if (m->n_violating_keys > a->worst_key_violations) a->worst_key_violations = m->n_violating_keys;
+    if (m->n_violating_keys > a->worst_key_violations)
+        a->worst_key_violations = m->n_violating_keys;
 }
 
 /* Spread accumulated over seeds. */
@@ -405,6 +411,13 @@ static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, co
         spread_add(&bs, &c.bucket_spread, s == 0);
         spread_add(&ks, &c.key_spread, s == 0);
     }
+    /* a control must be caught: a verifier that sees no violations of modn
+     * cannot fail */
+    if ((a->flags & RB_ALGO_CONTROL) && n >= 2 && ch[RB_CHANGE_ADD].worst_violations == 0)
+        report_failure(fails,
+                       "control %s hash %s N %u: no monotonicity violation seen on add in %zu "
+                       "seeds (expected some: the verifier must be able to fail)",
+                       a->name, cfg->ring_hash->name, n, ms->n_seeds);
     double K = (double)ms->n_seeds, none = NAN;
     double rm_ideal = 1.0 / n;
 #define RM(x) (has_remove ? (x) : none)
@@ -477,7 +490,8 @@ static int verify_agreement(const verify_opts *o, const rb_config *cfg, const me
         for (size_t s = 0; s < ms->n_seeds; s++) {
             uint64_t bad;
             size_t which;
-            int rc = rb_sweep_agreement(grp, cfg, ms->members + s * ms->n, n, scratch, &bad, &which);
+            int rc =
+                rb_sweep_agreement(grp, cfg, ms->members + s * ms->n, n, scratch, &bad, &which);
             if (rc) return rc;
             acc[g].n_compared++;
             if (!bad) continue;
@@ -488,7 +502,8 @@ static int verify_agreement(const verify_opts *o, const rb_config *cfg, const me
                            "V %u seed %llu)",
                            grp->rule, grp->variants[which].algo,
                            grp->variants[which].table_source ? " from " : "",
-                           grp->variants[which].table_source ? grp->variants[which].table_source : "",
+                           grp->variants[which].table_source ? grp->variants[which].table_source
+                                                             : "",
                            grp->variants[0].algo, (unsigned long long)bad, cfg->ring_hash->name, n,
                            cfg->n_vnodes, (unsigned long long)(o->first_seed + s));
         }
@@ -512,8 +527,9 @@ static void print_agreement(const verify_opts *o, const agreement_acc *acc) {
             rb_json_string(f, grp->rule, strlen(grp->rule));
             fputs(", \"variants\": ", f);
             rb_json_string(f, names, strlen(names));
-            fprintf(f, ", \"n_memberships_compared\": %llu, \"n_disagreeing_memberships\": %llu, "
-                       "\"n_disagreeing_buckets\": %llu}",
+            fprintf(f,
+                    ", \"n_memberships_compared\": %llu, \"n_disagreeing_memberships\": %llu, "
+                    "\"n_disagreeing_buckets\": %llu}",
                     (unsigned long long)acc[g].n_compared,
                     (unsigned long long)acc[g].n_disagreeing_memberships,
                     (unsigned long long)acc[g].n_disagreeing_buckets);
@@ -563,7 +579,8 @@ static int run_sweep(const verify_opts *o) {
         return rc;
     }
     uint32_t B = o->n_buckets;
-    uint32_t *kpb = malloc((size_t)B * sizeof *kpb), *scratch = malloc(2 * (size_t)B * sizeof *scratch);
+    uint32_t *kpb = malloc((size_t)B * sizeof *kpb),
+             *scratch = malloc(2 * (size_t)B * sizeof *scratch);
     uint64_t *pos = malloc((size_t)B * sizeof *pos);
     if (!kpb || !scratch || !pos) {
         free(kpb), free(scratch), free(pos), rb_key_list_free(&keys);
@@ -699,10 +716,8 @@ static int run_seed_example(const verify_opts *o) {
 }
 
 static const rb_col code_cols[] = {
-    {"algo", "algo", 10, RB_COL_STR},
-    {"hash", "hash", 10, RB_COL_STR},
-    {"expected", "expected", 18, RB_COL_STR},
-    {"got", "got", 18, RB_COL_STR},
+    {"algo", "algo", 10, RB_COL_STR},         {"hash", "hash", 10, RB_COL_STR},
+    {"expected", "expected", 18, RB_COL_STR}, {"got", "got", 18, RB_COL_STR},
     {"status", "status", 8, RB_COL_STR},
 };
 
@@ -712,10 +727,11 @@ static int write_codes(const char *path, const uint64_t *codes) {
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f) return rb_cli_fail("verify", "cannot write %s", tmp);
-    fprintf(f, "# ringbench verification codes, procedure version %d (verify/codes.h,\n"
-               "# verify/README.md). Generated by `ringbench verify --codes --update`:\n"
-               "# review every changed line -- a changed code is a changed mapping.\n"
-               "# algo hash code\n",
+    fprintf(f,
+            "# ringbench verification codes, procedure version %d (verify/codes.h,\n"
+            "# verify/README.md). Generated by `ringbench verify --codes --update`:\n"
+            "# review every changed line -- a changed code is a changed mapping.\n"
+            "# algo hash code\n",
             RB_CODES_VERSION);
     for (size_t a = 0; a < rb_algo_count(); a++)
         for (size_t h = 0; h < rb_hash_count(); h++)
@@ -738,8 +754,9 @@ static int run_codes(const verify_opts *o) {
     if (o->update) {
         int rc = write_codes(o->codes_file, got);
         free(got);
-        if (!rc) fprintf(stderr, "ringbench verify: wrote %zu codes to %s; review the diff\n",
-                         n_algos * n_hashes, o->codes_file);
+        if (!rc)
+            fprintf(stderr, "ringbench verify: wrote %zu codes to %s; review the diff\n",
+                    n_algos * n_hashes, o->codes_file);
         return rc;
     }
     rb_code_entry *expected;
@@ -797,9 +814,9 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     return 0;
 }
 
-static const char *const verify_value_opts[] = {
-    "--algo", "--hash", "--members", "--vnodes", "--buckets", "--keys", "--n-keys", "--seeds",
-    "--seed", "--format", "--codes-file", NULL};
+static const char *const verify_value_opts[] = {"--algo",    "--hash",   "--members",    "--vnodes",
+                                                "--buckets", "--keys",   "--n-keys",     "--seeds",
+                                                "--seed",    "--format", "--codes-file", NULL};
 
 /* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
@@ -829,29 +846,34 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
                 return RB_EXIT_USAGE;
             o->hash_given = 1;
         } else if (is_opt(arg, "--members")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members)) return RB_EXIT_USAGE;
+            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
+                return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--vnodes")) {
             if (parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes)) return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--buckets")) {
             if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
-                return rb_cli_usage_error(cmd, "--buckets must be a whole number from 1 to %u, got '%s'",
+                return rb_cli_usage_error(cmd,
+                                          "--buckets must be a whole number from 1 to %u, got '%s'",
                                           RB_MAX_BUCKETS, v);
         } else if (is_opt(arg, "--keys")) {
             o->keys_path = v;
         } else if (is_opt(arg, "--n-keys")) {
             uint32_t k;
             if (rb_cli_parse_u32(v, 1, 100000000u, &k))
-                return rb_cli_usage_error(cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'", v);
+                return rb_cli_usage_error(
+                    cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'", v);
             o->n_keys = k;
         } else if (is_opt(arg, "--seeds")) {
             if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
-                return rb_cli_usage_error(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
+                return rb_cli_usage_error(
+                    cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
         } else if (is_opt(arg, "--seed")) {
             if (rb_cli_parse_u64(v, &o->first_seed))
                 return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
         } else if (is_opt(arg, "--format")) {
             if (rb_cli_parse_format(v, 1, &o->fmt))
-                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
+                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'",
+                                          v);
         } else if (is_opt(arg, "--codes-file")) {
             o->codes_file = v;
         }
@@ -872,15 +894,18 @@ int rb_cmd_verify(int argc, char **argv) {
     int rc = parse_verify(argc, argv, &o);
     if (rc < 0) {
         if (!o.n_algos)
-            for (size_t a = 0; a < rb_algo_count() && a < MAX_NAMES; a++) o.algos[o.n_algos++] = rb_algo_at(a);
+            for (size_t a = 0; a < rb_algo_count() && a < MAX_NAMES; a++)
+                o.algos[o.n_algos++] = rb_algo_at(a);
         if (!o.n_hashes) {
             o.hashes[o.n_hashes++] = &rb_hash_fnv1a32;
             o.hashes[o.n_hashes++] = &rb_hash_xxh3;
         }
         /* defaults: N = 2..64, V = 1, 2, 4, ..., 1024 */
         uint32_t pow2[11], all_n[63];
-        for (int i = 0; i < 11; i++) pow2[i] = 1u << i;
-        for (int i = 0; i < 63; i++) all_n[i] = (uint32_t)i + 2;
+        for (int i = 0; i < 11; i++)
+            pow2[i] = 1u << i;
+        for (int i = 0; i < 63; i++)
+            all_n[i] = (uint32_t)i + 2;
         if ((!o.members.n && set_default_list(&o.members, all_n, 63)) ||
             (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
             rc = rb_cli_fail("verify", "out of memory");
@@ -972,7 +997,8 @@ static int time_builds(const rb_algo *a, const rb_config *cfg, const rb_member *
 static uint32_t buckets_needed(uint32_t B, const u32_list *ns, double target) {
     for (uint64_t b = B; b <= RB_MAX_BUCKETS; b++) {
         size_t i = 0;
-        while (i < ns->n && rb_integer_floor((uint32_t)b, ns->v[i]) <= target + 1e-12) i++;
+        while (i < ns->n && rb_integer_floor((uint32_t)b, ns->v[i]) <= target + 1e-12)
+            i++;
         if (i == ns->n) return (uint32_t)b;
     }
     return 0;
@@ -995,8 +1021,8 @@ typedef struct vnodes_opts {
 } vnodes_opts;
 
 static const char *const vnodes_value_opts[] = {
-    "--members", "--algo", "--hash", "--buckets", "--target-peak", "--keys", "--seeds", "--seed",
-    "--max-vnodes", "--vnodes", "--format", NULL};
+    "--members", "--algo", "--hash",       "--buckets", "--target-peak", "--keys",
+    "--seeds",   "--seed", "--max-vnodes", "--vnodes",  "--format",      NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
@@ -1016,7 +1042,8 @@ static double sampling_worst(const vnodes_opts *o, const rb_key_list *keys, uint
         if (kpb) rb_keys_per_bucket(&cfg, keys->keys, keys->len, keys->n, kpb);
         for (size_t i = 0; i < o->members.n; i++)
             for (uint32_t s = 0; s < o->n_seeds; s++) {
-                double p = rb_sampling_peak_to_mean(pos, B, o->members.v[i], o->first_seed + s, kpb);
+                double p =
+                    rb_sampling_peak_to_mean(pos, B, o->members.v[i], o->first_seed + s, kpb);
                 if (p > worst) worst = p, *worst_n = o->members.v[i];
             }
     }
@@ -1053,40 +1080,51 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
         } else if (!(v = option_value(cmd, argc, argv, &i))) {
             return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--members")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members)) return RB_EXIT_USAGE;
+            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
+                return RB_EXIT_USAGE;
         } else if (is_opt(arg, "--algo")) {
-            if (!(o->algo = rb_algo_by_name(v))) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+            if (!(o->algo = rb_algo_by_name(v)))
+                return rb_cli_usage_error(cmd, "%s", rb_error_detail());
         } else if (is_opt(arg, "--hash")) {
-            if (!(o->hash = rb_hash_by_name(v))) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+            if (!(o->hash = rb_hash_by_name(v)))
+                return rb_cli_usage_error(cmd, "%s", rb_error_detail());
         } else if (is_opt(arg, "--buckets")) {
             if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
-                return rb_cli_usage_error(cmd, "--buckets must be a whole number from 1 to %u, got '%s'",
+                return rb_cli_usage_error(cmd,
+                                          "--buckets must be a whole number from 1 to %u, got '%s'",
                                           RB_MAX_BUCKETS, v);
         } else if (is_opt(arg, "--target-peak")) {
             if (rb_cli_parse_double(v, &o->target) || o->target < 1.0)
-                return rb_cli_usage_error(cmd, "--target-peak must be a number >= 1 (peak-to-mean "
-                                               "cannot be below 1), got '%s'", v);
+                return rb_cli_usage_error(cmd,
+                                          "--target-peak must be a number >= 1 (peak-to-mean "
+                                          "cannot be below 1), got '%s'",
+                                          v);
         } else if (is_opt(arg, "--keys")) {
             o->keys_path = v;
         } else if (is_opt(arg, "--seeds")) {
             if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
-                return rb_cli_usage_error(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
+                return rb_cli_usage_error(
+                    cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
         } else if (is_opt(arg, "--seed")) {
             if (rb_cli_parse_u64(v, &o->first_seed))
                 return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
         } else if (is_opt(arg, "--max-vnodes")) {
             if (rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes))
-                return rb_cli_usage_error(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'", v);
+                return rb_cli_usage_error(
+                    cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'", v);
         } else if (is_opt(arg, "--vnodes")) {
-            return rb_cli_usage_error(cmd, "--vnodes is what this command chooses; use --max-vnodes");
+            return rb_cli_usage_error(cmd,
+                                      "--vnodes is what this command chooses; use --max-vnodes");
         } else if (is_opt(arg, "--format")) {
             if (rb_cli_parse_format(v, 1, &o->fmt))
-                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'", v);
+                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'",
+                                          v);
         }
     }
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
     uint32_t v_max = 1;
-    while (v_max * 2 <= o->max_vnodes) v_max *= 2; /* the largest candidate */
+    while (v_max * 2 <= o->max_vnodes)
+        v_max *= 2; /* the largest candidate */
     int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
     return size_rc ? size_rc : -1;
 }
@@ -1120,7 +1158,8 @@ static int vnodes_measure(const vnodes_opts *o, const rb_config *cfg, const uint
             }
             rb_movement mv;
             rb_sweep_movement(scratch, scratch + B, B, n, RB_CHANGE_ADD, kpb, n_keys, &mv);
-            double ratio = (kpb ? mv.moved_key_fraction : mv.moved_bucket_fraction) / mv.ideal_fraction;
+            double ratio =
+                (kpb ? mv.moved_key_fraction : mv.moved_bucket_fraction) / mv.ideal_fraction;
             row->sum_p2m += p2m;
             row->sum_ratio += ratio;
             row->n_cases++;
@@ -1263,11 +1302,12 @@ static int run_vnodes(const vnodes_opts *o) {
     }
     if (o->target < sampling) {
         need_b_sampling = buckets_for_target(o, &keys, B);
-        int w = snprintf(sampling_note, sizeof sampling_note,
-                         "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
-                         "even V -> infinity leaves about that spread, so no V is expected to "
-                         "reach the target",
-                         o->target, sampling, sampling_n, B);
+        int w =
+            snprintf(sampling_note, sizeof sampling_note,
+                     "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
+                     "even V -> infinity leaves about that spread, so no V is expected to "
+                     "reach the target",
+                     o->target, sampling, sampling_n, B);
         if (w > 0 && need_b_sampling)
             snprintf(sampling_note + w, sizeof sampling_note - (size_t)w,
                      "; measured by doubling B: B = %u brings both floors under the target",
@@ -1287,8 +1327,9 @@ static int run_vnodes(const vnodes_opts *o) {
                      "; B >= %u would be needed for every N in the range", need_b);
     }
     if (!uses)
-        snprintf(verdict, sizeof verdict, "%s does not use vnodes: worst peak-to-mean %.3f %s the target",
-                 o->algo->name, best_p2m, best_p2m <= o->target ? "meets" : "misses");
+        snprintf(verdict, sizeof verdict,
+                 "%s does not use vnodes: worst peak-to-mean %.3f %s the target", o->algo->name,
+                 best_p2m, best_p2m <= o->target ? "meets" : "misses");
     else if (recommended)
         snprintf(verdict, sizeof verdict,
                  "recommended V = %u: the smallest power of two from which on the worst "

@@ -28,7 +28,8 @@ static uint64_t fold(uint64_t h, uint32_t owner) {
 
 /* Fold one ring's bucket owners and fixed-key owners into h. */
 static uint64_t fold_ring(uint64_t h, const rb_ring *r) {
-    for (uint32_t b = 0; b < r->cfg.n_buckets; b++) h = fold(h, rb_ring_owner_bucket(r, b));
+    for (uint32_t b = 0; b < r->cfg.n_buckets; b++)
+        h = fold(h, rb_ring_owner_bucket(r, b));
     char key[32];
     for (uint32_t k = 0; k < CODE_N_ORDER_KEYS; k++) {
         int len = snprintf(key, sizeof key, "order:%u", k);
@@ -83,8 +84,8 @@ int rb_codes_load(const char *path, rb_code_entry **entries, size_t *n) {
         rb_code_entry e;
         char extra[2];
         if (sscanf(p, "%63s %63s 0x%" SCNx64 " %1s", e.algo, e.hash, &e.code, extra) != 3) {
-            rc = rb_set_error(RB_EINVAL, "%s line %zu: expected 'ALGO HASH 0x<hex>'", path,
-                              line_no);
+            rc =
+                rb_set_error(RB_EINVAL, "%s line %zu: expected 'ALGO HASH 0x<hex>'", path, line_no);
             break;
         }
         if (*n == cap) {

@@ -17,7 +17,8 @@ static void hand_made(void) {
     prop_check(m.n_moved_buckets == 0 && m.n_violating_buckets == 0,
                "hand-made add, no change: moved %llu violating %llu, expected 0 0",
                (unsigned long long)m.n_moved_buckets, (unsigned long long)m.n_violating_buckets);
-    uint32_t add[4] = {3, 0, 2, 1}; /* bucket 0 to the new member 3: fine; bucket 1 1->0: violation */
+    uint32_t add[4] = {3, 0, 2,
+                       1}; /* bucket 0 to the new member 3: fine; bucket 1 1->0: violation */
     uint32_t keys[4] = {10, 20, 30, 40};
     rb_sweep_movement(before, add, 4, 3, RB_CHANGE_ADD, keys, 100, &m);
     prop_check(m.n_moved_buckets == 2 && m.n_violating_buckets == 1 && m.n_moved_keys == 30 &&

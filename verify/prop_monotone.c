@@ -13,7 +13,8 @@ int main(void) {
     enum { N_SEEDS = 12, B = 1024 };
     for (size_t ai = 0; ai < rb_algo_count(); ai++) {
         const rb_algo *a = rb_algo_at(ai);
-        int all = (a->flags & RB_ALGO_MONOTONE) != 0, last = (a->flags & RB_ALGO_MONOTONE_LAST) != 0;
+        int all = (a->flags & RB_ALGO_MONOTONE) != 0,
+            last = (a->flags & RB_ALGO_MONOTONE_LAST) != 0;
         if (!all && !last) continue;
         size_t n_v = (a->flags & RB_ALGO_USES_VNODES) ? 3 : 1;
         for (size_t hi = 0; hi < PROP_N_HASHES; hi++)

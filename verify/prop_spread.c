@@ -46,8 +46,10 @@ int main(void) {
                     mean[vi] = sum / N_SEEDS;
                 }
                 if (!uses || n < 2) continue;
-                printf("%-8s %-8s N %2u  mean peak-to-mean by V:", a->name, prop_hashes[hi]->name, n);
-                for (size_t vi = 0; vi < N_V; vi++) printf(" %u:%.3f", vnodes[vi], mean[vi]);
+                printf("%-8s %-8s N %2u  mean peak-to-mean by V:", a->name, prop_hashes[hi]->name,
+                       n);
+                for (size_t vi = 0; vi < N_V; vi++)
+                    printf(" %u:%.3f", vnodes[vi], mean[vi]);
                 printf("  (floor %.3f)\n", floor);
                 int strict = prop_hashes[hi] == &rb_hash_xxh3;
                 for (size_t vi = 1; vi < N_V; vi++) {
@@ -55,8 +57,8 @@ int main(void) {
                         if (mean[vi] > mean[vi - 1] * (1 + NOISE))
                             printf("NOTE algo %s hash %s N %u: mean peak-to-mean rose from %.4f "
                                    "(V %u) to %.4f (V %u)\n",
-                                   a->name, prop_hashes[hi]->name, n, mean[vi - 1],
-                                   vnodes[vi - 1], mean[vi], vnodes[vi]);
+                                   a->name, prop_hashes[hi]->name, n, mean[vi - 1], vnodes[vi - 1],
+                                   mean[vi], vnodes[vi]);
                         continue;
                     }
                     prop_check(mean[vi] <= mean[vi - 1] * (1 + NOISE),

@@ -42,7 +42,7 @@ static inline int prop_finish(const char *name) {
 /* Measure one case: n members (and the added one) from seed; B buckets,
  * ring hash = bucket hash = h. Exits 1 on a build error. */
 static inline void prop_case(const rb_algo *a, const rb_hash *h, uint32_t n, uint32_t v, uint32_t B,
-                      uint64_t seed, rb_case *out) {
+                             uint64_t seed, rb_case *out) {
     char *ids = malloc(((size_t)n + 1) * RB_SWEEP_ID_BYTES);
     rb_member *m = malloc(((size_t)n + 1) * sizeof *m);
     uint32_t *scratch = malloc(2 * (size_t)B * sizeof *scratch);
@@ -57,8 +57,8 @@ static inline void prop_case(const rb_algo *a, const rb_hash *h, uint32_t n, uin
     cfg.n_buckets = B;
     cfg.ring_hash = cfg.bucket_hash = h;
     if (rb_sweep_case(a, &cfg, m, n, NULL, 0, scratch, out)) {
-        fprintf(stderr, "algo %s hash %s N %u V %u seed %llu: build failed: %s\n", a->name,
-                h->name, n, v, (unsigned long long)seed, rb_error_detail());
+        fprintf(stderr, "algo %s hash %s N %u V %u seed %llu: build failed: %s\n", a->name, h->name,
+                n, v, (unsigned long long)seed, rb_error_detail());
         exit(1);
     }
     free(ids), free(m), free(scratch);

@@ -6,16 +6,24 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 void rb_report_begin(rb_report *r, FILE *f, rb_format fmt, const rb_col *cols, size_t n_cols) {
     *r = (rb_report){.f = f, .fmt = fmt, .cols = cols, .n_cols = n_cols};
     for (size_t c = 0; c < n_cols; c++) {
         if (cols[c].width == 0 && (fmt == RB_FMT_TEXT || fmt == RB_FMT_MD)) continue;
         switch (fmt) {
-        case RB_FMT_TEXT: fprintf(f, "%s%*s", c ? " " : "", cols[c].width, cols[c].label); break;
-        case RB_FMT_MD: fprintf(f, "| %s ", cols[c].label); break;
-        case RB_FMT_CSV: fprintf(f, "%s%s", c ? "," : "", cols[c].name); break;
-        case RB_FMT_JSON: break;
+        case RB_FMT_TEXT:
+            fprintf(f, "%s%*s", c ? " " : "", cols[c].width, cols[c].label);
+            break;
+        case RB_FMT_MD:
+            fprintf(f, "| %s ", cols[c].label);
+            break;
+        case RB_FMT_CSV:
+            fprintf(f, "%s%s", c ? "," : "", cols[c].name);
+            break;
+        case RB_FMT_JSON:
+            break;
         }
     }
     if (fmt == RB_FMT_MD) {
@@ -56,7 +64,8 @@ void rb_report_row(rb_report *r, const rb_cell *cells) {
             else if (col->kind == RB_COL_U64)
                 fprintf(f, "%*llu", r->fmt == RB_FMT_MD ? 0 : col->width, (unsigned long long)v->u);
             else
-                fprintf(f, "%*.*f", r->fmt == RB_FMT_MD ? 0 : col->width, decimals(col->kind), v->d);
+                fprintf(f, "%*.*f", r->fmt == RB_FMT_MD ? 0 : col->width, decimals(col->kind),
+                        v->d);
             if (r->fmt == RB_FMT_MD) fputc(' ', f);
             break;
         case RB_FMT_CSV:
@@ -137,5 +146,7 @@ void rb_report_json_meta(FILE *f) {
 #else
     fputs("\"unknown\"", f);
 #endif
+    fprintf(f, ", \"xxhash\": \"%u.%u.%u\"", XXH_versionNumber() / 10000,
+            XXH_versionNumber() / 100 % 100, XXH_versionNumber() % 100);
     fputs("},\n", f);
 }

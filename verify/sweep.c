@@ -21,7 +21,8 @@ uint64_t rb_sweep_splitmix64(uint64_t *state) {
 static void put_id(char *buf, uint64_t v) {
     static const char hex[] = "0123456789abcdef";
     memcpy(buf, "worker-", 7);
-    for (int i = 0; i < 12; i++) buf[7 + i] = hex[(v >> (44 - 4 * i)) & 0xF];
+    for (int i = 0; i < 12; i++)
+        buf[7 + i] = hex[(v >> (44 - 4 * i)) & 0xF];
 }
 
 void rb_sweep_ids(uint64_t seed, size_t n, char *storage, rb_member *members) {
@@ -33,7 +34,8 @@ void rb_sweep_ids(uint64_t seed, size_t n, char *storage, rb_member *members) {
         for (;;) {
             put_id(id, rb_sweep_splitmix64(&state));
             size_t j = 0;
-            while (j < i && memcmp(storage + j * RB_SWEEP_ID_BYTES, id, RB_SWEEP_ID_BYTES) != 0) j++;
+            while (j < i && memcmp(storage + j * RB_SWEEP_ID_BYTES, id, RB_SWEEP_ID_BYTES) != 0)
+                j++;
             if (j == i) break;
         }
         members[i] = (rb_member){.id = id, .id_len = RB_SWEEP_ID_BYTES, .weight = 1};
@@ -53,23 +55,30 @@ int rb_sweep_table(const rb_algo *algo, const rb_config *cfg, const rb_member *m
 void rb_keys_per_bucket(const rb_config *cfg, char *const *keys, const size_t *len, size_t n_keys,
                         uint32_t *out) {
     memset(out, 0, (size_t)cfg->n_buckets * sizeof *out);
-    for (size_t k = 0; k < n_keys; k++) out[rb_bucket_of(cfg, keys[k], len[k])]++;
+    for (size_t k = 0; k < n_keys; k++)
+        out[rb_bucket_of(cfg, keys[k], len[k])]++;
 }
 
 const char *rb_change_name(rb_change_kind kind) {
     switch (kind) {
-    case RB_CHANGE_ADD: return "add";
-    case RB_CHANGE_REMOVE_LAST: return "remove_last";
-    case RB_CHANGE_REMOVE_MIDDLE: return "remove_middle";
+    case RB_CHANGE_ADD:
+        return "add";
+    case RB_CHANGE_REMOVE_LAST:
+        return "remove_last";
+    case RB_CHANGE_REMOVE_MIDDLE:
+        return "remove_middle";
     }
     return "?";
 }
 
 size_t rb_change_member(rb_change_kind kind, size_t n) {
     switch (kind) {
-    case RB_CHANGE_ADD: return n;
-    case RB_CHANGE_REMOVE_LAST: return n - 1;
-    case RB_CHANGE_REMOVE_MIDDLE: return (n - 1) / 2;
+    case RB_CHANGE_ADD:
+        return n;
+    case RB_CHANGE_REMOVE_LAST:
+        return n - 1;
+    case RB_CHANGE_REMOVE_MIDDLE:
+        return (n - 1) / 2;
     }
     return 0;
 }
@@ -107,7 +116,8 @@ void rb_sweep_spread(const uint32_t *owners, uint32_t n_buckets, const rb_member
     memset(out, 0, sizeof *out);
     double *load = calloc(n, sizeof *load);
     if (!load) return; /* zeros: the caller sees no spread rather than a crash */
-    for (uint32_t b = 0; b < n_buckets; b++) load[owners[b]] += keys_per_bucket ? keys_per_bucket[b] : 1.0;
+    for (uint32_t b = 0; b < n_buckets; b++)
+        load[owners[b]] += keys_per_bucket ? keys_per_bucket[b] : 1.0;
     double sum = 0, max = 0, min = INFINITY;
     for (size_t i = 0; i < n; i++) {
         load[i] /= members[i].weight;
@@ -118,7 +128,8 @@ void rb_sweep_spread(const uint32_t *owners, uint32_t n_buckets, const rb_member
     double mean = sum / (double)n;
     if (mean > 0) {
         double var = 0;
-        for (size_t i = 0; i < n; i++) var += (load[i] - mean) * (load[i] - mean);
+        for (size_t i = 0; i < n; i++)
+            var += (load[i] - mean) * (load[i] - mean);
         out->peak_to_mean = max / mean;
         out->min_to_mean = min / mean;
         out->cv = sqrt(var / (double)n) / mean;
@@ -207,7 +218,8 @@ int rb_sweep_agreement(const rb_agreement_group *group, const rb_config *cfg,
             bad[b] = 1;
         }
     }
-    for (uint32_t b = 0; b < B; b++) *n_disagreeing += bad[b];
+    for (uint32_t b = 0; b < B; b++)
+        *n_disagreeing += bad[b];
     free(bad);
     return 0;
 }
@@ -280,7 +292,8 @@ int rb_seed_example_run(const rb_algo *algo, const rb_hash *hash, size_t n_seeds
         if ((rc = rb_sweep_table(algo, &cfg, members, N + 1, tables[1]))) return rc;
         rb_sweep_movement(tables[0], tables[1], B, N, RB_CHANGE_ADD, NULL, 0, &mv);
         sum += (double)mv.n_moved_buckets;
-        if (mv.n_moved_buckets > out->worst_moved_buckets) out->worst_moved_buckets = mv.n_moved_buckets;
+        if (mv.n_moved_buckets > out->worst_moved_buckets)
+            out->worst_moved_buckets = mv.n_moved_buckets;
     }
     out->mean_moved_buckets = n_seeds ? sum / (double)n_seeds : 0.0;
     return 0;

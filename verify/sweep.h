@@ -90,13 +90,13 @@ const char *rb_change_name(rb_change_kind kind);
 size_t rb_change_member(rb_change_kind kind, size_t n);
 
 typedef struct rb_movement {
-    double ideal_fraction;          /* 1/(N+1) on add, 1/N on remove */
-    uint64_t n_moved_buckets;       /* buckets whose owner changed */
-    uint64_t n_violating_buckets;   /* of those, monotonicity violations */
-    double moved_bucket_fraction;   /* n_moved_buckets / B */
-    uint64_t n_moved_keys;          /* keys in moved buckets */
-    uint64_t n_violating_keys;      /* keys in violating buckets */
-    double moved_key_fraction;      /* n_moved_keys / n_keys (0 when no keys) */
+    double ideal_fraction;        /* 1/(N+1) on add, 1/N on remove */
+    uint64_t n_moved_buckets;     /* buckets whose owner changed */
+    uint64_t n_violating_buckets; /* of those, monotonicity violations */
+    double moved_bucket_fraction; /* n_moved_buckets / B */
+    uint64_t n_moved_keys;        /* keys in moved buckets */
+    uint64_t n_violating_keys;    /* keys in violating buckets */
+    double moved_key_fraction;    /* n_moved_keys / n_keys (0 when no keys) */
 } rb_movement;
 
 /*
@@ -182,8 +182,8 @@ int rb_sweep_agreement(const rb_agreement_group *group, const rb_config *cfg,
 /* --- one sweep case: all changes and spreads for one membership --- */
 
 typedef struct rb_case {
-    rb_movement change[3];  /* indexed by rb_change_kind; remove_* unset when N = 1 */
-    int has_remove;         /* N >= 2 */
+    rb_movement change[3];   /* indexed by rb_change_kind; remove_* unset when N = 1 */
+    int has_remove;          /* N >= 2 */
     rb_spread bucket_spread; /* of the base membership */
     rb_spread key_spread;    /* of the base membership (zero without keys) */
 } rb_case;
@@ -206,12 +206,12 @@ int rb_sweep_case(const rb_algo *algo, const rb_config *cfg, const rb_member *me
 #define RB_SEED_EXAMPLE_BUCKETS 1024u
 
 typedef struct rb_seed_example {
-    uint64_t n_ideal_buckets;      /* B/(N+1) = 256 */
-    uint64_t n_moved_buckets;      /* worker-1,2,3 -> + worker-4 */
-    uint64_t n_violating_buckets;  /* moved, but not to worker-4 */
-    double mean_moved_buckets;     /* over the random memberships */
-    uint64_t worst_moved_buckets;  /* most moved over the random memberships */
-    size_t n_seeds;                /* random memberships (seeds first_seed ..) */
+    uint64_t n_ideal_buckets;     /* B/(N+1) = 256 */
+    uint64_t n_moved_buckets;     /* worker-1,2,3 -> + worker-4 */
+    uint64_t n_violating_buckets; /* moved, but not to worker-4 */
+    double mean_moved_buckets;    /* over the random memberships */
+    uint64_t worst_moved_buckets; /* most moved over the random memberships */
+    size_t n_seeds;               /* random memberships (seeds first_seed ..) */
 } rb_seed_example;
 
 /*
