@@ -52,6 +52,7 @@ static const char usage_text[] =
     "  --pgbench-secs S seconds per pgbench run\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
+    "  --complete batch|each one commit per claimed batch (default), or one per row\n"
     "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
     "  --kills N        SIGKILLs in the crash run\n"
     "  --out DIR        results folder (default results/pgbench-<date>)\n"
@@ -250,6 +251,11 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             if (strcmp(v, "on") && strcmp(v, "off"))
                 return rb_cli_usage_error(CMD, "--sync-commit wants on or off, got '%s'", v);
             p->sync_commit = strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--complete") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "batch") && strcmp(v, "each"))
+                return rb_cli_usage_error(CMD, "--complete wants batch or each, got '%s'", v);
+            p->complete_each = strcmp(v, "each") == 0;
         } else if (strcmp(a, "--no-scale") == 0) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
@@ -271,14 +277,32 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     return RB_EXIT_OK;
 }
 
-/* Rows to enqueue for a cell: enough backlog for cell_s at the rate this
- * batch size reaches on a small machine, with head-room (measured on a 2-core
- * VM: ~3k rows/s at batch 1, ~25k at 8, ~50k at 32; see BENCH.md). A cell
- * that still runs dry is flagged backlog_exhausted. */
-uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, double secs) {
+/* Rows to enqueue (see bench.h): the best per-worker rate measured so far at
+ * this batch size times W (2 cores do not scale that far: head-room), else a
+ * default per-worker estimate; a cell that still runs dry is flagged
+ * backlog_exhausted. */
+static struct {
+    uint32_t batch;
+    double rows_per_s_per_worker;
+} rates_seen[16];
+
+void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s) {
+    double per_worker = rows_per_s / (n_workers ? n_workers : 1);
+    for (size_t i = 0; i < 16; i++) {
+        if (rates_seen[i].batch != batch && rates_seen[i].batch != 0) continue;
+        rates_seen[i].batch = batch;
+        if (per_worker > rates_seen[i].rows_per_s_per_worker)
+            rates_seen[i].rows_per_s_per_worker = per_worker;
+        return;
+    }
+}
+
+uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs) {
     if (p->n_rows) return p->n_rows;
-    double per_s = batch <= 1 ? 5000 : batch <= 8 ? 30000 : 60000;
-    uint64_t r = (uint64_t)(per_s * secs * 1.2);
+    double per_worker = batch <= 1 ? 3000 : batch <= 8 ? 15000 : 30000;
+    for (size_t i = 0; i < 16; i++)
+        if (rates_seen[i].batch == batch) per_worker = rates_seen[i].rows_per_s_per_worker;
+    uint64_t r = (uint64_t)(per_worker * n_workers * secs * 1.5);
     return r < 1000 ? 1000 : r;
 }
 
@@ -334,7 +358,7 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
         snprintf(err, err_size, "out of memory");
         return -1;
     }
-    cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, p->cell_s);
+    cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
     int rc = rbb_queue_reset(c, err, err_size);
     if (!rc) rc = rbb_queue_fill(c, cell->n_rows_enqueued, &keys, "bench", err, err_size);
     if (!rc) rc = rbb_queue_settle(c, err, err_size);
@@ -349,7 +373,8 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
                             .lease_ms = 30000,
                             .ttl_ms = 3000,
                             .heartbeat_ms = 1000,
-                            .max_samples = 1u << 20};
+                            .max_samples = 1u << 20,
+                            .complete_each = p->complete_each};
     int go[2];
     if (pipe(go)) {
         snprintf(err, err_size, "pipe: %s", strerror(errno));
@@ -408,6 +433,7 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
         cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
     }
     summarize_latencies(cell, ch, n);
+    rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
     for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
 
     wait_backends_gone(c);
@@ -415,6 +441,9 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
     cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
     cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
+    /* completions the workers saw succeed beyond the rows done: a row done twice */
+    if (cell->n_rows > cell->after.n_completed)
+        cell->n_dup_executions = cell->n_rows - cell->after.n_completed;
     cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
     return cell->failed ? -1 : 0;
 }
@@ -542,7 +571,7 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
     return 0;
 }
 
-int rb_cmd_pg_bench(int argc, char **argv) {
+int rb_pg_cmd_bench(int argc, char **argv) {
     rbb_run run;
     memset(&run, 0, sizeof run);
     rbb_params *p = &run.p;
@@ -577,7 +606,7 @@ int rb_cmd_pg_bench(int argc, char **argv) {
     char err[1024], conninfo[2048];
     PGconn *c = open_bench_db(p, conninfo, sizeof conninfo, err, sizeof err);
     if (!c) return rb_cli_fail(CMD, "%s", err);
-    if (rbb_queue_prepare(c, err, sizeof err)) {
+    if (rbb_queue_prepare(conninfo, c, err, sizeof err)) {
         PQfinish(c);
         return rb_cli_fail(CMD, "%s", err);
     }
@@ -616,10 +645,12 @@ int rb_cmd_pg_bench(int argc, char **argv) {
                     }
                     fprintf(stderr, "%.0f rows/s, claim p99 %.0f us, dup %llu, lost %llu (%.0f s)\n",
                             cell->rows_per_s, cell->claim_p99_us,
-                            (unsigned long long)cell->after.n_duplicates,
+                            (unsigned long long)(cell->after.n_duplicates +
+                                                 cell->n_dup_executions),
                             (unsigned long long)cell->n_lost,
                             (double)(rbb_now_ns() - t0) / 1e9);
-                    if (cell->after.n_duplicates || cell->n_lost) n_bad++;
+                    if (cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
+                        n_bad++;
                 }
 
     if (p->scale) {
@@ -659,6 +690,7 @@ int rb_cmd_pg_bench(int argc, char **argv) {
         }
     }
     PQfinish(c);
+    rbb_queue_finish();
 
     if (write_outputs(&run, p->out_dir))
         fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,

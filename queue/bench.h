@@ -203,6 +203,8 @@ typedef struct rbb_worker_spec {
     uint32_t handler_us;   /* busy time per row besides the effect write */
     uint32_t lease_ms, ttl_ms, heartbeat_ms;
     uint32_t max_samples;  /* latency samples kept (more cycles are counted only) */
+    int complete_each;     /* 1: one rb_queue_complete (one commit) per row; 0: one
+                              rb_queue_complete_batch (one commit) per batch */
 } rbb_worker_spec;
 
 /* The worker process body for rbb_spawn (arg: rbb_worker_spec *). Connects,
@@ -211,8 +213,11 @@ typedef struct rbb_worker_spec {
  * reports FINAL and exits 0 (1 on a fatal error). */
 void rbb_worker_body(void *arg, int go_fd, int report_fd);
 
-/* Create the queue schema (idempotent) and the bench's own tables. */
-int rbb_queue_prepare(PGconn *c, char *err, size_t err_size);
+/* Open the driver's queue session on `conninfo` (the bench database),
+ * migrate the schema (idempotent), point `c` at it (search_path). */
+int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size);
+/* Close the driver's queue session. */
+void rbb_queue_finish(void);
 /* Empty inbox, effects and workers; VACUUM ANALYZE so every cell starts with
  * no dead tuples and fresh statistics. */
 int rbb_queue_reset(PGconn *c, char *err, size_t err_size);
@@ -261,6 +266,7 @@ typedef struct rbb_params {
     double cell_s;        /* measured seconds per cell */
     double pgbench_s;     /* seconds per pgbench run */
     int sync_commit;      /* 1: on (server default), 0: off for every session */
+    int complete_each;    /* 1: one commit per row (rb_queue_complete); 0: per batch */
     int scale;            /* run the scale events */
     double scale_pre_s, scale_post_s;
     uint32_t scale_batch;
@@ -282,6 +288,7 @@ typedef struct rbb_cell {
     double claim_p50_us, claim_p99_us, complete_p50_us, complete_p99_us;
     rbb_queue_counts after;
     uint64_t n_lost;       /* rows neither completed nor pending once every worker exited */
+    uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */
     int backlog_exhausted; /* the backlog ran dry for some worker: rows/s is a floor */
     double pgbench_tps;    /* reference at W clients */
     rbb_waits waits;
@@ -307,7 +314,9 @@ typedef struct rbb_scale {
 typedef struct rbb_kill {
     double at_s;             /* since the go */
     char worker_id[RBB_WORKER_ID_BYTES];
-    uint64_t n_rows_held;    /* rows it held claimed when killed (mid-batch if > 0) */
+    uint64_t n_rows_held;    /* rows leased to it when killed (mid-batch if > 0) */
+    uint64_t n_rows_orphaned; /* of those, still leased after its backend ended (a commit
+                                 in flight when the client died still lands) */
     double detect_ms;        /* kill -> marked dead by a housekeeper (TTL); -1: not seen */
     double reclaim_ms;       /* kill -> none of its rows still leased to it; -1: not seen */
     double redone_ms;        /* kill -> every row it held completed by others; -1 */
@@ -369,8 +378,11 @@ long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, 
 /* SQL counting the rows not completed yet (one value). */
 const char *rbb_queue_sql_unfinished(void);
 
-/* Rows to enqueue so that `secs` at this batch size does not run dry. */
-uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, double secs);
+/* Rows to enqueue so that W workers for `secs` at this batch size do not
+ * run dry: 1.5x W x the best per-worker rate measured so far at this batch
+ * (rbb_note_rate), else a default estimate; at least 1,000. --rows overrides. */
+uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs);
+void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s);
 
 /* bench_events.c */
 int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const char *algo,

@@ -73,7 +73,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     out->batch = p->scale_batch;
     out->n_buckets = rbb_queue_n_buckets();
     double secs = p->scale_pre_s + p->scale_post_s;
-    uint64_t n_rows = rbb_rows_for(p, out->batch, secs);
+    uint64_t n_rows = rbb_rows_for(p, out->batch, 4, secs);
     rbb_keys keys;
     if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed)) {
         snprintf(err, err_size, "out of memory");
@@ -132,6 +132,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
                                         &out->n_pending_on_moved, err, err_size);
     }
     if (!rc) sleep_ms(1000 * p->scale_post_s);
+    if (!rc) rc = rbb_queue_db_epoch(c, &t_end, err, err_size); /* before the stop */
     stop_all(ch, n, SIGTERM);
     rbb_collect(ch, n, NULL, NULL, 100);
     for (size_t i = 0; i < n; i++) {
@@ -144,7 +145,6 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     free(before);
     free(after);
     free(moved);
-    if (!rc) rc = rbb_queue_db_epoch(c, &t_end, err, err_size);
     if (!rc) rc = rbb_queue_timeline(c, t_go, t_end, &out->rows_per_s, &out->n_bins, err,
                                      err_size);
     if (!rc) rc = rbb_queue_count(c, &out->after, err, err_size);
@@ -258,10 +258,16 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
         kk->detect_ms = kk->reclaim_ms = kk->redone_ms = -1;
         ww->k = kk;
         ww->t_kill_ns = t_kill;
+        kk->n_rows_held = (uint64_t)rbb_queue_rows_leased_to(c, kk->worker_id, err, err_size);
+        /* A commit already sent when the client died still completes on the
+         * server: the rows orphaned are those still leased once its backend
+         * has finished (100 ms later). */
+        sleep_ms(100);
         rc = rbb_queue_rows_held(c, kk->worker_id, &ww->held, &ww->n_held, err, err_size);
-        kk->n_rows_held = ww->n_held;
-        fprintf(stderr, "pg bench:   kill %zu at %.2f s: %s holding %zu rows\n", out->n_kills,
-                kk->at_s, kk->worker_id, ww->n_held);
+        kk->n_rows_orphaned = ww->n_held;
+        fprintf(stderr, "pg bench:   kill %zu at %.2f s: %s holding %llu rows, %zu orphaned\n",
+                out->n_kills, kk->at_s, kk->worker_id, (unsigned long long)kk->n_rows_held,
+                ww->n_held);
         if (!rc && n < MAX_CH) { /* a replacement keeps W constant */
             rc = spawn_ready(&ch[n], &spec, err, err_size);
             alive[n] = !rc;

@@ -85,11 +85,13 @@ static void json_params(FILE *f, const rbb_params *p) {
             ", \"scale\": %s, \"scale_pre_s\": %g, \"scale_post_s\": %g, \"scale_batch\": %u, "
             "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
             "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
-            "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d}",
+            "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d, "
+            "\"completion\": \"%s\"}",
             p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
             p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
             p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
-            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS);
+            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS,
+            p->complete_each ? "one commit per row" : "one commit per batch");
 }
 
 static void json_cell(FILE *f, const rbb_cell *c) {
@@ -108,12 +110,13 @@ static void json_cell(FILE *f, const rbb_cell *c) {
             "\"rows_per_s\": %.1f, \"claims_per_s\": %.1f, \"tx_per_s\": %.1f, "
             "\"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, \"complete_p50_us\": %.1f, "
             "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"rows_per_s_vs_pgbench\": %.3f, "
-            "\"tx_per_s_vs_pgbench\": %.3f, \"n_lost\": %llu, \"backlog_exhausted\": %s, "
-            "\"after\": ",
+            "\"tx_per_s_vs_pgbench\": %.3f, \"n_lost\": %llu, \"n_dup_executions\": %llu, "
+            "\"backlog_exhausted\": %s, \"after\": ",
             c->rows_per_s, c->claims_per_s, c->tx_per_s, c->claim_p50_us, c->claim_p99_us,
             c->complete_p50_us, c->complete_p99_us, c->pgbench_tps,
             ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
-            (unsigned long long)c->n_lost, c->backlog_exhausted ? "true" : "false");
+            (unsigned long long)c->n_lost, (unsigned long long)c->n_dup_executions,
+            c->backlog_exhausted ? "true" : "false");
     json_counts(f, &c->after);
     fprintf(f, ", \"wait_events\": ");
     json_waits(f, &c->waits);
@@ -212,9 +215,10 @@ static void json_crash(FILE *f, const rbb_crash *c) {
         fprintf(f, "%s{\"at_s\": %.3f, \"worker_id\": ", i ? ", " : "", k->at_s);
         jstr(f, k->worker_id);
         fprintf(f,
-                ", \"n_rows_held\": %llu, \"detect_ms\": %.0f, \"reclaim_ms\": %.0f, "
-                "\"redone_ms\": %.0f}",
-                (unsigned long long)k->n_rows_held, k->detect_ms, k->reclaim_ms, k->redone_ms);
+                ", \"n_rows_held\": %llu, \"n_rows_orphaned\": %llu, \"detect_ms\": %.0f, "
+                "\"reclaim_ms\": %.0f, \"redone_ms\": %.0f}",
+                (unsigned long long)k->n_rows_held, (unsigned long long)k->n_rows_orphaned,
+                k->detect_ms, k->reclaim_ms, k->redone_ms);
     }
     fprintf(f, "]}");
 }
@@ -313,7 +317,8 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                 c->tx_per_s, ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us,
                 c->claim_p99_us, (unsigned long long)c->n_empty_claims,
                 (unsigned long long)c->after.n_dead_tup,
-                (unsigned long long)c->after.n_duplicates, (unsigned long long)c->n_lost);
+                (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
+                (unsigned long long)c->n_lost);
         md_top_waits(f, &c->waits);
         fprintf(f, " |\n");
     }
@@ -356,11 +361,12 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                 "heartbeat %u ms, lease %u ms)\n\n",
                 c->n_workers, c->batch, c->ttl_ms, c->heartbeat_ms, c->lease_ms);
         if (c->failed) fprintf(f, "**failed** (see stderr of the run)\n\n");
-        fprintf(f, "| kill | at s | rows held | detect ms (TTL) | reclaim ms (lease) | redone ms "
-                   "|\n|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(f, "| kill | at s | rows held | orphaned | detect ms (TTL) | reclaim ms (lease) "
+                   "| redone ms |\n|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < c->n_kills; i++)
-            fprintf(f, "| %zu | %.2f | %llu | %.0f | %.0f | %.0f |\n", i + 1, c->kills[i].at_s,
-                    (unsigned long long)c->kills[i].n_rows_held, c->kills[i].detect_ms,
+            fprintf(f, "| %zu | %.2f | %llu | %llu | %.0f | %.0f | %.0f |\n", i + 1,
+                    c->kills[i].at_s, (unsigned long long)c->kills[i].n_rows_held,
+                    (unsigned long long)c->kills[i].n_rows_orphaned, c->kills[i].detect_ms,
                     c->kills[i].reclaim_ms, c->kills[i].redone_ms);
         fprintf(f,
                 "\n%llu rows drained in %.1f s; rows lost **%llu**, effects duplicated **%llu**; "

@@ -13,6 +13,7 @@ static const rb_command pg_commands[] = {
     {"worker", "run a claim loop (competing, affinity, ordered)", rb_pg_cmd_worker},
     {"status", "row counts by status and the worker membership", rb_pg_cmd_status},
     {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
+    {"bench", "claim throughput vs pgbench, scale event, crash injection", rb_pg_cmd_bench},
 };
 #define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
 

@@ -278,6 +278,22 @@ int rb_queue_counts_get(rb_queue *q, rb_queue_counts *out);
  */
 int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text);
 
+/* ---- added for `ringbench pg bench` (issue 6) ---- */
+
+/*
+ * rb_queue_complete_batch — complete rows[0 .. n) and insert their effect
+ * rows (effects[i], or NULL effects when `effects` is NULL) in ONE statement,
+ * so one transaction and one commit for the whole batch. Each row is fenced
+ * exactly as rb_queue_complete fences it; a row whose lease is no longer this
+ * worker's changes nothing and is reported lost. done[i] (may be NULL) gets 1
+ * for a completed row, 0 for a lost lease; *n_done (may be NULL) the count.
+ * Returns 0 also when some leases were lost (see *n_done), RB_EDB, RB_ENOMEM.
+ * After a reconnect, rows whose effect row of this (id, lease_generation,
+ * worker) exists count as done (their completion committed before the drop).
+ */
+int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
+                            const char *const *effects, unsigned char *done, size_t *n_done);
+
 #ifdef __cplusplus
 }
 #endif
