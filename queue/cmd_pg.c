@@ -275,7 +275,7 @@ int rb_pg_cmd_status(int argc, char **argv) {
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     rb_queue_counts c;
     if (rb_queue_counts_get(q, &c)) {
-        rc = rb_cli_fail(cmd, "%s (is the schema migrated? ringbench pg migrate)", rb_error_detail());
+        rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         rb_queue_close(q);
         return rc;
     }

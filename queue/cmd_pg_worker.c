@@ -236,35 +236,35 @@ static int should_fail(const worker_opts *o, const rb_queue_row *row) {
 }
 
 static void print_summary(const worker_opts *o, rb_queue *q, worker_stats *st, uint64_t elapsed_ms) {
-    qsort(st->claim_ns, st->n_claim_ns, sizeof *st->claim_ns, cmp_u64);
+    if (st->n_claim_ns) qsort(st->claim_ns, st->n_claim_ns, sizeof *st->claim_ns, cmp_u64);
     double p50_us = (double)percentile(st->claim_ns, st->n_claim_ns, 0.50) / 1e3;
     double p99_us = (double)percentile(st->claim_ns, st->n_claim_ns, 0.99) / 1e3;
     double rows_per_s = elapsed_ms ? (double)st->n_completed * 1000.0 / (double)elapsed_ms : 0;
     const char *names[] = {"claims", "empty_claims", "rows_claimed", "max_claim_rows", "completed",
-                           "failed", "lost", "marked_dead", "released", "membership_changes"};
+                           "failed", "lost", "marked_dead", "released", "membership_changes", "reconnects"};
     uint64_t v[] = {st->n_claims, st->n_empty_claims, st->n_rows_claimed, st->max_claim_rows,
                     st->n_completed, st->n_failed, st->n_lost, st->n_marked_dead, st->n_released,
-                    st->n_membership_changes};
+                    st->n_membership_changes, rb_queue_n_reconnects(q)};
     const char *mode = rb_claim_mode_name(o->cfg->mode);
     if (o->fmt == RB_FMT_JSON) {
         printf("{\"worker\": ");
         rb_json_string(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)));
         printf(", \"mode\": \"%s\", \"batch\": %u", mode, o->cfg->batch);
-        for (size_t k = 0; k < 10; k++) printf(", \"%s\": %llu", names[k], (unsigned long long)v[k]);
+        for (size_t k = 0; k < 11; k++) printf(", \"%s\": %llu", names[k], (unsigned long long)v[k]);
         printf(", \"elapsed_ms\": %llu, \"rows_per_s\": %.1f, \"claim_p50_us\": %.1f, "
                "\"claim_p99_us\": %.1f}\n",
                (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
     } else if (o->fmt == RB_FMT_CSV) {
         printf("worker,mode,batch");
-        for (size_t k = 0; k < 10; k++) printf(",%s", names[k]);
+        for (size_t k = 0; k < 11; k++) printf(",%s", names[k]);
         printf(",elapsed_ms,rows_per_s,claim_p50_us,claim_p99_us\n");
         rb_csv_field(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)));
         printf(",%s,%u", mode, o->cfg->batch);
-        for (size_t k = 0; k < 10; k++) printf(",%llu", (unsigned long long)v[k]);
+        for (size_t k = 0; k < 11; k++) printf(",%llu", (unsigned long long)v[k]);
         printf(",%llu,%.1f,%.1f,%.1f\n", (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
     } else {
         printf("worker %s mode=%s batch=%u", rb_queue_worker_id(q), mode, o->cfg->batch);
-        for (size_t k = 0; k < 10; k++) printf(" %s=%llu", names[k], (unsigned long long)v[k]);
+        for (size_t k = 0; k < 11; k++) printf(" %s=%llu", names[k], (unsigned long long)v[k]);
         printf(" elapsed_ms=%llu rows_per_s=%.1f claim_p50_us=%.1f claim_p99_us=%.1f\n",
                (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
     }

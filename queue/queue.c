@@ -25,6 +25,8 @@ struct rb_queue {
     char worker_id[256];
     PGconn *conn;
     int registered;
+    uint64_t n_reconnects; /* reconnects after a lost connection */
+    int migrated;          /* queue_config exists */
     /* membership */
     char **live;        /* sorted live ids */
     size_t n_live;
@@ -194,6 +196,7 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
     for (int round = 0;; round++) {
         if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
             if (reconnect(q)) return NULL;
+            q->n_reconnects++;
             if (reconnected) *reconnected = 1;
         }
         PGresult *r = PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
@@ -248,6 +251,7 @@ static int load_queue_config(rb_queue *q) {
     int absent = strcmp(PQgetvalue(t, 0, 0), "t") == 0;
     PQclear(t);
     if (absent) return 0;
+    q->migrated = 1;
     PGresult *r = exec_retry(q,
                              "SELECT n_buckets, bucket_hash, ring_hash, hash_seed::text, algo, "
                              "n_vnodes FROM queue_config",
@@ -332,6 +336,7 @@ void rb_queue_close(rb_queue *q) {
 }
 
 const char *rb_queue_worker_id(const rb_queue *q) { return q->worker_id; }
+uint64_t rb_queue_n_reconnects(const rb_queue *q) { return q->n_reconnects; }
 const rb_config *rb_queue_ring_config(const rb_queue *q) { return &q->cfg.ring; }
 
 /* ---- migrate ---- */
@@ -422,8 +427,16 @@ static char *array_append(char *buf, size_t *len, size_t *cap, const char *s, in
 
 #define ENQUEUE_CHUNK 1000
 
+/* RB_EDB with a hint when the schema has no queue tables. */
+static int need_migrated(const rb_queue *q) {
+    if (q->migrated) return 0;
+    return rb_set_error(RB_EDB, "schema '%s' has no queue tables (run `ringbench pg migrate` first)",
+                        q->schema);
+}
+
 int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted) {
     if (n_inserted) *n_inserted = 0;
+    if (need_migrated(q)) return RB_EDB;
     for (size_t start = 0; start < n; start += ENQUEUE_CHUNK) {
         size_t end = start + ENQUEUE_CHUNK < n ? start + ENQUEUE_CHUNK : n;
         char *arr[4] = {0};
@@ -475,6 +488,7 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
 /* ---- membership ---- */
 
 int rb_queue_register(rb_queue *q) {
+    if (need_migrated(q)) return RB_EDB;
     char ttl[16];
     snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
     const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
@@ -807,6 +821,7 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
 
 int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
     memset(c, 0, sizeof *c);
+    if (need_migrated(q)) return RB_EDB;
     PGresult *r = exec_retry(
         q,
         "SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'), "

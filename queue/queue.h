@@ -124,6 +124,9 @@ void rb_queue_abandon(rb_queue *q);
 /* rb_queue_worker_id — this session's worker id (NUL-terminated, owned by q). */
 const char *rb_queue_worker_id(const rb_queue *q);
 
+/* rb_queue_n_reconnects — reconnects after lost connections so far. */
+uint64_t rb_queue_n_reconnects(const rb_queue *q);
+
 /* rb_queue_ring_config — the ring parameters in effect (after open/migrate). */
 const rb_config *rb_queue_ring_config(const rb_queue *q);
 
