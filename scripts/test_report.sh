@@ -4,7 +4,8 @@
 # what scripts/report made of them: both READMEs and every SVG exist, figures
 # in the README equal the ones in the JSON the tools wrote, an existing folder
 # is not clobbered, and a failing step or a missing result is reported by name.
-# Postgres only when RINGBENCH_TEST_PG is set (then the embedded server is used).
+# Postgres only when RINGBENCH_PG_CONNINFO is set (scripts/test sets it to its
+# embedded server; scripts/run then uses that server).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:?usage: test_report.sh BUILD_DIR}" && pwd)
@@ -25,7 +26,7 @@ grep -q 'step 2/11 (build' "$tmp/bad.err" ||
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
 pg=--no-pg
-[ -z "${RINGBENCH_TEST_PG:-}" ] || pg=
+[ -z "${RINGBENCH_PG_CONNINFO:-}" ] || pg=
 # shellcheck disable=SC2086
 if ! "$root/scripts/run" --smoke $pg --build "$build" --out "$tmp/run" > "$tmp/run.out" 2> "$tmp/run.err"; then
   cat "$tmp/run.err" >&2
@@ -42,7 +43,7 @@ for f in "$run/README.md" "$tmp/README.md"; do
   [ -s "$f" ] || fail "$f missing or empty"
 done
 plots="headline movement-vs-n spread-vs-vnodes latency-vs-n build-vs-points bytes-per-vnode"
-[ -z "${RINGBENCH_TEST_PG:-}" ] || plots="$plots pg-claims"
+[ -z "${RINGBENCH_PG_CONNINFO:-}" ] || plots="$plots pg-claims"
 for p in $plots; do
   svg=$run/plots/$p.svg
   if [ ! -s "$svg" ] || ! grep -q '<svg' "$svg"; then fail "$svg missing or not SVG"; fi
@@ -73,6 +74,14 @@ expect("hyperfine mean", f"| {r.get('command_name') or r['command']} | {r['mean'
 lk = json.load(open(f"{run}/bench/lookup.json"))
 b = next(b for b in lk["benchmarks"] if b["name"].startswith("key/latency/table/xxh3/N:16/V:128"))
 expect("table lookup latency", f"| table | xxh3 | latency | {1e9 / b['lookups_per_s']:.2f} |")
+import os
+if os.path.exists(f"{run}/pg/pgbench.json"):
+    pg = json.load(open(f"{run}/pg/pgbench.json"))
+    for r in pg["pgbench"]["runs"]:
+        expect(f"pgbench TPS at {r['clients']} clients", f"| {r['clients']} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
+    c = pg["cells"][0]
+    expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
+           f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
 sys.exit(1 if bad else 0)
 PY
 
