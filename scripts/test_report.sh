@@ -78,7 +78,8 @@ import os
 if os.path.exists(f"{run}/pg/pgbench.json"):
     pg = json.load(open(f"{run}/pg/pgbench.json"))
     for r in pg["pgbench"]["runs"]:
-        expect(f"pgbench TPS at {r['clients']} clients", f"| {r['clients']} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
+        expect(f"pgbench TPS at {r['clients']} clients",
+               f"| {r['clients']} | {r.get('when', '-')} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
     c = pg["cells"][0]
     expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
            f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
