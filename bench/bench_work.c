@@ -24,7 +24,8 @@ static int read_generated(size_t n, rb_key_list *out) {
     size_t cap = n * 20 + 1, used = 0;
     char *text = malloc(cap);
     if (!text) return -1;
-    for (size_t i = 0; i < n; i++) used += (size_t)snprintf(text + used, cap - used, "order:%zu\n", i);
+    for (size_t i = 0; i < n; i++)
+        used += (size_t)snprintf(text + used, cap - used, "order:%zu\n", i);
     FILE *f = fmemopen(text, used, "r");
     int rc = f ? rb_key_list_read(f, out) : -1;
     if (f) fclose(f);
@@ -76,7 +77,8 @@ int rb_bench_keys_load(const char *path, size_t n_generated, rb_bench_keys *out)
      * memory like keys arriving one after another, and the time measured is
      * the hash and the ring, not a cache miss on each cold key. */
     size_t total = 0;
-    for (size_t i = 0; i < list->n; i++) total += list->len[i];
+    for (size_t i = 0; i < list->n; i++)
+        total += list->len[i];
     char *packed = malloc(total ? total : 1), *p = packed;
     if (!packed) {
         fprintf(stderr, "ringbench bench: out of memory for the key set\n");
@@ -150,13 +152,13 @@ void rb_bench_cursor_init(rb_bench_cursor *c) {
         return sum;                                                                                \
     } while (0)
 
-uint64_t rb_bench_owner_key_latency(const rb_ring *r, const rb_bench_keys *k,
-                                    rb_bench_cursor *c, size_t n_lookups) {
+uint64_t rb_bench_owner_key_latency(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,
+                                    size_t n_lookups) {
     RB_BENCH_LOOP(1, k->n_keys, rb_ring_owner_key(r, k->key[i], k->len[i]));
 }
 
-uint64_t rb_bench_owner_key_throughput(const rb_ring *r, const rb_bench_keys *k,
-                                       rb_bench_cursor *c, size_t n_lookups) {
+uint64_t rb_bench_owner_key_throughput(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,
+                                       size_t n_lookups) {
     RB_BENCH_LOOP(0, k->n_keys, rb_ring_owner_key(r, k->key[i], k->len[i]));
 }
 
@@ -165,15 +167,16 @@ uint64_t rb_bench_hash_latency(const rb_config *cfg, const rb_bench_keys *k, rb_
     RB_BENCH_LOOP(1, k->n_keys, cfg->bucket_hash->fn(k->key[i], k->len[i], cfg->seed));
 }
 
-uint64_t rb_bench_hash_throughput(const rb_config *cfg, const rb_bench_keys *k,
-                                  rb_bench_cursor *c, size_t n_lookups) {
+uint64_t rb_bench_hash_throughput(const rb_config *cfg, const rb_bench_keys *k, rb_bench_cursor *c,
+                                  size_t n_lookups) {
     RB_BENCH_LOOP(0, k->n_keys, cfg->bucket_hash->fn(k->key[i], k->len[i], cfg->seed));
 }
 
 uint64_t *rb_bench_positions(const rb_config *cfg, const rb_bench_keys *k) {
     uint64_t *pos = malloc(k->n_keys * sizeof *pos);
     if (!pos) return NULL;
-    for (size_t i = 0; i < k->n_keys; i++) pos[i] = cfg->ring_hash->fn(k->key[i], k->len[i], cfg->seed);
+    for (size_t i = 0; i < k->n_keys; i++)
+        pos[i] = cfg->ring_hash->fn(k->key[i], k->len[i], cfg->seed);
     return pos;
 }
 
@@ -182,8 +185,8 @@ uint64_t rb_bench_owner_position_latency(const rb_ring *r, const uint64_t *pos, 
     RB_BENCH_LOOP(1, n_pos, r->algo->owner_position(r, pos[i]));
 }
 
-uint64_t rb_bench_owner_position_throughput(const rb_ring *r, const uint64_t *pos,
-                                            size_t n_pos, rb_bench_cursor *c, size_t n_lookups) {
+uint64_t rb_bench_owner_position_throughput(const rb_ring *r, const uint64_t *pos, size_t n_pos,
+                                            rb_bench_cursor *c, size_t n_lookups) {
     RB_BENCH_LOOP(0, n_pos, r->algo->owner_position(r, pos[i]));
 }
 
@@ -199,7 +202,8 @@ int rb_bench_join_refill(const rb_algo *algo, const rb_config *cfg, const rb_mem
 
 void rb_bench_random_u64(uint64_t *unsorted, size_t n) {
     uint64_t state = 0x9051ULL;
-    for (size_t i = 0; i < n; i++) unsorted[i] = rb_bench_splitmix64(&state);
+    for (size_t i = 0; i < n; i++)
+        unsorted[i] = rb_bench_splitmix64(&state);
 }
 
 static int cmp_u64(const void *a, const void *b) {

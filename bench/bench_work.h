@@ -27,11 +27,11 @@ extern "C" {
 
 /* Keys to look up, shuffled. Owns its storage. */
 typedef struct rb_bench_keys {
-    const char **key;   /* n_keys pointers */
-    size_t *len;        /* n_keys lengths in bytes */
+    const char **key; /* n_keys pointers */
+    size_t *len;      /* n_keys lengths in bytes */
     size_t n_keys;
-    char *source;       /* "file:<path>" or "generated:order:<n>" (owned) */
-    void *storage_;     /* internal */
+    char *source;   /* "file:<path>" or "generated:order:<n>" (owned) */
+    void *storage_; /* internal */
 } rb_bench_keys;
 
 /*
@@ -69,17 +69,17 @@ void rb_bench_cursor_init(rb_bench_cursor *c);
 
 /* n_lookups key lookups (rb_ring_owner_key) from the cursor; returns the sum
  * of owners (to be consumed so the work is not dropped). */
-uint64_t rb_bench_owner_key_latency(const rb_ring *r, const rb_bench_keys *k,
-                                    rb_bench_cursor *c, size_t n_lookups);
-uint64_t rb_bench_owner_key_throughput(const rb_ring *r, const rb_bench_keys *k,
-                                       rb_bench_cursor *c, size_t n_lookups);
+uint64_t rb_bench_owner_key_latency(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,
+                                    size_t n_lookups);
+uint64_t rb_bench_owner_key_throughput(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,
+                                       size_t n_lookups);
 
 /* The hash-only control: the bucket hash of each key alone (the floor every
  * algorithm pays). Returns the sum of hashes. */
 uint64_t rb_bench_hash_latency(const rb_config *cfg, const rb_bench_keys *k, rb_bench_cursor *c,
                                size_t n_lookups);
-uint64_t rb_bench_hash_throughput(const rb_config *cfg, const rb_bench_keys *k,
-                                  rb_bench_cursor *c, size_t n_lookups);
+uint64_t rb_bench_hash_throughput(const rb_config *cfg, const rb_bench_keys *k, rb_bench_cursor *c,
+                                  size_t n_lookups);
 
 /*
  * rb_bench_positions — ring_hash of every key (n_keys positions, malloc'd;
@@ -91,8 +91,8 @@ uint64_t *rb_bench_positions(const rb_config *cfg, const rb_bench_keys *k);
  * algorithms only). Returns the sum of owners. */
 uint64_t rb_bench_owner_position_latency(const rb_ring *r, const uint64_t *pos, size_t n_pos,
                                          rb_bench_cursor *c, size_t n_lookups);
-uint64_t rb_bench_owner_position_throughput(const rb_ring *r, const uint64_t *pos,
-                                            size_t n_pos, rb_bench_cursor *c, size_t n_lookups);
+uint64_t rb_bench_owner_position_throughput(const rb_ring *r, const uint64_t *pos, size_t n_pos,
+                                            rb_bench_cursor *c, size_t n_lookups);
 
 /*
  * rb_bench_join_refill — the work after one member joins: build the ring of

@@ -11,8 +11,8 @@
  * client requests are no-ops and the program just runs.
  *
  * stdout: first "# key<TAB>value" lines describing the build (compiler,
- * flags, xxHash version, parameters), then one line per phase, "<phase>\t<n_ops>", in dump order, where n_ops
- * is what the phase's instructions are divided by (points built, lookups).
+ * flags, xxHash version, parameters), then one line per phase, "<phase>\t<n_ops>", in dump order,
+ * where n_ops is what the phase's instructions are divided by (points built, lookups).
  * Deterministic: fixed keys, fixed seed, no clocks, no addresses hashed.
  *
  * usage: ringbench-gate-workload [--members N] [--vnodes V] [--lookups L]
@@ -75,8 +75,8 @@ static int parse(int argc, char **argv, gate_params *p) {
     *p = (gate_params){.n_members = 16, .n_vnodes = 128, .n_lookups = 20000, .n_keys = 65536};
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint32_t *target = !strcmp(opt, "--members")  ? &p->n_members
-                           : !strcmp(opt, "--vnodes") ? &p->n_vnodes
+        uint32_t *target = !strcmp(opt, "--members")   ? &p->n_members
+                           : !strcmp(opt, "--vnodes")  ? &p->n_vnodes
                            : !strcmp(opt, "--lookups") ? &p->n_lookups
                            : !strcmp(opt, "--keys")    ? &p->n_keys
                                                        : NULL;
@@ -120,8 +120,8 @@ int main(int argc, char **argv) {
     }
     printf("# c_compiler\t%s\n# c_flags\t%s\n# build_type\t%s\n# xxhash\t%u\n", RB_BUILD_C_COMPILER,
            RB_BUILD_C_FLAGS, RB_BUILD_TYPE, XXH_versionNumber());
-    printf("# members\t%u\n# vnodes\t%u\n# lookups\t%u\n# keys\tgenerated order:%u\n",
-           p.n_members, p.n_vnodes, p.n_lookups, p.n_keys);
+    printf("# members\t%u\n# vnodes\t%u\n# lookups\t%u\n# keys\tgenerated order:%u\n", p.n_members,
+           p.n_vnodes, p.n_lookups, p.n_keys);
     uint64_t sink = 0;
     for (size_t h = 0; h < rb_hash_count() && !p.algo; h++) {
         rb_config hc = cfg;

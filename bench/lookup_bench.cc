@@ -16,6 +16,7 @@
 #include <jemalloc/jemalloc.h>
 #include <xxhash.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,19 +31,19 @@ extern "C" {
 
 namespace {
 
-constexpr size_t kLookupsPerIteration = 256;  // one timed iteration = a batch
+constexpr size_t kLookupsPerIteration = 256; // one timed iteration = a batch
 const std::vector<int64_t> kMembers = {3, 4, 16, 64, 256, 1024};
 const std::vector<int64_t> kVnodes = {16, 128, 256};
 
 struct Options {
-    std::string keys_path;      // --keys=PATH or $RINGBENCH_KEYS
-    size_t n_generated = 1000000;  // --n-keys=N when generating order:<n>
-    double min_time_s = 0.2;    // --min-time=S per case
-    bool smoke = false;         // --smoke: one iteration per case
+    std::string keys_path;        // --keys=PATH or $RINGBENCH_KEYS
+    size_t n_generated = 1000000; // --n-keys=N when generating order:<n>
+    double min_time_s = 0.2;      // --min-time=S per case
+    bool smoke = false;           // --smoke: one iteration per case
 };
 Options g_opt;
 rb_bench_keys g_keys;
-uint64_t *g_positions;  // xxh3 positions of g_keys (ring seed 0)
+uint64_t *g_positions; // xxh3 positions of g_keys (ring seed 0)
 
 // One built ring is kept between the repeated calls Google Benchmark makes
 // to the same case (it calls the function again with more iterations).
@@ -180,13 +181,13 @@ void bench_build(benchmark::State &st, const rb_algo *algo) {
     st.counters["bytes_held"] = static_cast<double>(held);
     st.counters["bytes_per_vnode"] = static_cast<double>(jemalloc_bytes) / n_points;
     st.counters["structure_bytes_per_vnode"] = static_cast<double>(structure) / n_points;
-    st.counters["points_per_s"] =
-        benchmark::Counter(n_points * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+    st.counters["points_per_s"] = benchmark::Counter(
+        n_points * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
 
 void bench_join_refill(benchmark::State &st, const rb_algo *algo) {
     int64_t n = st.range(0), v = vnodes_of(st, algo);
-    Members m(static_cast<uint32_t>(n + 1));  // the N old members and the one that joins
+    Members m(static_cast<uint32_t>(n + 1)); // the N old members and the one that joins
     rb_config cfg = make_config(&rb_hash_xxh3, v);
     std::vector<uint32_t> owners(cfg.n_buckets);
     if (!m.members) {
@@ -207,7 +208,8 @@ void bench_qsort(benchmark::State &st) {
     size_t n = static_cast<size_t>(st.range(0) * st.range(1));
     std::vector<uint64_t> unsorted(n), work(n);
     rb_bench_random_u64(unsorted.data(), n);
-    for (auto _ : st) benchmark::DoNotOptimize(rb_bench_qsort_u64(unsorted.data(), work.data(), n));
+    for (auto _ : st)
+        benchmark::DoNotOptimize(rb_bench_qsort_u64(unsorted.data(), work.data(), n));
     st.counters["points_per_s"] = benchmark::Counter(
         static_cast<double>(n) * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
 }
@@ -367,7 +369,7 @@ int parse_options(int *argc, char **argv) {
     return -1;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv) {
     int rc = parse_options(&argc, argv);
@@ -387,10 +389,17 @@ int main(int argc, char **argv) {
     }
     add_context();
     register_all();
-    benchmark::RunSpecifiedBenchmarks();
+    /* a filter that matches no case is a usage error (Google Benchmark has
+     * printed "Failed to match any benchmarks ..."), not an empty success */
+    size_t n_run = benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     rb_ring_destroy(g_cache.ring);
     std::free(g_positions);
     rb_bench_keys_free(&g_keys);
+    if (n_run == 0) return 2;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "ringbench-bench: writing output: %s\n", std::strerror(errno));
+        return 1;
+    }
     return 0;
 }

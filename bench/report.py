@@ -11,6 +11,7 @@ absent from the JSON (e.g. a filtered run) shows as n/a. Exit 0; 2 on bad
 arguments or an unreadable file. Never asserts speed: it reports.
 """
 import json
+import os
 import sys
 
 KEY_CASES = ("hash", "key", "position")
@@ -28,10 +29,17 @@ def load(path):
     except (OSError, ValueError) as e:
         die(f"cannot read {path}: {e}")
     runs = {}
-    for b in doc.get("benchmarks", []):
+    benchmarks = doc.get("benchmarks") if isinstance(doc, dict) else None
+    if not isinstance(benchmarks, list):
+        die(f"{path} has no \"benchmarks\" list (not a Google Benchmark JSON file)")
+    for b in benchmarks:
+        if not isinstance(b, dict) or not isinstance(b.get("name"), str):
+            die(f"{path}: a benchmark entry without a name")
         if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
             continue
         runs[b["name"].split("/iterations:")[0]] = b
+    if not runs:
+        die(f"{path} holds no benchmark runs")
     return doc.get("context", {}), runs
 
 
@@ -182,17 +190,23 @@ def main(argv):
     elif len(argv) != 1:
         die("usage: bench/report.py RESULT.json [--out FILE.md]")
     ctx, runs = load(path)
+    # the file's folder and name: the same text wherever the tree is checked out
+    shown = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),
+                         os.path.basename(path))
     algos = []
     for name in runs:
         parts = name.split("/")
-        if parts[0] == "key" and parts[2] not in algos:
+        if parts[0] == "key" and len(parts) > 2 and parts[2] not in algos:
             algos.append(parts[2])
     text = ["# ringbench lookup, rebuild and memory benchmarks", "",
-            f"From `{path}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
+            f"From `{shown}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
             "times CPU ms per build (Google Benchmark rates use CPU time); ratios compare "
             "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
-            "## Targets (issue #4)", "", "| figure | measured | target | verdict |",
-            "|---|---:|---:|---|"]
+            "## Targets (issue #4)", ""]
+    if str(ctx.get("min_time_s", "")).startswith("smoke"):
+        text += ["**Smoke run: one iteration per case. These ratios are not measurements; "
+                 "run without --smoke for figures.**", ""]
+    text += ["| figure | measured | target | verdict |", "|---|---:|---:|---|"]
     for fig, x, tgt, v in targets(runs):
         text.append(f"| {fig} | {fmt(x)} | {tgt} | {v} |")
     text += ["", "## ns per key lookup (xxh3, V = 128 where vnodes apply)", "",
@@ -207,4 +221,11 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        status = main(sys.argv[1:])
+        sys.stdout.flush()
+    except OSError as e:  # --out not writable, stdout full
+        sys.stdout = open(os.devnull, "w")  # nothing left to flush at exit
+        print(f"report.py: {e.filename or 'writing output'}: {e.strerror or e}", file=sys.stderr)
+        status = 1
+    sys.exit(status)

@@ -68,7 +68,8 @@ typedef int (*rb_cli_opt_fn)(const char *cmd, void *ctx, int argc, char **argv, 
  * printed in order for --help. Positional arguments are moved, in order, to
  * argv[1 .. 1 + *n_pos) (argv is permuted in place). Returns RB_CLI_CONTINUE,
  * RB_EXIT_OK after printing help, or RB_EXIT_USAGE after a usage error (an
- * unknown option, a missing value).
+ * unknown option, a missing value, an option given twice), or
+ * RB_EXIT_FAILURE when out of memory.
  */
 int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn opt, void *ctx,
                       int argc, char **argv, int *n_pos);

@@ -31,25 +31,35 @@ int rb_cli_fail(const char *cmd, const char *fmt, ...) {
 
 int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn opt, void *ctx,
                       int argc, char **argv, int *n_pos) {
-    int n = 0, options_done = 0;
-    for (int i = 1; i < argc; i++) {
+    /* the options given so far: a repeated one is an error, not "last wins"
+     * (`--members a,b --members c` silently dropping a and b) */
+    const char **seen = malloc((size_t)argc * sizeof *seen);
+    if (!seen) return rb_cli_fail(cmd, "out of memory");
+    int n = 0, n_seen = 0, options_done = 0, rc = RB_CLI_CONTINUE;
+    for (int i = 1; i < argc && rc == RB_CLI_CONTINUE; i++) {
         const char *a = argv[i];
         if (!options_done && strcmp(a, "--") == 0) {
             options_done = 1;
         } else if (!options_done && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
             for (size_t k = 0; help && help[k]; k++)
                 fputs(help[k], stdout);
-            return RB_EXIT_OK;
+            rc = RB_EXIT_OK;
         } else if (!options_done && strncmp(a, "--", 2) == 0) {
+            for (int k = 0; k < n_seen && rc == RB_CLI_CONTINUE; k++)
+                if (strcmp(seen[k], a) == 0)
+                    rc = rb_cli_usage_error(cmd, "%s is given twice (give each option once)", a);
+            if (rc != RB_CLI_CONTINUE) break;
+            seen[n_seen++] = a;
             int used = opt ? opt(cmd, ctx, argc, argv, &i) : 0;
-            if (used < 0) return RB_EXIT_USAGE;
-            if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", a);
+            if (used < 0) rc = RB_EXIT_USAGE;
+            if (used == 0) rc = rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", a);
         } else {
             argv[1 + n++] = argv[i]; /* 1 + n <= i: that slot was already read */
         }
     }
+    free(seen);
     *n_pos = n;
-    return RB_CLI_CONTINUE;
+    return rc;
 }
 
 const char *rb_cli_opt_value(const char *cmd, int argc, char **argv, int *i) {
@@ -412,10 +422,22 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
             return -1;
         }
         break;
-    case 7:
-        if (!rb_algo_by_name(v)) goto unknown;
+    case 7: {
+        /* what the table build accepts: a positional algorithm (so not table
+         * itself); checked here so every command rejects it as bad input
+         * before any output, not as a failure in the middle of a sweep */
+        const rb_algo *src = rb_algo_by_name(v);
+        if (!src) goto unknown;
+        if (!(src->flags & RB_ALGO_POSITIONAL)) {
+            rb_cli_usage_error(cmd,
+                               "--table-source must be an algorithm with ring positions "
+                               "(not %s)",
+                               v);
+            return -1;
+        }
         o->cfg.table_source = v;
         break;
+    }
     }
     return 1;
 unknown:

@@ -151,59 +151,76 @@ static int write_zipf(FILE *out, const genkeys_options *o) {
     return rc;
 }
 
-/* Parse argv into *o. 0, or RB_EXIT_USAGE after one line on stderr; 1 means
- * --help was printed. */
+/* rb_cli_opt_fn of genkeys: one option and its value into the options. */
+static int genkeys_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    static const char *const names[] = {"--kind",  "--count",     "--seed",
+                                        "--start", "--customers", "--zipf-s"};
+    genkeys_options *o = ctx;
+    const char *a = argv[*i];
+    size_t which = 0, n_names = sizeof names / sizeof names[0];
+    while (which < n_names && strcmp(a, names[which]) != 0)
+        which++;
+    if (which == n_names) return 0; /* unknown: rb_cli_parse_args says so */
+    const char *v = rb_cli_opt_value(cmd, argc, argv, i);
+    if (!v) return -1;
+    switch (which) {
+    case 0:
+        if (strcmp(v, "order") == 0)
+            o->kind = KIND_ORDER;
+        else if (strcmp(v, "uuid") == 0)
+            o->kind = KIND_UUID;
+        else if (strcmp(v, "zipf") == 0)
+            o->kind = KIND_ZIPF;
+        else
+            return rb_cli_usage_error(cmd, "unknown --kind '%s' (order, uuid, zipf)", v), -1;
+        break;
+    case 1:
+        if (rb_cli_parse_u64(v, &o->n_keys))
+            return rb_cli_usage_error(cmd, "--count must be a whole number >= 0, got '%s'", v), -1;
+        o->n_keys_set = 1;
+        break;
+    case 2:
+        if (rb_cli_parse_u64(v, &o->seed))
+            return rb_cli_usage_error(cmd, "--seed must be an unsigned 64-bit number, got '%s'", v),
+                   -1;
+        break;
+    case 3:
+        if (rb_cli_parse_u64(v, &o->start))
+            return rb_cli_usage_error(cmd, "--start must be a whole number >= 0, got '%s'", v), -1;
+        o->start_set = 1;
+        break;
+    case 4:
+        if (rb_cli_parse_u32(v, 1, N_CUSTOMERS_MAX, &o->n_customers))
+            return rb_cli_usage_error(cmd, "--customers must be in 1..%u, got '%s'",
+                                      N_CUSTOMERS_MAX, v),
+                   -1;
+        o->n_customers_set = 1;
+        break;
+    default:
+        if (rb_cli_parse_double(v, &o->zipf_s) || !(o->zipf_s >= 0.0) || o->zipf_s > ZIPF_S_MAX)
+            return rb_cli_usage_error(cmd, "--zipf-s must be a number in 0..%g, got '%s'",
+                                      ZIPF_S_MAX, v),
+                   -1;
+        o->zipf_s_set = 1;
+        break;
+    }
+    return 1;
+}
+
+/* Parse argv into *o with the shared parser (options anywhere, each once).
+ * RB_CLI_CONTINUE to generate; else the exit code: RB_EXIT_OK after --help,
+ * RB_EXIT_USAGE after one line on stderr, RB_EXIT_FAILURE (out of memory). */
 static int parse_options(int argc, char **argv, genkeys_options *o) {
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->start = 1;
     o->n_customers = N_CUSTOMERS_DEFAULT;
     o->zipf_s = ZIPF_S_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(usage_text, stdout);
-            return 1;
-        }
-        if (a[0] != '-' || a[1] != '-')
-            return rb_cli_usage_error(CMD, "unexpected argument '%s' (--help shows usage)", a);
-        if (i + 1 >= argc) return rb_cli_usage_error(CMD, "%s needs a value", a);
-        const char *v = argv[++i];
-        if (strcmp(a, "--kind") == 0) {
-            if (strcmp(v, "order") == 0)
-                o->kind = KIND_ORDER;
-            else if (strcmp(v, "uuid") == 0)
-                o->kind = KIND_UUID;
-            else if (strcmp(v, "zipf") == 0)
-                o->kind = KIND_ZIPF;
-            else
-                return rb_cli_usage_error(CMD, "unknown --kind '%s' (order, uuid, zipf)", v);
-        } else if (strcmp(a, "--count") == 0) {
-            if (rb_cli_parse_u64(v, &o->n_keys))
-                return rb_cli_usage_error(CMD, "--count must be a whole number >= 0, got '%s'", v);
-            o->n_keys_set = 1;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (rb_cli_parse_u64(v, &o->seed))
-                return rb_cli_usage_error(CMD, "--seed must be an unsigned 64-bit number, got '%s'",
-                                          v);
-        } else if (strcmp(a, "--start") == 0) {
-            if (rb_cli_parse_u64(v, &o->start))
-                return rb_cli_usage_error(CMD, "--start must be a whole number >= 0, got '%s'", v);
-            o->start_set = 1;
-        } else if (strcmp(a, "--customers") == 0) {
-            if (rb_cli_parse_u32(v, 1, N_CUSTOMERS_MAX, &o->n_customers))
-                return rb_cli_usage_error(CMD, "--customers must be in 1..%u, got '%s'",
-                                          N_CUSTOMERS_MAX, v);
-            o->n_customers_set = 1;
-        } else if (strcmp(a, "--zipf-s") == 0) {
-            if (rb_cli_parse_double(v, &o->zipf_s) || !(o->zipf_s >= 0.0) || o->zipf_s > ZIPF_S_MAX)
-                return rb_cli_usage_error(CMD, "--zipf-s must be a number in 0..%g, got '%s'",
-                                          ZIPF_S_MAX, v);
-            o->zipf_s_set = 1;
-        } else {
-            return rb_cli_usage_error(CMD, "unknown option '%s' (--help shows usage)", a);
-        }
-    }
+    static const char *const help[] = {usage_text, NULL};
+    int n_pos, rc = rb_cli_parse_args(CMD, help, genkeys_option, o, argc, argv, &n_pos);
+    if (rc != RB_CLI_CONTINUE) return rc;
+    if (n_pos)
+        return rb_cli_usage_error(CMD, "unexpected argument '%s' (--help shows usage)", argv[1]);
     if (o->kind == KIND_NONE) return rb_cli_usage_error(CMD, "--kind is required");
     if (!o->n_keys_set) return rb_cli_usage_error(CMD, "--count is required");
     if (o->kind != KIND_ZIPF && (o->n_customers_set || o->zipf_s_set))
@@ -212,14 +229,13 @@ static int parse_options(int argc, char **argv, genkeys_options *o) {
         return rb_cli_usage_error(CMD, "--start applies only to --kind order");
     if (o->kind == KIND_ORDER && o->n_keys > 0 && o->n_keys - 1 > UINT64_MAX - o->start)
         return rb_cli_usage_error(CMD, "--start + --count overflows a 64-bit order number");
-    return 0;
+    return RB_CLI_CONTINUE;
 }
 
 int main(int argc, char **argv) {
     genkeys_options o;
     int rc = parse_options(argc, argv, &o);
-    if (rc == 1) return RB_EXIT_OK;
-    if (rc) return rc;
+    if (rc != RB_CLI_CONTINUE) return rc;
 
     static char out_buffer[OUT_BUFFER_BYTES];
     setvbuf(stdout, out_buffer, _IOFBF, sizeof out_buffer);

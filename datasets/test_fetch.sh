@@ -125,6 +125,14 @@ run --frobnicate
 check "unknown option exit" "$?" 2
 "$fetch" --manifest "$tmp/none.tsv" --list >/dev/null 2>&1
 check "missing manifest exit" "$?" 2
+# a folder or an empty file is no manifest either (qa: both listed nothing, exit 0)
+"$fetch" --manifest "$tmp" --list >/dev/null 2>"$tmp/err"
+check "manifest is a folder: exit" "$?" 2
+check "manifest is a folder: one stderr line" "$(wc -l <"$tmp/err" | tr -d ' ')" 1
+: >"$tmp/empty.tsv"
+"$fetch" --manifest "$tmp/empty.tsv" --list >/dev/null 2>"$tmp/err"
+check "empty manifest: exit" "$?" 2
+check "empty manifest: one stderr line" "$(wc -l <"$tmp/err" | tr -d ' ')" 1
 
 # 9. --pin rewrites the row from what it measured.
 awk -F'\t' -v OFS='\t' '$1 == "toy" { $3 = "0.9"; $4 = "-"; $7 = 0; $8 = 0; $9 = "-"; $10 = "-" } 1' \

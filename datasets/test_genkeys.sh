@@ -95,6 +95,9 @@ bad --kind uuid --count 5 --start 10
 bad --kind order --count 2 --start 18446744073709551615
 bad --kind order --count 5 extra
 bad --kind order --count 5 --frobnicate 1
+# a repeated option is an error, not "the last one wins" (qa)
+bad --kind order --count 5 --kind uuid
+bad --kind order --count 5 --count 6
 
 # Write failure: exit 1 (stdout is /dev/full).
 if [ -w /dev/full ]; then

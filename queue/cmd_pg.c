@@ -35,8 +35,10 @@ int rb_cmd_pg(int argc, char **argv) {
         return RB_EXIT_OK;
     }
     for (size_t i = 0; i < N_PG_COMMANDS; i++)
-        if (strcmp(argv[1], pg_commands[i].name) == 0) return pg_commands[i].run(argc - 1, argv + 1);
-    return rb_cli_usage_error("pg", "unknown subcommand '%s' (ringbench pg --help lists them)", argv[1]);
+        if (strcmp(argv[1], pg_commands[i].name) == 0)
+            return pg_commands[i].run(argc - 1, argv + 1);
+    return rb_cli_usage_error("pg", "unknown subcommand '%s' (ringbench pg --help lists them)",
+                              argv[1]);
 }
 
 /* ---- session options ---- */
@@ -77,46 +79,56 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
     int rc = rb_queue_open(cfg, q);
     if (rc == 0) return 0;
-    if (rc == RB_EINVAL || rc == RB_EUNKNOWN) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    if (rc == RB_EINVAL || rc == RB_EUNKNOWN)
+        return rb_cli_usage_error(cmd, "%s", rb_error_detail());
     rb_cli_fail(cmd, "%s", rb_error_detail());
     if (!cfg->conninfo || !*cfg->conninfo)
-        fprintf(stderr, "ringbench %s: hint: start the embedded server with `scripts/pg start` and "
-                        "pass --db \"$(scripts/pg url)\" (or export RINGBENCH_PG_CONNINFO)\n", cmd);
+        fprintf(stderr,
+                "ringbench %s: hint: start the embedded server with `scripts/pg start` and "
+                "pass --db \"$(scripts/pg url)\" (or export RINGBENCH_PG_CONNINFO)\n",
+                cmd);
     return RB_EXIT_FAILURE;
 }
 
-/* Parse the session options and, when allow_ring, the ring options; anything
- * else is returned to the caller through `other` (argv index) = -1 to go on.
- * Returns -1 to go on, or an exit code. */
-typedef int (*extra_option_fn)(const char *cmd, void *ctx, int argc, char **argv, int *i);
+/* One option of a pg subcommand: session, then ring (when parsing them), then
+ * the subcommand's own. */
+typedef struct pg_parse_ctx {
+    rb_queue_config *cfg;
+    rb_cli_ring *ring;
+    rb_pg_extra_option_fn extra;
+    void *extra_ctx;
+    int ring_used;
+} pg_parse_ctx;
 
-static int parse_pg_options(const char *cmd, const char *help, int argc, char **argv,
-                            rb_queue_config *cfg, rb_cli_ring *ring, extra_option_fn extra,
-                            void *ctx, int *first) {
-    int i = 1;
-    for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
-        if (strcmp(argv[i], "--") == 0) {
-            i++;
-            break;
-        }
-        if (strcmp(argv[i], "--help") == 0) {
-            fputs(help, stdout);
-            printf("\nsession options:\n%s", rb_pg_session_help);
-            if (ring) printf("\nring options:\n%s", rb_cli_ring_help);
-            return RB_EXIT_OK;
-        }
-        int used = rb_pg_session_option(cmd, cfg, argc, argv, &i);
-        if (used == 0 && ring) used = rb_cli_ring_option(cmd, ring, argc, argv, &i);
-        if (used == 0 && extra) used = extra(cmd, ctx, argc, argv, &i);
-        if (used < 0) return RB_EXIT_USAGE;
-        if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", argv[i]);
+static int pg_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    pg_parse_ctx *p = ctx;
+    int used = rb_pg_session_option(cmd, p->cfg, argc, argv, i);
+    if (used == 0 && p->ring) {
+        used = rb_cli_ring_option(cmd, p->ring, argc, argv, i);
+        if (used > 0) p->ring_used = 1;
     }
+    if (used == 0 && p->extra) used = p->extra(cmd, p->extra_ctx, argc, argv, i);
+    return used;
+}
+
+int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help, int argc,
+                        char **argv, rb_queue_config *cfg, rb_cli_ring *ring,
+                        rb_pg_extra_option_fn extra, void *ctx, int *n_pos, int *ring_used) {
+    const char *const help_list[] = {help, "\nsession options:\n", rb_pg_session_help,
+                                     ring ? ring_help : NULL, ring ? rb_cli_ring_help : NULL,
+                                     NULL};
+    pg_parse_ctx p = {cfg, ring, extra, ctx, 0};
+    int n = 0, rc = rb_cli_parse_args(cmd, help_list, pg_option, &p, argc, argv, &n);
+    if (rc != RB_CLI_CONTINUE) return rc;
     if (ring && ring->members_spec)
         return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
                                        "workers table (live heartbeats)");
-    if (first) *first = i;
-    else if (i < argc) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
-    return -1;
+    if (ring_used) *ring_used = p.ring_used;
+    if (n_pos)
+        *n_pos = n;
+    else if (n > 0)
+        return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
+    return RB_CLI_CONTINUE;
 }
 
 /* --format for status/enqueue. */
@@ -145,14 +157,17 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     rb_pg_session_defaults(&cfg);
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int rc = parse_pg_options("pg migrate", migrate_help, argc, argv, &cfg, &ring, NULL, NULL, NULL);
+    int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv,
+                                 &cfg, &ring, NULL, NULL, NULL, NULL);
     if (rc >= 0) return rc;
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
     rb_queue *q;
     if ((rc = rb_pg_open("pg migrate", &cfg, &q))) return rc;
     rc = rb_queue_migrate(q, ring.algo, &ring.cfg);
-    if (rc == RB_EINVAL) rc = rb_cli_usage_error("pg migrate", "%s", rb_error_detail());
-    else if (rc) rc = rb_cli_fail("pg migrate", "%s", rb_error_detail());
+    if (rc == RB_EINVAL)
+        rc = rb_cli_usage_error("pg migrate", "%s", rb_error_detail());
+    else if (rc)
+        rc = rb_cli_fail("pg migrate", "%s", rb_error_detail());
     else {
         const rb_config *c = rb_queue_ring_config(q);
         printf("schema %s ready: buckets=%u bucket_hash=%s seed=%llu\n", cfg.schema, c->n_buckets,
@@ -179,11 +194,11 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     rb_format fmt = RB_FMT_TEXT;
-    int first = argc, rc = parse_pg_options(cmd, enqueue_help, argc, argv, &cfg, NULL, format_option, &fmt,
-                                     &first);
+    int n_pos = 0, rc = rb_pg_parse_options(cmd, enqueue_help, NULL, argc, argv, &cfg, NULL,
+                                            format_option, &fmt, &n_pos, NULL);
     if (rc >= 0) return rc;
-    if (argc - first > 1) return rb_cli_usage_error(cmd, "one FILE at most (got '%s')", argv[first + 1]);
-    const char *path = first < argc ? argv[first] : "-";
+    if (n_pos > 1) return rb_cli_usage_error(cmd, "one FILE at most (got '%s')", argv[2]);
+    const char *path = n_pos ? argv[1] : "-";
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return rb_cli_usage_error(cmd, "cannot open '%s'", path);
     rb_key_list lines;
@@ -201,6 +216,13 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
         if (len == 0) continue; /* blank line */
         if (memchr(lines.keys[k], 0, len)) {
             rc = rb_cli_usage_error(cmd, "%s line %zu: NUL byte (keys are text)", path, k + 1);
+            break;
+        }
+        /* Every field is stored as text: the server would reject the whole batch
+         * (and the batches before it would already be in). Same check as fnv1a32-js. */
+        if (rb_hash_check(&rb_hash_fnv1a32_js, lines.keys[k], len)) {
+            rc = rb_cli_usage_error(cmd, "%s line %zu: not valid UTF-8 (%s)", path, k + 1,
+                                    rb_error_detail());
             break;
         }
         /* Room for KEY NUL KEY#LINE NUL. */
@@ -234,21 +256,25 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     size_t n_inserted = 0;
     if (rc < 0 && (rc = rb_pg_open(cmd, &cfg, &q)) == 0) rc = -1;
     if (rc < 0) {
-        if (rb_queue_enqueue(q, items, n, &n_inserted)) rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+        if (rb_queue_enqueue(q, items, n, &n_inserted))
+            rc = rb_cli_fail(cmd, "%s", rb_error_detail());
     }
     if (rc < 0) {
         size_t n_dup = n - n_inserted;
         if (fmt == RB_FMT_JSON)
-            printf("{\"rows\": %zu, \"inserted\": %zu, \"duplicates\": %zu}\n", n, n_inserted, n_dup);
+            printf("{\"rows\": %zu, \"inserted\": %zu, \"duplicates\": %zu}\n", n, n_inserted,
+                   n_dup);
         else if (fmt == RB_FMT_CSV)
             printf("rows,inserted,duplicates\n%zu,%zu,%zu\n", n, n_inserted, n_dup);
         else
             printf("enqueued %zu of %zu rows; %zu duplicate idempotency key%s skipped (no row "
-                   "created)\n", n_inserted, n, n_dup, n_dup == 1 ? "" : "s");
+                   "created)\n",
+                   n_inserted, n, n_dup, n_dup == 1 ? "" : "s");
         rc = RB_EXIT_OK;
     }
     rb_queue_close(q);
-    for (size_t k = 0; owned && k < n; k++) free(owned[k]);
+    for (size_t k = 0; owned && k < n; k++)
+        free(owned[k]);
     free(owned);
     free(items);
     return rc;
@@ -269,7 +295,8 @@ int rb_pg_cmd_status(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     rb_format fmt = RB_FMT_TEXT;
-    int rc = parse_pg_options(cmd, status_help, argc, argv, &cfg, NULL, format_option, &fmt, NULL);
+    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, format_option,
+                                 &fmt, NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
@@ -279,19 +306,23 @@ int rb_pg_cmd_status(int argc, char **argv) {
         rb_queue_close(q);
         return rc;
     }
-    static const char *const names[] = {"pending", "claimed", "done", "failed", "effects",
-                                        "workers_alive", "workers_live", "workers_dead", "workers_left"};
-    const int64_t v[] = {c.n_pending, c.n_claimed, c.n_done, c.n_failed, c.n_effects,
-                         c.n_workers_alive, c.n_workers_live, c.n_workers_dead, c.n_workers_left};
+    static const char *const names[] = {"pending",      "claimed",      "done",
+                                        "failed",       "effects",      "workers_alive",
+                                        "workers_live", "workers_dead", "workers_left"};
+    const int64_t v[] = {c.n_pending,      c.n_claimed,      c.n_done,
+                         c.n_failed,       c.n_effects,      c.n_workers_alive,
+                         c.n_workers_live, c.n_workers_dead, c.n_workers_left};
     for (size_t k = 0; k < 9; k++) {
         if (fmt == RB_FMT_JSON)
-            printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k], k == 8 ? "}\n" : "");
+            printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k],
+                   k == 8 ? "}\n" : "");
         else if (fmt == RB_FMT_CSV)
             printf("%s%s", names[k], k == 8 ? "\n" : ",");
         else
             printf("%-14s %lld\n", names[k], (long long)v[k]);
     }
-    for (size_t k = 0; fmt == RB_FMT_CSV && k < 9; k++) printf("%lld%s", (long long)v[k], k == 8 ? "\n" : ",");
+    for (size_t k = 0; fmt == RB_FMT_CSV && k < 9; k++)
+        printf("%lld%s", (long long)v[k], k == 8 ? "\n" : ",");
     rb_queue_close(q);
     return RB_EXIT_OK;
 }
@@ -336,7 +367,8 @@ static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int
         o->all_modes = 0;
     } else if (strcmp(opt, "--batch") == 0) {
         if (rb_cli_parse_u32(v, 1, 1000000, &o->cfg->batch)) {
-            rb_cli_usage_error(cmd, "--batch must be a whole number from 1 to 1000000, got '%s'", v);
+            rb_cli_usage_error(cmd, "--batch must be a whole number from 1 to 1000000, got '%s'",
+                               v);
             return -1;
         }
     } else {
@@ -350,7 +382,8 @@ int rb_pg_cmd_explain(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     explain_opts o = {&cfg, 1, 0};
-    int rc = parse_pg_options(cmd, explain_help, argc, argv, &cfg, NULL, explain_option, &o, NULL);
+    int rc = rb_pg_parse_options(cmd, explain_help, NULL, argc, argv, &cfg, NULL, explain_option,
+                                 &o, NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
@@ -362,7 +395,8 @@ int rb_pg_cmd_explain(int argc, char **argv) {
             break;
         }
         printf("-- mode %s, batch %u%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
-               cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "", text);
+               cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "",
+               text);
         free(text);
     }
     rb_queue_close(q);

@@ -9,6 +9,7 @@
  * --poll-ms when nothing was claimed.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,8 @@ static const char worker_help[] =
     "row left), --duration-ms or --max-claims. Each row's handler sleeps --work-ms and\n"
     "completes it, writing its effect row in the same transaction. Events (membership\n"
     "changes, workers marked dead, leases released, lost leases) go to stderr; a\n"
-    "summary line to stdout.\n"
+    "summary line to stdout. SIGTERM or SIGINT: finish the current batch, leave the\n"
+    "membership and print the summary (SIGKILL is a crash: leases expire, TTL runs out).\n"
     "  --mode M               competing, affinity or ordered (default competing)\n"
     "  --batch N              rows per claim (default 16)\n"
     "  --lease-ms MS          claim lease (default 30000)\n"
@@ -53,7 +55,7 @@ static const char worker_help[] =
     "  --stale-probe          after the stall, try complete, release, extend and heartbeat\n"
     "                         on the claimed rows, print each outcome, exit\n"
     "  --exit-after-claim     exit right after the first claim: no completion, no leave\n"
-    "  --fail-pct P           the handler fails the first attempt of P%% of rows (chosen by\n"
+    "  --fail-pct P           the handler fails the first attempt of P% of rows (chosen by\n"
     "                         a hash of the idempotency key); they retry after 50 ms\n"
     "  --clock-offset-ms MS   pretend the client clock is off by MS (signed); only event\n"
     "                         timestamps use it: leases and liveness use the database clock\n";
@@ -78,13 +80,14 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             *flag_dst[k] = 1;
             return 1;
         }
-    static const char *const nums[] = {"--batch", "--lease-ms", "--heartbeat-ms", "--ttl-ms",
-                                       "--max-attempts", "--duration-ms", "--max-claims",
-                                       "--work-ms", "--poll-ms", "--stall-after-claim-ms",
-                                       "--fail-pct"};
-    uint32_t *num_dst[] = {&c->batch, &c->lease_ms, &c->heartbeat_ms, &c->ttl_ms,
-                           &c->max_attempts, &o->duration_ms, &o->max_claims, &o->work_ms,
-                           &o->poll_ms, &o->stall_after_claim_ms, &o->fail_pct};
+    static const char *const nums[] = {
+        "--batch",       "--lease-ms",   "--heartbeat-ms", "--ttl-ms",  "--max-attempts",
+        "--duration-ms", "--max-claims", "--work-ms",      "--poll-ms", "--stall-after-claim-ms",
+        "--fail-pct"};
+    uint32_t *num_dst[] = {
+        &c->batch,       &c->lease_ms,   &c->heartbeat_ms, &c->ttl_ms,  &c->max_attempts,
+        &o->duration_ms, &o->max_claims, &o->work_ms,      &o->poll_ms, &o->stall_after_claim_ms,
+        &o->fail_pct};
     size_t which = 99;
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
         if (strcmp(opt, nums[k]) == 0) which = k;
@@ -101,7 +104,8 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
         /* 0 is accepted here so that validation gives the protocol's message. */
         uint32_t max = which == 10 ? 100 : 86400000u;
         if (rb_cli_parse_u32(v, 0, max, num_dst[which])) {
-            rb_cli_usage_error(cmd, "%s must be a whole number from 0 to %u, got '%s'", opt, max, v);
+            rb_cli_usage_error(cmd, "%s must be a whole number from 0 to %u, got '%s'", opt, max,
+                               v);
             return -1;
         }
     } else if (strcmp(opt, "--mode") == 0) {
@@ -125,6 +129,14 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
     return 1;
 }
 
+/* Set by SIGTERM / SIGINT: finish the current batch, leave, print the summary. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
 static uint64_t mono_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -139,7 +151,8 @@ static uint64_t mono_ns(void) {
 
 static void sleep_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) && errno == EINTR) {}
+    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    }
 }
 
 /* The worker's own clock, off by --clock-offset-ms: it stamps events and is
@@ -235,36 +248,51 @@ static int should_fail(const worker_opts *o, const rb_queue_row *row) {
     return h % 100 < o->fail_pct;
 }
 
-static void print_summary(const worker_opts *o, rb_queue *q, worker_stats *st, uint64_t elapsed_ms) {
+static void print_summary(const worker_opts *o, rb_queue *q, worker_stats *st,
+                          uint64_t elapsed_ms) {
     if (st->n_claim_ns) qsort(st->claim_ns, st->n_claim_ns, sizeof *st->claim_ns, cmp_u64);
     double p50_us = (double)percentile(st->claim_ns, st->n_claim_ns, 0.50) / 1e3;
     double p99_us = (double)percentile(st->claim_ns, st->n_claim_ns, 0.99) / 1e3;
     double rows_per_s = elapsed_ms ? (double)st->n_completed * 1000.0 / (double)elapsed_ms : 0;
-    const char *names[] = {"claims", "empty_claims", "rows_claimed", "max_claim_rows", "completed",
-                           "failed", "lost", "marked_dead", "released", "membership_changes", "reconnects"};
-    uint64_t v[] = {st->n_claims, st->n_empty_claims, st->n_rows_claimed, st->max_claim_rows,
-                    st->n_completed, st->n_failed, st->n_lost, st->n_marked_dead, st->n_released,
-                    st->n_membership_changes, rb_queue_n_reconnects(q)};
+    const char *names[] = {
+        "claims", "empty_claims", "rows_claimed", "max_claim_rows",     "completed", "failed",
+        "lost",   "marked_dead",  "released",     "membership_changes", "reconnects"};
+    uint64_t v[] = {st->n_claims,
+                    st->n_empty_claims,
+                    st->n_rows_claimed,
+                    st->max_claim_rows,
+                    st->n_completed,
+                    st->n_failed,
+                    st->n_lost,
+                    st->n_marked_dead,
+                    st->n_released,
+                    st->n_membership_changes,
+                    rb_queue_n_reconnects(q)};
     const char *mode = rb_claim_mode_name(o->cfg->mode);
     if (o->fmt == RB_FMT_JSON) {
         printf("{\"worker\": ");
         rb_json_string(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)));
         printf(", \"mode\": \"%s\", \"batch\": %u", mode, o->cfg->batch);
-        for (size_t k = 0; k < 11; k++) printf(", \"%s\": %llu", names[k], (unsigned long long)v[k]);
+        for (size_t k = 0; k < 11; k++)
+            printf(", \"%s\": %llu", names[k], (unsigned long long)v[k]);
         printf(", \"elapsed_ms\": %llu, \"rows_per_s\": %.1f, \"claim_p50_us\": %.1f, "
                "\"claim_p99_us\": %.1f}\n",
                (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
     } else if (o->fmt == RB_FMT_CSV) {
         printf("worker,mode,batch");
-        for (size_t k = 0; k < 11; k++) printf(",%s", names[k]);
+        for (size_t k = 0; k < 11; k++)
+            printf(",%s", names[k]);
         printf(",elapsed_ms,rows_per_s,claim_p50_us,claim_p99_us\n");
         rb_csv_field(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)));
         printf(",%s,%u", mode, o->cfg->batch);
-        for (size_t k = 0; k < 11; k++) printf(",%llu", (unsigned long long)v[k]);
-        printf(",%llu,%.1f,%.1f,%.1f\n", (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
+        for (size_t k = 0; k < 11; k++)
+            printf(",%llu", (unsigned long long)v[k]);
+        printf(",%llu,%.1f,%.1f,%.1f\n", (unsigned long long)elapsed_ms, rows_per_s, p50_us,
+               p99_us);
     } else {
         printf("worker %s mode=%s batch=%u", rb_queue_worker_id(q), mode, o->cfg->batch);
-        for (size_t k = 0; k < 11; k++) printf(" %s=%llu", names[k], (unsigned long long)v[k]);
+        for (size_t k = 0; k < 11; k++)
+            printf(" %s=%llu", names[k], (unsigned long long)v[k]);
         printf(" elapsed_ms=%llu rows_per_s=%.1f claim_p50_us=%.1f claim_p99_us=%.1f\n",
                (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
     }
@@ -275,12 +303,17 @@ static void print_summary(const worker_opts *o, rb_queue *q, worker_stats *st, u
 static int run_worker(worker_opts *o, rb_queue *q, worker_stats *st) {
     const char *cmd = "pg worker";
     int rc = rb_queue_register(q);
+    if (rc == RB_EINVAL) return rb_cli_usage_error(cmd, "%s", rb_error_detail()); /* --id taken */
     if (!rc) rc = duties(o, q, st);
     if (rc) return rb_cli_fail(cmd, "%s", rb_error_detail());
     uint64_t start = mono_ms(), last_duties = start;
     rb_queue_batch b = {0};
     for (;;) {
         uint64_t now = mono_ms();
+        if (stop_requested) {
+            event(o, q, "stop signal: leaving");
+            break;
+        }
         if (o->duration_ms && now - start >= o->duration_ms) break;
         if (o->max_claims && st->n_claims >= o->max_claims) break;
         if (now - last_duties >= o->cfg->heartbeat_ms) {
@@ -362,25 +395,10 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     worker_opts o = {.cfg = &cfg, .poll_ms = 20, .fmt = RB_FMT_TEXT};
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int i = 1;
-    for (; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0) {
-            printf("%s\nsession options:\n%s\nring options (default: the queue's, set at migrate):\n"
-                   "%s", worker_help, rb_pg_session_help, rb_cli_ring_help);
-            return RB_EXIT_OK;
-        }
-        int used = rb_pg_session_option(cmd, &cfg, argc, argv, &i);
-        if (used == 0) {
-            used = rb_cli_ring_option(cmd, &ring, argc, argv, &i);
-            if (used > 0) cfg.ring_override = 1;
-        }
-        if (used == 0) used = worker_option(cmd, &o, argc, argv, &i);
-        if (used < 0) return RB_EXIT_USAGE;
-        if (used == 0) return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", argv[i]);
-    }
-    if (ring.members_spec)
-        return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
-                                       "workers table (live heartbeats)");
+    int rc = rb_pg_parse_options(cmd, worker_help,
+                                 "\nring options (default: the queue's, set at migrate):\n", argc,
+                                 argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
+    if (rc >= 0) return rc;
     if (cfg.ring_override) {
         cfg.ring = ring.cfg;
         cfg.algo = ring.algo;
@@ -391,8 +409,14 @@ int rb_pg_cmd_worker(int argc, char **argv) {
         return rb_cli_usage_error(cmd, "give --until-empty, --duration-ms or --max-claims");
     if (rb_queue_config_validate(&cfg)) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
     rb_queue *q;
-    int rc = rb_pg_open(cmd, &cfg, &q);
+    rc = rb_pg_open(cmd, &cfg, &q);
     if (rc) return rc;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
     worker_stats st = {0};
     rc = run_worker(&o, q, &st);
     free(st.claim_ns);

@@ -24,6 +24,23 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
 extern const char rb_pg_session_help[];
 
 /*
+ * rb_pg_parse_options — parse argv[1 .. argc) of pg subcommand `cmd` with the
+ * shared rules of rb_cli_parse_args (options anywhere, each at most once, "--"
+ * ends them, --help prints `help`, the session options and, when `ring` is
+ * given, `ring_help` and the ring options). Takes the session options into
+ * cfg, the ring options into *ring (NULL: not accepted; --members is always
+ * refused), anything else through `extra` (may be NULL) with ctx. Positional
+ * arguments are moved to argv[1 .. 1 + *n_pos); with n_pos NULL any is a usage
+ * error. *ring_used (may be NULL) is set when a ring option was given.
+ * Returns RB_CLI_CONTINUE to run the command, else the exit code (help
+ * printed: RB_EXIT_OK; usage error printed: RB_EXIT_USAGE).
+ */
+typedef int (*rb_pg_extra_option_fn)(const char *cmd, void *ctx, int argc, char **argv, int *i);
+int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help, int argc,
+                        char **argv, rb_queue_config *cfg, rb_cli_ring *ring,
+                        rb_pg_extra_option_fn extra, void *ctx, int *n_pos, int *ring_used);
+
+/*
  * rb_pg_open — rb_queue_open with CLI reporting: 0 and *q, or prints one line
  * and returns RB_EXIT_USAGE (bad configuration) / RB_EXIT_FAILURE (server
  * unreachable, with a hint about scripts/pg when no server was configured).

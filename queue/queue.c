@@ -22,28 +22,31 @@ extern const char rb_queue_schema_sql[]; /* generated from schema.sql */
 struct rb_queue {
     rb_queue_config cfg;
     char *conninfo, *schema, *planner_off;
-    char worker_id[256];
+    char worker_id[RB_QUEUE_WORKER_ID_MAX];
     PGconn *conn;
     int registered;
     uint64_t n_reconnects; /* reconnects after a lost connection */
     int migrated;          /* queue_config exists */
     /* membership */
-    char **live;        /* sorted live ids */
+    char **live; /* sorted live ids */
     size_t n_live;
-    uint32_t *owned;    /* owned buckets */
+    uint32_t *owned; /* owned buckets */
     size_t n_owned;
-    char *owned_param;  /* "{1,5,...}" for the claim */
+    char *owned_param; /* "{1,5,...}" for the claim */
 };
 
-static const char *const planner_names[] = {"hashjoin", "mergejoin", "nestloop", "seqscan",
+static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
                                             "indexscan", "bitmapscan", "sort"};
 #define N_PLANNER_NAMES (sizeof planner_names / sizeof planner_names[0])
 
 const char *rb_claim_mode_name(rb_claim_mode m) {
     switch (m) {
-    case RB_CLAIM_COMPETING: return "competing";
-    case RB_CLAIM_AFFINITY: return "affinity";
-    case RB_CLAIM_ORDERED: return "ordered";
+    case RB_CLAIM_COMPETING:
+        return "competing";
+    case RB_CLAIM_AFFINITY:
+        return "affinity";
+    case RB_CLAIM_ORDERED:
+        return "ordered";
     }
     return NULL;
 }
@@ -54,7 +57,8 @@ int rb_claim_mode_parse(const char *name, rb_claim_mode *out) {
             *out = (rb_claim_mode)m;
             return 0;
         }
-    return rb_set_error(RB_EUNKNOWN, "unknown claim mode '%s' (competing, affinity, ordered)", name);
+    return rb_set_error(RB_EUNKNOWN, "unknown claim mode '%s' (competing, affinity, ordered)",
+                        name);
 }
 
 void rb_queue_config_init(rb_queue_config *cfg) {
@@ -77,7 +81,8 @@ static int planner_list_ok(const char *list, char *bad, size_t bad_size) {
         size_t len = strcspn(p, ",");
         int found = 0;
         for (size_t k = 0; k < N_PLANNER_NAMES; k++)
-            if (strlen(planner_names[k]) == len && strncmp(p, planner_names[k], len) == 0) found = 1;
+            if (strlen(planner_names[k]) == len && strncmp(p, planner_names[k], len) == 0)
+                found = 1;
         if (!found) {
             snprintf(bad, bad_size, "%.*s", (int)len, p);
             return 0;
@@ -99,18 +104,40 @@ int rb_queue_config_validate(const rb_queue_config *c) {
                             "would be declared dead after missing fewer than 3 heartbeats",
                             c->heartbeat_ms, c->ttl_ms);
     if (c->max_attempts < 1) return rb_set_error(RB_EINVAL, "max attempts must be >= 1");
-    if (!rb_claim_mode_name(c->mode)) return rb_set_error(RB_EINVAL, "bad claim mode %d", (int)c->mode);
+    if (c->worker_id && (!*c->worker_id || strlen(c->worker_id) >= RB_QUEUE_WORKER_ID_MAX))
+        return rb_set_error(RB_EINVAL,
+                            "worker id must be 1 to %d bytes, got %zu (an id cut short could "
+                            "collide with another worker's)",
+                            RB_QUEUE_WORKER_ID_MAX - 1, strlen(c->worker_id));
+    if (c->conninfo && *c->conninfo) {
+        /* A malformed conninfo is bad input, not an unreachable server. */
+        char *err = NULL;
+        PQconninfoOption *opts = PQconninfoParse(c->conninfo, &err);
+        if (!opts) {
+            char msg[256];
+            snprintf(msg, sizeof msg, "%s", err ? err : "out of memory");
+            msg[strcspn(msg, "\n")] = 0;
+            PQfreemem(err);
+            return rb_set_error(RB_EINVAL, "bad conninfo '%s': %s", c->conninfo, msg);
+        }
+        PQconninfoFree(opts);
+    }
+    if (!rb_claim_mode_name(c->mode))
+        return rb_set_error(RB_EINVAL, "bad claim mode %d", (int)c->mode);
     const char *s = c->schema ? c->schema : "";
     size_t n = strlen(s);
     int ok = n >= 1 && n <= 63 && (islower((unsigned char)s[0]) || s[0] == '_');
     for (size_t i = 0; ok && i < n; i++)
         ok = islower((unsigned char)s[i]) || isdigit((unsigned char)s[i]) || s[i] == '_';
     if (!ok)
-        return rb_set_error(RB_EINVAL, "schema must match [a-z_][a-z0-9_]* (<= 63 bytes), got '%s'", s);
+        return rb_set_error(RB_EINVAL, "schema must match [a-z_][a-z0-9_]* (<= 63 bytes), got '%s'",
+                            s);
     char bad[64];
     if (c->planner_off && !planner_list_ok(c->planner_off, bad, sizeof bad))
-        return rb_set_error(RB_EINVAL, "unknown planner switch '%s' (hashjoin, mergejoin, nestloop, "
-                                       "seqscan, indexscan, bitmapscan, sort)", bad);
+        return rb_set_error(RB_EINVAL,
+                            "unknown planner switch '%s' (hashjoin, mergejoin, nestloop, "
+                            "seqscan, indexscan, bitmapscan, sort)",
+                            bad);
     if (c->ring.n_buckets < 1 || c->ring.n_vnodes < 1 || !c->ring.ring_hash || !c->ring.bucket_hash)
         return rb_set_error(RB_EINVAL, "ring configuration incomplete");
     return 0;
@@ -126,7 +153,8 @@ static uint64_t mono_ms(void) {
 
 static void sleep_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) && errno == EINTR) {}
+    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    }
 }
 
 static void notice_quiet(void *arg, const PGresult *res) {
@@ -220,6 +248,14 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
     }
 }
 
+/* exec_cmd — exec_retry for a statement whose result is not needed: 0 or RB_EDB. */
+static int exec_cmd(rb_queue *q, const char *sql, int n_params, const char *const *params) {
+    PGresult *r = exec_retry(q, sql, n_params, params, PGRES_COMMAND_OK, NULL);
+    if (!r) return RB_EDB;
+    PQclear(r);
+    return 0;
+}
+
 static char *xstrdup(const char *s) {
     size_t n = strlen(s) + 1;
     char *d = malloc(n);
@@ -236,7 +272,8 @@ static void new_worker_id(rb_queue *q) {
     if (!f || fread(&rnd, sizeof rnd, 1, f) != 1) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
-        rnd = rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid());
+        rnd =
+            rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid());
     }
     if (f) fclose(f);
     snprintf(q->worker_id, sizeof q->worker_id, "%s:%ld:%08llx", host, (long)getpid(),
@@ -245,8 +282,8 @@ static void new_worker_id(rb_queue *q) {
 
 /* Read queue_config into q->cfg (when migrated). 0 also when absent. */
 static int load_queue_config(rb_queue *q) {
-    PGresult *t = exec_retry(q, "SELECT to_regclass('queue_config') IS NULL", 0, NULL,
-                             PGRES_TUPLES_OK, NULL);
+    PGresult *t =
+        exec_retry(q, "SELECT to_regclass('queue_config') IS NULL", 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!t) return RB_EDB;
     int absent = strcmp(PQgetvalue(t, 0, 0), "t") == 0;
     PQclear(t);
@@ -267,6 +304,8 @@ static int load_queue_config(rb_queue *q) {
             ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 2));
             q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
             ring->n_vnodes = (uint32_t)strtoul(PQgetvalue(r, 0, 5), NULL, 10);
+        } else if (!q->cfg.algo) {
+            q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
         }
         if (!ring->bucket_hash || !ring->ring_hash || !q->cfg.algo)
             rc = rb_set_error(RB_EINVAL, "queue_config names an unknown hash or algorithm");
@@ -292,7 +331,6 @@ int rb_queue_open(const rb_queue_config *cfg, rb_queue **out) {
     q->cfg.conninfo = q->conninfo;
     q->cfg.schema = q->schema;
     q->cfg.planner_off = q->planner_off;
-    if (!q->cfg.algo) q->cfg.algo = rb_algo_by_name("binary");
     if (cfg->worker_id)
         snprintf(q->worker_id, sizeof q->worker_id, "%s", cfg->worker_id);
     else
@@ -302,12 +340,14 @@ int rb_queue_open(const rb_queue_config *cfg, rb_queue **out) {
         rb_queue_close(q);
         return rc;
     }
+    if (!q->cfg.algo) q->cfg.algo = rb_algo_by_name("binary"); /* not migrated yet */
     *out = q;
     return 0;
 }
 
 static void free_membership(rb_queue *q) {
-    for (size_t i = 0; i < q->n_live; i++) free(q->live[i]);
+    for (size_t i = 0; i < q->n_live; i++)
+        free(q->live[i]);
     free(q->live);
     free(q->owned);
     free(q->owned_param);
@@ -373,23 +413,31 @@ int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
     snprintf(v, sizeof v, "%u", ring->n_vnodes);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)ring->seed);
     const char *params[] = {b, ring->bucket_hash->name, ring->ring_hash->name, seed, algo->name, v};
+    if (exec_cmd(q,
+                 "INSERT INTO queue_config (n_buckets, bucket_hash, ring_hash, hash_seed, algo, "
+                 "n_vnodes) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
+                 6, params))
+        return RB_EDB;
     PGresult *r = exec_retry(q,
-                             "INSERT INTO queue_config (n_buckets, bucket_hash, ring_hash, hash_seed, "
-                             "algo, n_vnodes) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                             6, params, PGRES_COMMAND_OK, NULL);
+                             "SELECT n_buckets, bucket_hash, hash_seed::text, ring_hash, algo, "
+                             "n_vnodes FROM queue_config",
+                             0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
-    PQclear(r);
-    r = exec_retry(q, "SELECT n_buckets, bucket_hash, hash_seed::text FROM queue_config", 0, NULL,
-                   PGRES_TUPLES_OK, NULL);
-    if (!r) return RB_EDB;
+    /* Everything recorded must match: B, bucket hash and seed place the stored rows;
+     * the ring is every worker's default, and a run that asked for another one and
+     * printed "ready" would leave the workers on the old one without a word. */
+    const char *want[] = {b, ring->bucket_hash->name, seed, ring->ring_hash->name, algo->name, v};
     rc = 0;
-    if (strcmp(PQgetvalue(r, 0, 0), b) || strcmp(PQgetvalue(r, 0, 1), ring->bucket_hash->name) ||
-        strcmp(PQgetvalue(r, 0, 2), seed))
-        rc = rb_set_error(RB_EINVAL,
-                          "schema '%s' was migrated with buckets=%s bucket-hash=%s seed=%s; asked "
-                          "for buckets=%s bucket-hash=%s seed=%s (use another --schema)",
-                          q->schema, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2), b,
-                          ring->bucket_hash->name, seed);
+    for (int k = 0; k < 6 && !rc; k++)
+        if (strcmp(PQgetvalue(r, 0, k), want[k]))
+            rc = rb_set_error(
+                RB_EINVAL,
+                "schema '%s' was migrated with buckets=%s bucket-hash=%s seed=%s hash=%s algo=%s "
+                "vnodes=%s; asked for buckets=%s bucket-hash=%s seed=%s hash=%s algo=%s vnodes=%s "
+                "(these are fixed once recorded: use another --schema)",
+                q->schema, PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), PQgetvalue(r, 0, 2),
+                PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4), PQgetvalue(r, 0, 5), want[0], want[1],
+                want[2], want[3], want[4], want[5]);
     PQclear(r);
     return rc ? rc : load_queue_config(q);
 }
@@ -430,8 +478,8 @@ static char *array_append(char *buf, size_t *len, size_t *cap, const char *s, in
 /* RB_EDB with a hint when the schema has no queue tables. */
 static int need_migrated(const rb_queue *q) {
     if (q->migrated) return 0;
-    return rb_set_error(RB_EDB, "schema '%s' has no queue tables (run `ringbench pg migrate` first)",
-                        q->schema);
+    return rb_set_error(
+        RB_EDB, "schema '%s' has no queue tables (run `ringbench pg migrate` first)", q->schema);
 }
 
 int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted) {
@@ -461,23 +509,27 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
         }
         int ok = 1;
         for (int a = 0; a < 4; a++) {
-            if (!arr[a]) ok = 0;
+            if (!arr[a])
+                ok = 0;
             else {
                 arr[a][len[a]++] = '}';
                 arr[a][len[a]] = 0;
             }
         }
         if (!ok) {
-            for (int a = 0; a < 4; a++) free(arr[a]);
+            for (int a = 0; a < 4; a++)
+                free(arr[a]);
             return rb_set_error(RB_ENOMEM, "out of memory");
         }
         const char *params[4] = {arr[0], arr[1], arr[2], arr[3]};
-        PGresult *r = exec_retry(q,
-                                 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, "
-                                 "payload) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], "
-                                 "$4::text[]) ON CONFLICT (idempotency_key) DO NOTHING",
-                                 4, params, PGRES_COMMAND_OK, NULL);
-        for (int a = 0; a < 4; a++) free(arr[a]);
+        PGresult *r =
+            exec_retry(q,
+                       "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, "
+                       "payload) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], "
+                       "$4::text[]) ON CONFLICT (idempotency_key) DO NOTHING",
+                       4, params, PGRES_COMMAND_OK, NULL);
+        for (int a = 0; a < 4; a++)
+            free(arr[a]);
         if (!r) return RB_EDB;
         if (n_inserted) *n_inserted += strtoul(PQcmdTuples(r), NULL, 10);
         PQclear(r);
@@ -486,27 +538,6 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
 }
 
 /* ---- membership ---- */
-
-int rb_queue_register(rb_queue *q) {
-    if (need_migrated(q)) return RB_EDB;
-    char ttl[16];
-    snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
-    const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
-    PGresult *r = exec_retry(q,
-                             "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
-                             "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now()",
-                             3, params, PGRES_COMMAND_OK, NULL);
-    if (!r) return RB_EDB;
-    PQclear(r);
-    q->registered = 1;
-    return 0;
-}
-
-int rb_queue_rejoin(rb_queue *q) {
-    new_worker_id(q);
-    q->cfg.worker_id = q->worker_id;
-    return rb_queue_register(q);
-}
 
 /* Run a fenced/identity UPDATE; RB_ELOST when it touched no row. */
 static int exec_count(rb_queue *q, const char *sql, int n, const char *const *params, long *count,
@@ -518,23 +549,55 @@ static int exec_count(rb_queue *q, const char *sql, int n, const char *const *pa
     return 0;
 }
 
+int rb_queue_register(rb_queue *q) {
+    if (need_migrated(q)) return RB_EDB;
+    char ttl[16];
+    snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
+    const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
+    /* An id still alive belongs to another process (or this one's lost first try):
+     * taking it over would put two processes in the ring as one member, both owning
+     * its buckets. A dead or left id may be reused. */
+    long n = 0;
+    int reconnected = 0;
+    int rc = exec_count(q,
+                        "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
+                        "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now() "
+                        "WHERE workers.status <> 'alive'",
+                        3, params, &n, &reconnected);
+    if (rc) return rc;
+    if (n == 0 && !reconnected)
+        return rb_set_error(RB_EINVAL,
+                            "worker id '%s' is already alive in the membership (another process "
+                            "uses it): give another --id, or none for a generated one",
+                            q->worker_id);
+    q->registered = 1;
+    return 0;
+}
+
+int rb_queue_rejoin(rb_queue *q) {
+    new_worker_id(q);
+    q->cfg.worker_id = q->worker_id;
+    return rb_queue_register(q);
+}
+
 int rb_queue_heartbeat(rb_queue *q) {
     const char *params[] = {q->worker_id};
     long n = 0;
-    int rc = exec_count(q, "UPDATE workers SET last_seen_at = now() WHERE id = $1 AND status = 'alive'",
-                        1, params, &n, NULL);
+    int rc =
+        exec_count(q, "UPDATE workers SET last_seen_at = now() WHERE id = $1 AND status = 'alive'",
+                   1, params, &n, NULL);
     if (rc) return rc;
     if (n == 0)
-        return rb_set_error(RB_ELOST, "worker %s is no longer alive in the membership (marked dead)",
-                            q->worker_id);
+        return rb_set_error(
+            RB_ELOST, "worker %s is no longer alive in the membership (marked dead)", q->worker_id);
     return 0;
 }
 
 int rb_queue_leave(rb_queue *q) {
     const char *params[] = {q->worker_id};
     long n = 0;
-    int rc = exec_count(q, "UPDATE workers SET status = 'left' WHERE id = $1 AND status = 'alive'", 1,
-                        params, &n, NULL);
+    int rc = exec_count(q, "UPDATE workers SET status = 'left' WHERE id = $1 AND status = 'alive'",
+                        1, params, &n, NULL);
     q->registered = 0;
     return rc;
 }
@@ -545,14 +608,16 @@ static int cmp_str(const void *a, const void *b) {
 
 int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     if (changed) *changed = 0;
-    PGresult *r = exec_retry(q,
-                             "SELECT id FROM workers WHERE status = 'alive' "
-                             "AND last_seen_at > now() - ttl_ms * interval '1 millisecond' ORDER BY id",
-                             0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *r =
+        exec_retry(q,
+                   "SELECT id FROM workers WHERE status = 'alive' AND last_seen_at > now() - "
+                   "ttl_ms * interval '1 millisecond' ORDER BY id COLLATE \"C\"",
+                   0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     int same = n == q->n_live && q->owned_param;
-    for (size_t i = 0; same && i < n; i++) same = strcmp(PQgetvalue(r, (int)i, 0), q->live[i]) == 0;
+    for (size_t i = 0; same && i < n; i++)
+        same = strcmp(PQgetvalue(r, (int)i, 0), q->live[i]) == 0;
     if (same) {
         PQclear(r);
         return 0;
@@ -569,8 +634,9 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
             return rb_set_error(RB_ENOMEM, "out of memory");
         }
     PQclear(r);
-    /* ORDER BY id uses the database collation; the ring does not depend on
-     * member order, but the comparison above wants a stable order. */
+    /* COLLATE "C" is byte order, strcmp's, so the comparison above is exact;
+     * the qsort only guards against a server that orders otherwise. The ring
+     * itself does not depend on member order. */
     qsort(q->live, q->n_live, sizeof *q->live, cmp_str);
     if (changed) *changed = 1;
     uint32_t B = q->cfg.ring.n_buckets;
@@ -616,14 +682,12 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     members_param[mlen++] = '}';
     members_param[mlen] = 0;
     const char *params[] = {q->worker_id, members_param, q->owned_param};
-    r = exec_retry(q,
-                   "UPDATE workers SET view_members = $2, owned_buckets = $3, view_at = now() "
-                   "WHERE id = $1",
-                   3, params, PGRES_COMMAND_OK, NULL);
+    int rc = exec_cmd(q,
+                      "UPDATE workers SET view_members = $2, owned_buckets = $3, view_at = now() "
+                      "WHERE id = $1",
+                      3, params);
     free(members_param);
-    if (!r) return RB_EDB;
-    PQclear(r);
-    return 0;
+    return rc;
 }
 
 const uint32_t *rb_queue_owned_buckets(const rb_queue *q, size_t *n) {
@@ -637,7 +701,9 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 
 /* The claim statement of each mode: $1 worker id, $2 batch, $3 lease ms,
  * $4 owned buckets (affinity modes). */
-#define CLAIM_HEAD "WITH picked AS MATERIALIZED (SELECT id FROM inbox WHERE status = 'pending' AND run_at <= now() "
+#define CLAIM_HEAD                                                                                 \
+    "WITH picked AS MATERIALIZED (SELECT id FROM inbox WHERE status = 'pending' AND run_at <= "    \
+    "now() "
 #define CLAIM_BUCKETS "AND partition_bucket = ANY($4::int[]) "
 #define CLAIM_GUARD                                                                                \
     "AND NOT EXISTS (SELECT 1 FROM inbox older WHERE older.partition_key = inbox.partition_key "   \
@@ -646,7 +712,7 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
     "ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) "                                        \
     "UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = now(), "                   \
     "lease_expires_at = now() + $3 * interval '1 millisecond', "                                   \
-    "lease_generation = inbox.lease_generation + 1, attempts = inbox.attempts + 1 "               \
+    "lease_generation = inbox.lease_generation + 1, attempts = inbox.attempts + 1 "                \
     "FROM picked WHERE inbox.id = picked.id "                                                      \
     "RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts, "         \
     "inbox.partition_key, inbox.idempotency_key, inbox.payload"
@@ -674,7 +740,8 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
     const char *params[] = {q->worker_id, batch, lease, q->owned_param};
-    PGresult *r = exec_retry(q, claim_sql[q->cfg.mode], affinity ? 4 : 3, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r =
+        exec_retry(q, claim_sql[q->cfg.mode], affinity ? 4 : 3, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {
@@ -718,7 +785,8 @@ static int fenced(rb_queue *q, const char *what, const char *sql, const rb_queue
     snprintf(id, sizeof id, "%lld", (long long)row->id);
     snprintf(gen, sizeof gen, "%lld", (long long)row->lease_generation);
     const char *params[8] = {id, gen, q->worker_id};
-    for (int i = 0; i < n_extra; i++) params[3 + i] = extra[i];
+    for (int i = 0; i < n_extra; i++)
+        params[3 + i] = extra[i];
     PGresult *r = exec_retry(q, sql, 3 + n_extra, params,
                              returns_rows ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, reconnected);
     if (!r) return RB_EDB;
@@ -730,14 +798,15 @@ static int fenced(rb_queue *q, const char *what, const char *sql, const rb_queue
 int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) {
     const char *extra[] = {effect};
     int reconnected = 0;
-    int rc = fenced(q, "complete",
-                    "WITH done AS (UPDATE inbox SET status = 'done', completed_at = now(), "
-                    "claimed_by = NULL, lease_expires_at = NULL " FENCE
-                    " RETURNING id, idempotency_key, partition_key, lease_generation) "
-                    "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
-                    "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, "
-                    "$3, $4 FROM done RETURNING inbox_id",
-                    row, 1, extra, 1, &reconnected);
+    int rc =
+        fenced(q, "complete",
+               "WITH done AS (UPDATE inbox SET status = 'done', completed_at = now(), "
+               "claimed_by = NULL, lease_expires_at = NULL " FENCE
+               " RETURNING id, idempotency_key, partition_key, lease_generation) "
+               "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
+               "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, "
+               "$3, $4 FROM done RETURNING inbox_id",
+               row, 1, extra, 1, &reconnected);
     if (rc != RB_ELOST || !reconnected) return rc;
     /* The connection dropped: our completion may have committed before it. */
     char id[24], gen[24];
@@ -767,18 +836,20 @@ int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint3
 }
 
 int rb_queue_release(rb_queue *q, const rb_queue_row *row) {
-    return fenced(q, "release",
-                  "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL " FENCE,
-                  row, 0, NULL, 0, NULL);
+    return fenced(
+        q, "release",
+        "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL " FENCE,
+        row, 0, NULL, 0, NULL);
 }
 
 int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms) {
     char lease[16];
     snprintf(lease, sizeof lease, "%u", lease_ms);
     const char *extra[] = {lease};
-    return fenced(q, "extend",
-                  "UPDATE inbox SET lease_expires_at = now() + $4 * interval '1 millisecond' " FENCE,
-                  row, 1, extra, 0, NULL);
+    return fenced(
+        q, "extend",
+        "UPDATE inbox SET lease_expires_at = now() + $4 * interval '1 millisecond' " FENCE, row, 1,
+        extra, 0, NULL);
 }
 
 /* ---- housekeeping ---- */
@@ -836,9 +907,11 @@ int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
         "(SELECT count(*) FROM workers WHERE status = 'left')",
         0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
-    int64_t *f[] = {&c->n_pending, &c->n_claimed, &c->n_done, &c->n_failed, &c->n_effects,
-                    &c->n_workers_alive, &c->n_workers_live, &c->n_workers_dead, &c->n_workers_left};
-    for (int i = 0; i < 9; i++) *f[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
+    int64_t *f[] = {&c->n_pending,      &c->n_claimed,      &c->n_done,
+                    &c->n_failed,       &c->n_effects,      &c->n_workers_alive,
+                    &c->n_workers_live, &c->n_workers_dead, &c->n_workers_left};
+    for (int i = 0; i < 9; i++)
+        *f[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
     PQclear(r);
     return 0;
 }
@@ -869,12 +942,14 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
         free(all);
         return rb_set_error(RB_ENOMEM, "out of memory");
     }
-    snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s", analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "",
-             claim_sql[mode]);
+    snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s",
+             analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", claim_sql[mode]);
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
-    PGresult *r = rc ? NULL : PQexecParams(q->conn, sql, affinity ? 4 : 3, NULL, params, NULL, NULL, 0);
-    if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK) rc = rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
+    PGresult *r =
+        rc ? NULL : PQexecParams(q->conn, sql, affinity ? 4 : 3, NULL, params, NULL, NULL, 0);
+    if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK)
+        rc = rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
     size_t len = 0, cap = 256;
     char *out = rc ? NULL : malloc(cap);
     for (int i = 0; out && i < PQntuples(r); i++) {

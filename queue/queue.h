@@ -67,10 +67,14 @@ const char *rb_claim_mode_name(rb_claim_mode m);
 int rb_claim_mode_parse(const char *name, rb_claim_mode *out);
 
 /* Configuration of one session. rb_queue_config_init() then override. */
+/* Size of a worker id buffer: ids are at most RB_QUEUE_WORKER_ID_MAX - 1 bytes. */
+#define RB_QUEUE_WORKER_ID_MAX 256
+
 typedef struct rb_queue_config {
     const char *conninfo;  /* libpq conninfo or URI; NULL or "" = libpq defaults (PG* env) */
     const char *schema;    /* schema holding the queue tables; default "ringbench" */
-    const char *worker_id; /* NULL: generated "hostname:pid:random" (unique per incarnation) */
+    const char *worker_id; /* NULL: generated "hostname:pid:random" (unique per incarnation);
+                              else 1 .. RB_QUEUE_WORKER_ID_MAX - 1 bytes */
     rb_claim_mode mode;    /* default RB_CLAIM_COMPETING */
     uint32_t batch;        /* rows per claim, >= 1 (default 16) */
     uint32_t lease_ms;     /* claim lease, > 0 (default 30000) */
@@ -80,7 +84,8 @@ typedef struct rb_queue_config {
     uint32_t retry_ms;     /* how long to keep reconnecting after a lost connection (10000) */
     /* Ring used for affinity modes. n_buckets, bucket_hash and seed are always
      * taken from the queue's queue_config row when it exists (rb_queue_open);
-     * algo, n_vnodes and ring_hash too unless ring_override is set. */
+     * n_vnodes and ring_hash too unless ring_override is set; algo unless
+     * ring_override is set and algo is non-NULL. */
     const rb_algo *algo; /* default: queue_config.algo, else "binary" */
     rb_config ring;
     int ring_override;
@@ -97,7 +102,10 @@ void rb_queue_config_init(rb_queue_config *cfg);
  * rb_queue_config_validate — 0, or RB_EINVAL with a detail naming the bad
  * field: batch >= 1, lease_ms > 0, ttl_ms > 0, heartbeat_ms > 0 and
  * heartbeat_ms <= ttl_ms / 3, max_attempts >= 1, schema a plain identifier
- * ([a-z_][a-z0-9_]*, <= 63 bytes), planner_off names known. Pure.
+ * ([a-z_][a-z0-9_]*, <= 63 bytes), worker_id (when set) 1 to
+ * RB_QUEUE_WORKER_ID_MAX - 1 bytes, planner_off names known, conninfo (when
+ * set) parses as a libpq conninfo or URI (PQconninfoParse; nothing is
+ * connected). Pure.
  */
 int rb_queue_config_validate(const rb_queue_config *cfg);
 
@@ -134,8 +142,10 @@ const rb_config *rb_queue_ring_config(const rb_queue *q);
  * rb_queue_migrate — create the schema, tables and indexes (queue/schema.sql)
  * if missing and record the ring parameters of `ring` (B, hashes, seed) and
  * `algo` in queue_config on the first run. Idempotent; a later run with a
- * different B or bucket hash or seed fails with RB_EINVAL (the stored buckets
- * would be wrong). Runs in one transaction under an advisory lock.
+ * different B, bucket hash or seed (the stored buckets would be wrong), or a
+ * different default ring (ring hash, algo, vnodes: workers would silently keep
+ * the recorded one) fails with RB_EINVAL and changes nothing. Runs in one
+ * transaction under an advisory lock.
  */
 int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring);
 
@@ -180,7 +190,9 @@ void rb_queue_batch_free(rb_queue_batch *b);
 /*
  * rb_queue_register — insert this worker into `workers` as alive (status,
  * last_seen_at = now()). Called by rb_queue_open's users before claiming;
- * affinity modes also need rb_queue_refresh_membership.
+ * affinity modes also need rb_queue_refresh_membership. An id already alive
+ * in `workers` (another process uses it) is refused with RB_EINVAL and nothing
+ * changes; a dead or left id is taken over.
  */
 int rb_queue_register(rb_queue *q);
 
@@ -243,11 +255,11 @@ int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms);
 
 /* What one housekeeping round did. */
 typedef struct rb_queue_housekeeping {
-    int won_lock;            /* 1 when this session held the advisory lock */
-    size_t n_marked_dead;    /* workers this round marked dead */
-    size_t n_released;       /* expired leases released to pending */
-    size_t n_failed;         /* expired leases out of attempts, now 'failed' */
-    char *marked_dead;       /* comma-separated ids marked dead (malloc'd, or NULL) */
+    int won_lock;         /* 1 when this session held the advisory lock */
+    size_t n_marked_dead; /* workers this round marked dead */
+    size_t n_released;    /* expired leases released to pending */
+    size_t n_failed;      /* expired leases out of attempts, now 'failed' */
+    char *marked_dead;    /* comma-separated ids marked dead (malloc'd, or NULL) */
 } rb_queue_housekeeping;
 
 /*

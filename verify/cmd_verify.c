@@ -167,15 +167,6 @@ static int check_keys(const char *cmd, const rb_key_list *keys, const rb_hash *c
     return 0;
 }
 
-/* Parse the value of an option at argv[*i]; prints "needs a value". */
-static const char *option_value(const char *cmd, int argc, char **argv, int *i) {
-    if (*i + 1 >= argc) {
-        rb_cli_usage_error(cmd, "%s needs a value", argv[*i]);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int is_opt(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
 
 /* Whether `arg` is one of the NULL-terminated option names. */
@@ -194,12 +185,27 @@ static void note_seeds(FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
         for (uint32_t s = 0; s < n; s++)
             fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)(first + s));
         fputs("],\n", f);
+    } else if (fmt == RB_FMT_CSV) {
+        /* csv holds only rows: the seeds go to stderr */
+        fprintf(stderr, "ringbench: member-id seeds %llu..%llu\n", (unsigned long long)first,
+                (unsigned long long)(first + n - 1));
     } else {
         rb_report_note(f, fmt,
                        "member-id seeds: %llu..%llu (worker-<hex> ids from splitmix64; "
                        "`--seed S --seeds 1` reproduces seed S)",
                        (unsigned long long)first, (unsigned long long)(first + n - 1));
     }
+}
+
+/* The member-id seeds first .. first + n - 1 must not wrap past 2^64 - 1
+ * (they would silently become 0, 1, ...); else a usage error. */
+static int check_seed_range(const char *cmd, uint64_t first, uint32_t n) {
+    if (first > UINT64_MAX - (n - 1))
+        return rb_cli_usage_error(cmd,
+                                  "--seed %llu with --seeds %u goes past the largest seed "
+                                  "18446744073709551615",
+                                  (unsigned long long)first, n);
+    return 0;
 }
 
 /* Members for seeds first .. first+n_seeds-1, each a draw of `n` ids. */
@@ -251,6 +257,8 @@ static const char verify_help[] =
     "                       algorithms without vnodes\n"
     "  --hash H[,H...]      ring and bucket hash (default fnv1a32,xxh3)\n"
     "  --buckets B          buckets (default 1024)\n"
+    "  --bucket-hash H      key -> bucket hash (default: the --hash of each row)\n"
+    "  --table-source A     algorithm that fills `table` (default binary)\n"
     "  --keys FILE          keys, one per line (default: generated order:0 ..)\n"
     "  --n-keys K           generated keys (default 100000)\n"
     "  --seeds K            random memberships per case (default 5)\n"
@@ -272,7 +280,7 @@ typedef struct verify_opts {
     const rb_hash *hashes[MAX_NAMES];
     size_t n_hashes;
     u32_list members, vnodes;
-    uint32_t n_buckets;
+    rb_cli_ring ring; /* --buckets, --bucket-hash, --table-source */
     const char *keys_path;
     uint64_t n_keys;
     uint32_t n_seeds;
@@ -569,16 +577,19 @@ static int check_sizes(const char *cmd, const u32_list *members, uint32_t max_vn
 
 static int run_sweep(const verify_opts *o) {
     const char *cmd = "verify";
-    int size_rc = check_sizes(cmd, &o->members, list_max(&o->vnodes), o->n_buckets);
+    int size_rc = check_sizes(cmd, &o->members, list_max(&o->vnodes), o->ring.cfg.n_buckets);
     if (size_rc) return size_rc;
     rb_key_list keys;
     int rc = load_keys(cmd, o->keys_path, o->n_keys, &keys);
     if (rc) return rc;
-    if ((rc = check_keys(cmd, &keys, o->hashes, o->n_hashes))) {
+    /* keys meet only the bucket hash: the ring hash, or --bucket-hash */
+    const rb_hash *const *key_hashes =
+        o->ring.bucket_hash_set ? &o->ring.cfg.bucket_hash : o->hashes;
+    if ((rc = check_keys(cmd, &keys, key_hashes, o->ring.bucket_hash_set ? 1 : o->n_hashes))) {
         rb_key_list_free(&keys);
         return rc;
     }
-    uint32_t B = o->n_buckets;
+    uint32_t B = o->ring.cfg.n_buckets;
     uint32_t *kpb = malloc((size_t)B * sizeof *kpb),
              *scratch = malloc(2 * (size_t)B * sizeof *scratch);
     uint64_t *pos = malloc((size_t)B * sizeof *pos);
@@ -595,8 +606,12 @@ static int run_sweep(const verify_opts *o) {
         rb_json_string(f, src, strlen(src));
         fputs(",\n", f);
     } else {
-        rb_report_note(f, o->fmt, "ringbench verify: B %u buckets, %zu keys (%s), hash seed 0", B,
-                       keys.n, o->keys_path ? o->keys_path : "generated order:<i>");
+        rb_report_note(f, o->fmt,
+                       "ringbench verify: B %u buckets, %zu keys (%s), bucket hash %s, table "
+                       "from %s, hash seed %llu",
+                       B, keys.n, o->keys_path ? o->keys_path : "generated order:<i>",
+                       o->ring.bucket_hash_set ? o->ring.cfg.bucket_hash->name : "= ring hash",
+                       o->ring.cfg.table_source, (unsigned long long)o->ring.cfg.seed);
         rb_report_note(f, o->fmt,
                        "ratios are moved fraction / ideal (1/(N+1) add, 1/N remove); viol = "
                        "worst monotonicity violations (buckets) over seeds");
@@ -614,10 +629,9 @@ static int run_sweep(const verify_opts *o) {
     uint64_t t0 = rb_sweep_now_ns();
     size_t step = 0, n_steps = o->n_hashes * o->members.n;
     for (size_t h = 0; h < o->n_hashes && !rc; h++) {
-        rb_config cfg;
-        rb_config_init(&cfg);
-        cfg.n_buckets = B;
-        cfg.ring_hash = cfg.bucket_hash = o->hashes[h];
+        rb_config cfg = o->ring.cfg; /* B, table_source, hash seed */
+        cfg.ring_hash = o->hashes[h];
+        if (!o->ring.bucket_hash_set) cfg.bucket_hash = o->hashes[h];
         rb_keys_per_bucket(&cfg, keys.keys, keys.len, keys.n, kpb);
         rb_bucket_positions(&cfg, pos);
         for (size_t mi = 0; mi < o->members.n && !rc; mi++) {
@@ -814,85 +828,96 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     return 0;
 }
 
-static const char *const verify_value_opts[] = {"--algo",    "--hash",   "--members",    "--vnodes",
-                                                "--buckets", "--keys",   "--n-keys",     "--seeds",
-                                                "--seed",    "--format", "--codes-file", NULL};
+/* Options of `verify` with a value that verify_option handles itself. */
+static const char *const verify_value_opts[] = {"--algo",       "--hash",   "--members", "--vnodes",
+                                                "--keys",       "--n-keys", "--seeds",   "--seed",
+                                                "--codes-file", NULL};
 
-/* Parse the options of `verify`. Returns -1 to go on, else an exit code. */
+/* Print a usage error and return -1 (the rb_cli_opt_fn convention). */
+#define OPT_ERROR(...) (rb_cli_usage_error(__VA_ARGS__), -1)
+
+/* rb_cli_opt_fn of `verify`: its own options, then the shared ring options
+ * (--buckets, --bucket-hash, --table-source; --algo and --hash are lists
+ * here, --seed is the member-id seed). */
+static int verify_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    verify_opts *o = ctx;
+    const char *arg = argv[*i], *v;
+    int *flag = is_opt(arg, "--quiet")          ? &o->quiet
+                : is_opt(arg, "--codes")        ? &o->codes
+                : is_opt(arg, "--update")       ? &o->update
+                : is_opt(arg, "--seed-example") ? &o->seed_example
+                                                : NULL;
+    if (flag) return *flag = 1;
+    int fmt = rb_cli_format_option(cmd, 1, &o->fmt, argc, argv, i);
+    if (fmt) return fmt;
+    if (!is_one_of(arg, verify_value_opts)) return rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
+    if (!(v = rb_cli_opt_value(cmd, argc, argv, i))) return -1;
+    if (is_opt(arg, "--algo"))
+        return parse_names(cmd, v, lookup_algo, (const void **)o->algos, MAX_NAMES, &o->n_algos)
+                   ? -1
+                   : 1;
+    if (is_opt(arg, "--hash")) {
+        o->hash_given = 1;
+        return parse_names(cmd, v, lookup_hash, (const void **)o->hashes, MAX_NAMES, &o->n_hashes)
+                   ? -1
+                   : 1;
+    }
+    if (is_opt(arg, "--members"))
+        return parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members) ? -1 : 1;
+    if (is_opt(arg, "--vnodes"))
+        return parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes) ? -1 : 1;
+    if (is_opt(arg, "--keys")) {
+        o->keys_path = v;
+        return 1;
+    }
+    if (is_opt(arg, "--codes-file")) {
+        o->codes_file = v;
+        return 1;
+    }
+    if (is_opt(arg, "--n-keys")) {
+        uint32_t k;
+        if (rb_cli_parse_u32(v, 1, 100000000u, &k))
+            return OPT_ERROR(cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'",
+                             v);
+        o->n_keys = k;
+        return 1;
+    }
+    if (is_opt(arg, "--seeds"))
+        return rb_cli_parse_u32(v, 1, 100000, &o->n_seeds)
+                   ? OPT_ERROR(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v)
+                   : 1;
+    /* --seed */
+    return rb_cli_parse_u64(v, &o->first_seed)
+               ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
+               : 1;
+}
+
+/* Parse the options of `verify`. Returns RB_CLI_CONTINUE to go on, else an
+ * exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
     const char *cmd = "verify";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (is_opt(arg, "--help")) {
-            fputs(verify_help, stdout);
-            return RB_EXIT_OK;
-        } else if (is_opt(arg, "--quiet")) {
-            o->quiet = 1;
-        } else if (is_opt(arg, "--codes")) {
-            o->codes = 1;
-        } else if (is_opt(arg, "--update")) {
-            o->update = 1;
-        } else if (is_opt(arg, "--seed-example")) {
-            o->seed_example = 1;
-        } else if (!is_one_of(arg, verify_value_opts)) {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
-        } else if (!(v = option_value(cmd, argc, argv, &i))) {
-            return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--algo")) {
-            if (parse_names(cmd, v, lookup_algo, (const void **)o->algos, MAX_NAMES, &o->n_algos))
-                return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--hash")) {
-            if (parse_names(cmd, v, lookup_hash, (const void **)o->hashes, MAX_NAMES, &o->n_hashes))
-                return RB_EXIT_USAGE;
-            o->hash_given = 1;
-        } else if (is_opt(arg, "--members")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
-                return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--vnodes")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_POINTS, &o->vnodes)) return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--buckets")) {
-            if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
-                return rb_cli_usage_error(cmd,
-                                          "--buckets must be a whole number from 1 to %u, got '%s'",
-                                          RB_MAX_BUCKETS, v);
-        } else if (is_opt(arg, "--keys")) {
-            o->keys_path = v;
-        } else if (is_opt(arg, "--n-keys")) {
-            uint32_t k;
-            if (rb_cli_parse_u32(v, 1, 100000000u, &k))
-                return rb_cli_usage_error(
-                    cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'", v);
-            o->n_keys = k;
-        } else if (is_opt(arg, "--seeds")) {
-            if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
-                return rb_cli_usage_error(
-                    cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
-        } else if (is_opt(arg, "--seed")) {
-            if (rb_cli_parse_u64(v, &o->first_seed))
-                return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-        } else if (is_opt(arg, "--format")) {
-            if (rb_cli_parse_format(v, 1, &o->fmt))
-                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'",
-                                          v);
-        } else if (is_opt(arg, "--codes-file")) {
-            o->codes_file = v;
-        }
-    }
+    static const char *const help[] = {verify_help, NULL};
+    int n_pos, rc = rb_cli_parse_args(cmd, help, verify_option, o, argc, argv, &n_pos);
+    if (rc != RB_CLI_CONTINUE) return rc;
+    if (n_pos) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
     if (o->codes && o->seed_example)
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
-    return -1;
+    if (o->seed_example && o->n_hashes > 1)
+        return rb_cli_usage_error(cmd, "--seed-example takes one --hash, got %zu", o->n_hashes);
+    if (check_seed_range(cmd, o->first_seed, o->n_seeds)) return RB_EXIT_USAGE;
+    return RB_CLI_CONTINUE;
 }
 
 int rb_cmd_verify(int argc, char **argv) {
-    verify_opts o = {.n_buckets = RB_DEFAULT_N_BUCKETS,
-                     .n_keys = 100000,
+    verify_opts o = {.n_keys = 100000,
                      .n_seeds = 5,
                      .first_seed = 1,
                      .fmt = RB_FMT_TEXT,
                      .codes_file = RB_CODES_FILE};
+    rb_cli_ring_init(&o.ring);
     int rc = parse_verify(argc, argv, &o);
-    if (rc < 0) {
+    if (rc == RB_CLI_CONTINUE) {
         if (!o.n_algos)
             for (size_t a = 0; a < rb_algo_count() && a < MAX_NAMES; a++)
                 o.algos[o.n_algos++] = rb_algo_at(a);
@@ -945,7 +970,9 @@ static const char vnodes_help[] =
     "  --members N1..N2     member counts (or a list a,b,c), required\n"
     "  --algo A             algorithm (default binary)\n"
     "  --buckets B          buckets (default 1024)\n"
-    "  --hash H             ring and bucket hash (default xxh3)\n"
+    "  --hash H             ring hash, and bucket hash unless --bucket-hash (default xxh3)\n"
+    "  --bucket-hash H      key -> bucket hash\n"
+    "  --table-source A     algorithm that fills `table` (default binary)\n"
     "  --target-peak T      target peak-to-mean, >= 1 (default 1.10)\n"
     "  --keys FILE          measure key load over these keys (one per line)\n"
     "  --seeds K            random memberships per N (default 10)\n"
@@ -1009,7 +1036,8 @@ static double sampling_worst(const struct vnodes_opts *o, const rb_key_list *key
                              uint32_t *worst_n);
 
 typedef struct vnodes_opts {
-    const rb_algo *algo;
+    rb_cli_ring ring;    /* --algo --hash --buckets --bucket-hash --table-source */
+    const rb_algo *algo; /* ring.algo, or binary */
     const rb_hash *hash;
     u32_list members;
     uint32_t n_buckets, n_seeds, max_vnodes;
@@ -1020,18 +1048,16 @@ typedef struct vnodes_opts {
     int quiet;
 } vnodes_opts;
 
-static const char *const vnodes_value_opts[] = {
-    "--members", "--algo", "--hash",       "--buckets", "--target-peak", "--keys",
-    "--seeds",   "--seed", "--max-vnodes", "--vnodes",  "--format",      NULL};
+/* Options of `vnodes` with a value that vnodes_option handles itself. */
+static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",   "--seeds",
+                                                "--seed",    "--max-vnodes",  "--vnodes", NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
 static double sampling_worst(const vnodes_opts *o, const rb_key_list *keys, uint32_t B,
                              uint32_t *worst_n) {
-    rb_config cfg;
-    rb_config_init(&cfg);
+    rb_config cfg = o->ring.cfg;
     cfg.n_buckets = B;
-    cfg.ring_hash = cfg.bucket_hash = o->hash;
     uint64_t *pos = malloc((size_t)B * sizeof *pos);
     uint32_t *kpb = o->keys_path ? malloc((size_t)B * sizeof *kpb) : NULL;
     double worst = 0;
@@ -1066,67 +1092,62 @@ static uint32_t buckets_for_target(const vnodes_opts *o, const rb_key_list *keys
     return 0;
 }
 
+/* rb_cli_opt_fn of `vnodes`: its own options, then the shared ring options
+ * (--algo, --hash, --buckets, --bucket-hash, --table-source). */
+static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    vnodes_opts *o = ctx;
+    const char *arg = argv[*i], *v;
+    if (is_opt(arg, "--quiet")) return o->quiet = 1;
+    int fmt = rb_cli_format_option(cmd, 1, &o->fmt, argc, argv, i);
+    if (fmt) return fmt;
+    if (!is_one_of(arg, vnodes_value_opts)) return rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
+    if (!(v = rb_cli_opt_value(cmd, argc, argv, i))) return -1;
+    if (is_opt(arg, "--members"))
+        return parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members) ? -1 : 1;
+    if (is_opt(arg, "--target-peak"))
+        return rb_cli_parse_double(v, &o->target) || o->target < 1.0
+                   ? OPT_ERROR(cmd,
+                               "--target-peak must be a number >= 1 (peak-to-mean cannot be "
+                               "below 1), got '%s'",
+                               v)
+                   : 1;
+    if (is_opt(arg, "--keys")) {
+        o->keys_path = v;
+        return 1;
+    }
+    if (is_opt(arg, "--seeds"))
+        return rb_cli_parse_u32(v, 1, 100000, &o->n_seeds)
+                   ? OPT_ERROR(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v)
+                   : 1;
+    if (is_opt(arg, "--seed"))
+        return rb_cli_parse_u64(v, &o->first_seed)
+                   ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
+                   : 1;
+    if (is_opt(arg, "--max-vnodes"))
+        return rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes)
+                   ? OPT_ERROR(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'",
+                               v)
+                   : 1;
+    /* --vnodes */
+    return OPT_ERROR(cmd, "--vnodes is what this command chooses; use --max-vnodes");
+}
+
 static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     const char *cmd = "vnodes";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        if (is_opt(arg, "--help")) {
-            fputs(vnodes_help, stdout);
-            return RB_EXIT_OK;
-        } else if (is_opt(arg, "--quiet")) {
-            o->quiet = 1;
-        } else if (!is_one_of(arg, vnodes_value_opts)) {
-            return rb_cli_usage_error(cmd, "unknown option '%s' (see --help)", arg);
-        } else if (!(v = option_value(cmd, argc, argv, &i))) {
-            return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--members")) {
-            if (parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members))
-                return RB_EXIT_USAGE;
-        } else if (is_opt(arg, "--algo")) {
-            if (!(o->algo = rb_algo_by_name(v)))
-                return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-        } else if (is_opt(arg, "--hash")) {
-            if (!(o->hash = rb_hash_by_name(v)))
-                return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-        } else if (is_opt(arg, "--buckets")) {
-            if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->n_buckets))
-                return rb_cli_usage_error(cmd,
-                                          "--buckets must be a whole number from 1 to %u, got '%s'",
-                                          RB_MAX_BUCKETS, v);
-        } else if (is_opt(arg, "--target-peak")) {
-            if (rb_cli_parse_double(v, &o->target) || o->target < 1.0)
-                return rb_cli_usage_error(cmd,
-                                          "--target-peak must be a number >= 1 (peak-to-mean "
-                                          "cannot be below 1), got '%s'",
-                                          v);
-        } else if (is_opt(arg, "--keys")) {
-            o->keys_path = v;
-        } else if (is_opt(arg, "--seeds")) {
-            if (rb_cli_parse_u32(v, 1, 100000, &o->n_seeds))
-                return rb_cli_usage_error(
-                    cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v);
-        } else if (is_opt(arg, "--seed")) {
-            if (rb_cli_parse_u64(v, &o->first_seed))
-                return rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-        } else if (is_opt(arg, "--max-vnodes")) {
-            if (rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes))
-                return rb_cli_usage_error(
-                    cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'", v);
-        } else if (is_opt(arg, "--vnodes")) {
-            return rb_cli_usage_error(cmd,
-                                      "--vnodes is what this command chooses; use --max-vnodes");
-        } else if (is_opt(arg, "--format")) {
-            if (rb_cli_parse_format(v, 1, &o->fmt))
-                return rb_cli_usage_error(cmd, "--format must be text, json, csv or md, got '%s'",
-                                          v);
-        }
-    }
+    static const char *const help[] = {vnodes_help, NULL};
+    int n_pos, rc = rb_cli_parse_args(cmd, help, vnodes_option, o, argc, argv, &n_pos);
+    if (rc != RB_CLI_CONTINUE) return rc;
+    if (n_pos) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
+    if (o->ring.algo) o->algo = o->ring.algo;
+    o->hash = o->ring.cfg.ring_hash;
+    o->n_buckets = o->ring.cfg.n_buckets;
     uint32_t v_max = 1;
     while (v_max * 2 <= o->max_vnodes)
         v_max *= 2; /* the largest candidate */
     int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
-    return size_rc ? size_rc : -1;
+    if (!size_rc) size_rc = check_seed_range(cmd, o->first_seed, o->n_seeds);
+    return size_rc ? size_rc : RB_CLI_CONTINUE;
 }
 
 /* One candidate V: spreads and movement over every N and seed. */
@@ -1182,15 +1203,12 @@ static int run_vnodes(const vnodes_opts *o) {
     int rc;
     if (o->keys_path) {
         if ((rc = load_keys(cmd, o->keys_path, 0, &keys))) return rc;
-        if ((rc = check_keys(cmd, &keys, &o->hash, 1))) {
+        if ((rc = check_keys(cmd, &keys, &o->ring.cfg.bucket_hash, 1))) {
             rb_key_list_free(&keys);
             return rc;
         }
     }
-    rb_config cfg;
-    rb_config_init(&cfg);
-    cfg.n_buckets = o->n_buckets;
-    cfg.ring_hash = cfg.bucket_hash = o->hash;
+    rb_config cfg = o->ring.cfg; /* hashes, B, table_source */
     uint32_t B = o->n_buckets;
     uint32_t *kpb = o->keys_path ? malloc((size_t)B * sizeof *kpb) : NULL;
     uint32_t *scratch = malloc(2 * (size_t)B * sizeof *scratch);
@@ -1207,15 +1225,15 @@ static int run_vnodes(const vnodes_opts *o) {
         double fl = rb_integer_floor(B, o->members.v[i]);
         if (fl > worst_floor) worst_floor = fl, floor_n = o->members.v[i];
     }
-    uint32_t n_max = 0;
+    uint32_t n_max = list_max(&o->members), n_min = n_max;
     for (size_t i = 0; i < o->members.n; i++)
-        if (o->members.v[i] > n_max) n_max = o->members.v[i];
+        if (o->members.v[i] < n_min) n_min = o->members.v[i];
 
     FILE *f = stdout;
     const char *load = o->keys_path ? "keys per member" : "buckets per member";
     char members_desc[64];
-    snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", o->members.v[0],
-             o->members.v[o->members.n - 1], o->members.n);
+    /* the smallest and largest N: a list such as 16,3 is not a range 16..3 */
+    snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", n_min, n_max, o->members.n);
     if (o->fmt == RB_FMT_JSON) {
         fputs("{\"command\": \"vnodes\",\n", f);
         rb_report_json_meta(f);
@@ -1226,9 +1244,10 @@ static int run_vnodes(const vnodes_opts *o) {
                 keys.n);
     } else {
         rb_report_note(f, o->fmt,
-                       "ringbench vnodes: algo %s, hash %s, B %u, N %s, target peak-to-mean %.3f "
-                       "(%s)",
-                       o->algo->name, o->hash->name, B, members_desc, o->target, load);
+                       "ringbench vnodes: algo %s, hash %s, bucket hash %s, B %u, N %s, target "
+                       "peak-to-mean %.3f (%s)",
+                       o->algo->name, o->hash->name, cfg.bucket_hash->name, B, members_desc,
+                       o->target, load);
         if (o->keys_path) rb_report_note(f, o->fmt, "keys: %s (%zu keys)", o->keys_path, keys.n);
         rb_report_note(f, o->fmt,
                        "worst/mean p2m over every N and seed; add/ideal = moved on adding one "
@@ -1380,15 +1399,14 @@ static int run_vnodes(const vnodes_opts *o) {
 
 int rb_cmd_vnodes(int argc, char **argv) {
     vnodes_opts o = {.algo = rb_algo_by_name("binary"),
-                     .hash = &rb_hash_xxh3,
-                     .n_buckets = RB_DEFAULT_N_BUCKETS,
                      .n_seeds = 10,
                      .max_vnodes = 4096,
                      .first_seed = 1,
                      .target = 1.10,
                      .fmt = RB_FMT_TEXT};
+    rb_cli_ring_init(&o.ring);
     int rc = parse_vnodes(argc, argv, &o);
-    if (rc < 0) rc = run_vnodes(&o);
+    if (rc == RB_CLI_CONTINUE) rc = run_vnodes(&o);
     u32_list_free(&o.members);
     return rc;
 }

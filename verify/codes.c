@@ -69,6 +69,16 @@ int rb_verification_code(const rb_algo *algo, const rb_hash *hash, uint64_t *cod
     return 0;
 }
 
+/* "0x" and 1 to 16 hex digits into *code (sscanf's %x would clamp an
+ * overflowing value to 2^64 - 1). 0 or -1. */
+static int parse_code(const char *s, uint64_t *code) {
+    if (s[0] != '0' || s[1] != 'x') return -1;
+    size_t n_digits = strspn(s + 2, "0123456789abcdefABCDEF");
+    if (n_digits < 1 || n_digits > 16 || s[2 + n_digits] != '\0') return -1;
+    *code = strtoull(s + 2, NULL, 16);
+    return 0;
+}
+
 int rb_codes_load(const char *path, rb_code_entry **entries, size_t *n) {
     *entries = NULL;
     *n = 0;
@@ -82,10 +92,17 @@ int rb_codes_load(const char *path, rb_code_entry **entries, size_t *n) {
         char *p = line + strspn(line, " \t");
         if (*p == '#' || *p == '\n' || *p == '\0') continue;
         rb_code_entry e;
-        char extra[2];
-        if (sscanf(p, "%63s %63s 0x%" SCNx64 " %1s", e.algo, e.hash, &e.code, extra) != 3) {
-            rc =
-                rb_set_error(RB_EINVAL, "%s line %zu: expected 'ALGO HASH 0x<hex>'", path, line_no);
+        char code[32], extra[2];
+        if (sscanf(p, "%63s %63s %31s %1s", e.algo, e.hash, code, extra) != 3 ||
+            parse_code(code, &e.code)) {
+            rc = rb_set_error(RB_EINVAL, "%s line %zu: expected 'ALGO HASH 0x<1 to 16 hex digits>'",
+                              path, line_no);
+            break;
+        }
+        /* a second line for the same pair would be ignored (the first wins) */
+        if (rb_codes_find(*entries, *n, e.algo, e.hash)) {
+            rc = rb_set_error(RB_EINVAL, "%s line %zu: a second code for %s %s", path, line_no,
+                              e.algo, e.hash);
             break;
         }
         if (*n == cap) {

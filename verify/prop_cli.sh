@@ -23,6 +23,20 @@ expect() {
     fi
 }
 
+# expect_out PATTERN ARGS...: exit 0 and stdout matching PATTERN (grep -E)
+expect_out() {
+    pattern=$1
+    shift
+    "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+    got=$?
+    if [ "$got" -ne 0 ] || ! grep -Eq -- "$pattern" "$tmp/out"; then
+        echo "FAIL ringbench $*: exit $got (expected 0), stdout:" >&2
+        head -n 3 "$tmp/out" | sed 's/^/  /' >&2
+        echo "  expected stdout matching: $pattern" >&2
+        failed=$((failed + 1))
+    fi
+}
+
 : >"$tmp/empty"
 expect 2 "holds no keys" vnodes --members 3..5 --keys "$tmp/empty"
 expect 2 "holds no keys" verify --members 3 --keys "$tmp/empty"
@@ -45,6 +59,18 @@ expect 2 "needs a value" vnodes --members
 expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
 expect 2 "--n-keys must be" verify --n-keys 0
 expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+# table cannot be filled from itself: bad input (2), not a failure mid-sweep (1) (qa)
+expect 2 "--table-source must be" verify --members 3 --vnodes 1 --algo table --table-source table
+expect 2 "--table-source must be" vnodes --members 3 --algo table --table-source table
+# the seed's example runs one hash: a list is an error, not "the first one" (qa)
+expect 2 "--seed-example takes one --hash" verify --seed-example --hash xxh3,fnv1a32
+# member-id seeds must not wrap past 2^64 - 1 to 0 (qa)
+expect 2 "goes past the largest seed" verify --seed-example --seed 18446744073709551615 --seeds 2
+expect 2 "goes past the largest seed" vnodes --members 3 --seed 18446744073709551614 --seeds 3
+expect_out "seeds: 18446744073709551614\.\.18446744073709551615 " verify --seed-example --seed 18446744073709551614 --seeds 2
+
+# a list out of order is described by its smallest and largest N (qa)
+expect_out "N 3\.\.16 \(2 values\)" vnodes --members 16,3 --max-vnodes 1 --seeds 1 --quiet
 
 # invalid UTF-8 keys under fnv1a32-js
 printf 'ok\n\377bad\n' >"$tmp/badutf8"
@@ -59,6 +85,12 @@ expect 1 "no verification code for jump \(hash fnv1a32\)" verify --codes --codes
 # a malformed file
 printf 'binary xxh3 zzz\n' >"$tmp/bad"
 expect 1 "line 1" verify --codes --codes-file "$tmp/bad"
+# a code of 17 hex digits is malformed, not clamped to 0xffffffffffffffff (qa)
+{ grep -v '^binary xxh3 ' "$codes"; echo "binary xxh3 0x10000000000000000"; } >"$tmp/overflow"
+expect 1 "overflow line [0-9]+: expected" verify --codes --codes-file "$tmp/overflow"
+# a second line for the same pair is an error, not ignored (qa)
+{ cat "$codes"; echo "binary xxh3 0x0123456789abcdef"; } >"$tmp/twice"
+expect 1 "twice line [0-9]+: a second code for binary xxh3" verify --codes --codes-file "$tmp/twice"
 
 if [ "$failed" -ne 0 ]; then
     echo "prop_cli: $failed cases failed" >&2

@@ -127,7 +127,14 @@ expect_usage "invalid UTF-8 key for fnv1a32-js (hash)" hash --hash fnv1a32-js "$
 expect_usage "invalid UTF-8 member id for fnv1a32-js" table --algo binary --members "$(printf 'w\377'),b" --hash fnv1a32-js
 expect_usage "table takes no keys" table $R extra
 expect_usage "list takes no arguments" list extra
+# a repeated option is an error, never "the last one wins" (qa)
+expect_usage "--members twice" owner --algo binary --members a,b --members c k
+expect_usage "--format twice" list --format json --format csv
+expect_usage "--hash twice (hash)" hash --hash xxh3 --hash fnv1a32 k
+expect_usage "--members twice (vnodes)" vnodes --members 3 --members 4 --quiet
+expect_usage "--quiet twice (verify)" verify --seed-example --quiet --quiet
 expect_usage "table source unknown" table --algo table --members a,b --table-source nope
+expect_usage "table source is table" owner --algo table --members a,b --table-source table k
 
 # --- json shapes ---
 expect_ok "hash json" hash --hash fnv1a32 --format json "" a foobar

@@ -5,9 +5,9 @@ source "$(dirname "$0")/lib.sh"
 "$RB" pg migrate >/dev/null
 for i in $(seq 1 600); do echo "acct:$i"; done >"$TMP/keys"
 "$RB" pg enqueue "$TMP/keys" >/dev/null
-TTL=500 LEASE=2500
-common=(worker --mode affinity --heartbeat-ms 100 --ttl-ms $TTL --lease-ms $LEASE --batch 1 --poll-ms 20)
-for w in A B C; do bg "$w" "${common[@]}" --id "w$w" --work-ms 10 --until-empty; done
+TTL=1000 LEASE=3000
+common=(worker --mode affinity --heartbeat-ms 100 --ttl-ms $TTL --lease-ms $LEASE --poll-ms 20)
+for w in A B C; do bg "$w" "${common[@]}" --id "w$w" --batch 1 --work-ms 10 --until-empty; done
 wait_for 20 "SELECT bool_and(array_length(view_members, 1) = 3) AND count(*) = 3 FROM workers WHERE status = 'alive'"
 bg D "${common[@]}" --id wD --batch 5 --exit-after-claim --max-claims 1
 wait_ok D
@@ -26,4 +26,5 @@ expect_eq "orphans completed" "$(q "SELECT count(*) FROM orphan o JOIN inbox i U
 expect_eq "orphans reclaimed before their lease expired" "$(q "SELECT count(*) FROM orphan o JOIN inbox i USING (id) WHERE i.claimed_at < o.lease_expires_at")" 0
 expect_eq "rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 600
 expect_eq "effects" "$(q "SELECT count(*) FROM effects")" 600
+note "D held $n_orphan rows; marked dead $(q "SELECT round(extract(epoch FROM dead_at - last_seen_at) * 1000) FROM workers WHERE id = 'wD'") ms after its last heartbeat (TTL $TTL ms); rows reclaimed $(q "SELECT min(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) || '..' || max(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) FROM orphan o JOIN inbox i USING (id)") ms after their lease expired"
 echo "PASS [$TEST]"
