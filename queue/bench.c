@@ -33,8 +33,8 @@ static const char usage_text[] =
     "\n"
     "profiles (default --full):\n"
     "  --smoke          < 30 s: correctness (duplicates, lost) on a tiny matrix + 1 kill\n"
-    "  --quick          about 2 minutes\n"
-    "  --full           the whole matrix, about 10-20 minutes\n"
+    "  --quick          about 2 minutes (W 1,4; batch 1,32)\n"
+    "  --full           the whole matrix (W 1,2,4,8; batch 1,8,32), about 12 minutes\n"
     "options (override the profile):\n"
     "  --conninfo STR   server to use (default $RINGBENCH_PG_CONNINFO, else PG* variables)\n"
     "  --queue-db NAME  database for the queue tables (created; default ringbench_bench)\n"
@@ -49,7 +49,8 @@ static const char usage_text[] =
     "  --zipf-s S       Zipf exponent (default 1.0)\n"
     "  --seed N         key stream seed (default 1)\n"
     "  --secs S         measured seconds per cell\n"
-    "  --pgbench-secs S seconds per pgbench run\n"
+    "  --pgbench-secs S seconds per pgbench run before / after the matrix\n"
+    "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
     "  --complete batch|each one commit per claimed batch (default), or one per row\n"
@@ -60,7 +61,7 @@ static const char usage_text[] =
 
 static void set_profile(rbb_params *p, const char *name) {
     static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};
-    static const uint32_t b_full[] = {1, 8, 32}, b_smoke[] = {1, 8};
+    static const uint32_t b_full[] = {1, 8, 32}, b_quick[] = {1, 32}, b_smoke[] = {1, 8};
     p->profile = name;
     p->n_modes = RBB_N_MODES;
     for (int m = 0; m < RBB_N_MODES; m++) p->modes[m] = (rbb_mode)m;
@@ -72,22 +73,22 @@ static void set_profile(rbb_params *p, const char *name) {
         w = w_smoke, nw = 2, b = b_smoke, nb = 2;
         p->n_dists = 1;
         p->cell_s = 0.8;
-        p->pgbench_s = 1;
+        p->pgbench_s = 1, p->pgbench_group_s = 1;
         p->scale = 0;
         p->crash = 1, p->crash_kills = 1, p->crash_rows = 1500;
     } else if (strcmp(name, "quick") == 0) {
-        w = w_quick, nw = 2;
+        w = w_quick, nw = 2, b = b_quick, nb = 2;
         p->n_dists = 2;
         p->cell_s = 1.5;
-        p->pgbench_s = 3;
+        p->pgbench_s = 2, p->pgbench_group_s = 1;
         p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
-        p->crash = 1, p->crash_kills = 2, p->crash_rows = 6000;
+        p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
     } else {
         p->n_dists = 2;
-        p->cell_s = 4;
-        p->pgbench_s = 5;
+        p->cell_s = 5;
+        p->pgbench_s = 3, p->pgbench_group_s = 2;
         p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
-        p->crash = 1, p->crash_kills = 4, p->crash_rows = 12000;
+        p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
     }
     memcpy(p->workers, w, nw * sizeof *w);
     p->n_workers = nw;
@@ -109,7 +110,7 @@ static void params_init(rbb_params *p) {
     p->scale_batch = 8;
     p->crash_workers = 3;
     p->crash_batch = 8;
-    p->crash_handler_us = 500;
+    p->crash_handler_us = 3000; /* 24 ms per batch of 8: a kill lands mid-handler */
     p->crash_lease_ms = 1500;
     p->crash_ttl_ms = 600;
     p->crash_heartbeat_ms = 150;
@@ -156,6 +157,19 @@ int rbb_mode_parse(const char *s, rbb_mode *out) {
     return -1;
 }
 
+/* The field an option taking a plain string sets, or NULL. */
+static const char **string_option(const char *a, rbb_params *p) {
+    const struct {
+        const char *name;
+        const char **dst;
+    } opts[] = {{"--conninfo", &p->conninfo}, {"--queue-db", &p->queue_db},
+                {"--pgbench-db", &p->pgbench_db}, {"--pgbench", &p->pgbench_path},
+                {"--out", &p->out_dir}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(a, opts[i].name) == 0) return opts[i].dst;
+    return NULL;
+}
+
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
@@ -178,21 +192,9 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             return -1;
         } else if (!strcmp(a, "--smoke") || !strcmp(a, "--quick") || !strcmp(a, "--full")) {
             continue;
-        } else if (strcmp(a, "--conninfo") == 0) {
+        } else if (string_option(a, p)) {
             NEED_VALUE();
-            p->conninfo = v;
-        } else if (strcmp(a, "--queue-db") == 0) {
-            NEED_VALUE();
-            p->queue_db = v;
-        } else if (strcmp(a, "--pgbench-db") == 0) {
-            NEED_VALUE();
-            p->pgbench_db = v;
-        } else if (strcmp(a, "--pgbench") == 0) {
-            NEED_VALUE();
-            p->pgbench_path = v;
-        } else if (strcmp(a, "--out") == 0) {
-            NEED_VALUE();
-            p->out_dir = v;
+            *string_option(a, p) = v;
         } else if (strcmp(a, "--algo") == 0) {
             NEED_VALUE();
             if (!rb_algo_by_name(v)) return rb_cli_usage_error(CMD, "unknown --algo '%s'", v);
@@ -246,6 +248,11 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             NEED_VALUE();
             if (rb_cli_parse_double(v, &p->pgbench_s) || p->pgbench_s < 1 || p->pgbench_s > 3600)
                 return rb_cli_usage_error(CMD, "--pgbench-secs wants 1..3600, got '%s'", v);
+        } else if (strcmp(a, "--pgbench-group-secs") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_double(v, &p->pgbench_group_s) || p->pgbench_group_s < 1 ||
+                p->pgbench_group_s > 3600)
+                return rb_cli_usage_error(CMD, "--pgbench-group-secs wants 1..3600, got '%s'", v);
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -277,32 +284,33 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     return RB_EXIT_OK;
 }
 
-/* Rows to enqueue (see bench.h): the best per-worker rate measured so far at
- * this batch size times W (2 cores do not scale that far: head-room), else a
- * default per-worker estimate; a cell that still runs dry is flagged
+/* Rows to enqueue (see bench.h): the best total rate measured so far at this
+ * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
+ * and a head-room of 2.5 for the swings of a shared disk; a default estimate
+ * before the first cell. A cell that still runs dry is flagged
  * backlog_exhausted. */
 static struct {
     uint32_t batch;
-    double rows_per_s_per_worker;
+    double rows_per_s;
 } rates_seen[16];
 
 void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s) {
-    double per_worker = rows_per_s / (n_workers ? n_workers : 1);
+    (void)n_workers;
     for (size_t i = 0; i < 16; i++) {
         if (rates_seen[i].batch != batch && rates_seen[i].batch != 0) continue;
         rates_seen[i].batch = batch;
-        if (per_worker > rates_seen[i].rows_per_s_per_worker)
-            rates_seen[i].rows_per_s_per_worker = per_worker;
+        if (rows_per_s > rates_seen[i].rows_per_s) rates_seen[i].rows_per_s = rows_per_s;
         return;
     }
 }
 
 uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs) {
+    (void)n_workers;
     if (p->n_rows) return p->n_rows;
-    double per_worker = batch <= 1 ? 3000 : batch <= 8 ? 15000 : 30000;
+    double per_s = batch <= 1 ? 1500 : batch <= 8 ? 8000 : 20000;
     for (size_t i = 0; i < 16; i++)
-        if (rates_seen[i].batch == batch) per_worker = rates_seen[i].rows_per_s_per_worker;
-    uint64_t r = (uint64_t)(per_worker * n_workers * secs * 1.5);
+        if (rates_seen[i].batch == batch) per_s = rates_seen[i].rows_per_s;
+    uint64_t r = (uint64_t)(per_s * secs * 2.5);
     return r < 1000 ? 1000 : r;
 }
 
@@ -353,16 +361,9 @@ static void wait_backends_gone(PGconn *c) {
 /* Run one matrix cell. 0, or -1 with err (the cell is marked failed). */
 static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                     uint64_t seed, char *err, size_t err_size) {
-    rbb_keys keys;
-    if (rbb_keys_init(&keys, cell->dist, p->n_keys, p->zipf_s, seed)) {
-        snprintf(err, err_size, "out of memory");
-        return -1;
-    }
     cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
-    int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, cell->n_rows_enqueued, &keys, "bench", err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    rbb_keys_free(&keys);
+    int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
+                             "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
 
     rbb_worker_spec spec = {.conninfo = conninfo,
@@ -503,6 +504,12 @@ static int write_outputs(const rbb_run *run, const char *dir) {
     if (!(f = fopen(path, "w"))) return -1;
     rbb_report_md(f, run);
     if (fclose(f)) return -1;
+    if (run->explain) {
+        snprintf(path, sizeof path, "%s/explain.txt", dir);
+        if (!(f = fopen(path, "w"))) return -1;
+        fputs(run->explain, f);
+        if (fclose(f)) return -1;
+    }
     if (run->n_scale) {
         snprintf(path, sizeof path, "%s/scale-timeline.csv", dir);
         if (!(f = fopen(path, "w"))) return -1;
@@ -514,6 +521,7 @@ static int write_outputs(const rbb_run *run, const char *dir) {
 
 static void free_run(rbb_run *run) {
     free(run->machine_json);
+    free(run->explain);
     free(run->cells);
     for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
 }
@@ -536,38 +544,63 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     return c;
 }
 
-static void run_pgbench_refs(rbb_run *run, PGconn *c) {
+/* One pgbench simple-update run, -c W -j W for secs, into *res; 0 or -1
+ * (run->pgbench_ok cleared, the error kept). */
+static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs,
+                        rbb_pgbench_result *res) {
     const rbb_params *p = &run->p;
-    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
     rbb_pg_target t = {.host = PQhost(c),
                        .port = PQport(c),
                        .user = PQuser(c),
                        .password = PQpass(c),
                        .dbname = p->pgbench_db,
                        .pgoptions = getenv("PGOPTIONS")};
-    fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
-    if (rbb_pgbench_init(&t, pgbench, run->pgbench_error, sizeof run->pgbench_error)) {
+    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
+    if (rbb_pgbench_run(&t, pgbench, n_workers, secs, res, run->pgbench_error,
+                        sizeof run->pgbench_error)) {
         fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
-        return;
+        run->pgbench_ok = 0;
+        return -1;
     }
-    run->pgbench_ok = 1;
+    return 0;
+}
+
+/* pgbench simple-update at every W into res[] (round 0: before the matrix,
+ * after `pgbench -i`; 1: after it); -c W -j W for p->pgbench_s each. */
+static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
+    const rbb_params *p = &run->p;
+    if (round == 0) {
+        rbb_pg_target t = {.host = PQhost(c),
+                           .port = PQport(c),
+                           .user = PQuser(c),
+                           .password = PQpass(c),
+                           .dbname = p->pgbench_db,
+                           .pgoptions = getenv("PGOPTIONS")};
+        fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
+        if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
+                             sizeof run->pgbench_error)) {
+            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+            return;
+        }
+        run->pgbench_ok = 1;
+    }
+    if (!run->pgbench_ok) return;
+    rbb_pgbench_result *res = round == 0 ? run->pgbench : run->pgbench_after;
     for (size_t i = 0; i < p->n_workers; i++) {
         fprintf(stderr, "pg bench: pgbench simple-update -c %u for %.0f s\n", p->workers[i],
                 p->pgbench_s);
-        if (rbb_pgbench_run(&t, pgbench, p->workers[i], p->pgbench_s, &run->pgbench[i],
-                            run->pgbench_error, sizeof run->pgbench_error)) {
-            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
-            run->pgbench_ok = 0;
-            return;
-        }
-        fprintf(stderr, "pg bench:   %.0f tps\n", run->pgbench[i].tps);
+        if (pgbench_once(run, c, p->workers[i], p->pgbench_s, &res[i])) return;
+        fprintf(stderr, "pg bench:   %.0f tps\n", res[i].tps);
     }
+    run->pgbench_rounds = round + 1;
 }
 
 double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
     if (!run->pgbench_ok) return 0;
     for (size_t i = 0; i < run->p.n_workers; i++)
-        if (run->p.workers[i] == n_workers) return run->pgbench[i].tps;
+        if (run->p.workers[i] == n_workers)
+            return run->pgbench_rounds > 1 ? (run->pgbench[i].tps + run->pgbench_after[i].tps) / 2
+                                           : run->pgbench[i].tps;
     return 0;
 }
 
@@ -615,7 +648,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
             p->profile, PQhost(c), PQport(c), p->queue_db, p->sync_commit ? "on" : "off",
             p->out_dir);
 
-    run_pgbench_refs(&run, c);
+    run_pgbench_refs(&run, c, 0);
 
     size_t n_cells = p->n_dists * p->n_workers * p->n_modes * p->n_batches;
     run.cells = calloc(n_cells ? n_cells : 1, sizeof *run.cells);
@@ -627,14 +660,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     uint64_t t0 = rbb_now_ns();
     for (size_t d = 0; d < p->n_dists; d++)
         for (size_t w = 0; w < p->n_workers; w++)
-            for (size_t b = 0; b < p->n_batches; b++)
+            for (size_t b = 0; b < p->n_batches; b++) {
+                /* the reference adjacent to this group of modes: pgbench at the
+                 * same W right before and right after it (the disk and CPU of a
+                 * shared machine drift within minutes) */
+                rbb_pgbench_result ref_before = {0}, ref_after = {0};
+                size_t first = run.n_cells;
+                if (run.pgbench_ok)
+                    pgbench_once(&run, c, p->workers[w], p->pgbench_group_s, &ref_before);
                 for (size_t m = 0; m < p->n_modes; m++) {
                     rbb_cell *cell = &run.cells[run.n_cells++];
                     cell->dist = p->dists[d];
                     cell->n_workers = p->workers[w];
                     cell->batch = p->batches[b];
                     cell->mode = p->modes[m];
-                    cell->pgbench_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
                     fprintf(stderr, "pg bench: [%zu/%zu] %s W=%u batch=%u %s ... ", run.n_cells,
                             n_cells, rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
                             dist_names[cell->dist]);
@@ -652,6 +691,39 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                     if (cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
                         n_bad++;
                 }
+                if (run.pgbench_ok)
+                    pgbench_once(&run, c, p->workers[w], p->pgbench_group_s, &ref_after);
+                for (size_t k = first; k < run.n_cells; k++) {
+                    run.cells[k].pgbench_adjacent_before_tps = ref_before.tps;
+                    run.cells[k].pgbench_adjacent_after_tps = ref_after.tps;
+                }
+                if (run.pgbench_ok)
+                    fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps\n",
+                            p->workers[w], ref_before.tps, ref_after.tps);
+            }
+
+    /* the reference again after the matrix: the ratios use the mean of both */
+    run_pgbench_refs(&run, c, 1);
+    for (size_t i = 0; i < run.n_cells; i++) {
+        rbb_cell *cell = &run.cells[i];
+        cell->pgbench_run_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
+        cell->pgbench_tps = cell->pgbench_adjacent_before_tps > 0 && cell->pgbench_adjacent_after_tps > 0
+                                ? (cell->pgbench_adjacent_before_tps + cell->pgbench_adjacent_after_tps) / 2
+                                : cell->pgbench_run_tps;
+    }
+
+    /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
+     * fresh uniform backlog of a cell's size (what limits a claim). */
+    {
+        uint32_t bmax = 1;
+        for (size_t b = 0; b < p->n_batches; b++)
+            if (p->batches[b] > bmax) bmax = p->batches[b];
+        run.explain_backlog = rbb_rows_for(p, bmax, 1, p->cell_s);
+        if (!rbb_queue_fresh(c, run.explain_backlog, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s,
+                             p->seed, "explain", err, sizeof err))
+            run.explain = rbb_queue_explain_modes(bmax, err, sizeof err);
+        if (!run.explain) fprintf(stderr, "pg bench: EXPLAIN failed: %s\n", err);
+    }
 
     if (p->scale) {
         const char *algos[2] = {p->ring_algo, "modn"};
@@ -691,6 +763,10 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     PQfinish(c);
     rbb_queue_finish();
+    if (!run.pgbench_ok) {
+        fprintf(stderr, "pg bench: the pgbench reference failed: %s\n", run.pgbench_error);
+        n_bad++;
+    }
 
     if (write_outputs(&run, p->out_dir))
         fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,

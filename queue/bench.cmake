@@ -1,6 +1,6 @@
 # `ringbench pg bench` (issue 6, queue/BENCH.md): compiled into the CLI beside
-# the queue library; the ctest smoke run (label pg) checks duplicates == 0 and
-# lost == 0 (the command exits 1 otherwise). Included from queue/CMakeLists.txt.
+# the queue library. Included from queue/CMakeLists.txt; its smoke test is
+# registered by bench_test.cmake (included from queue/tests, for the fixture).
 set(RINGBENCH_PG_BENCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/bench.c
   ${CMAKE_CURRENT_LIST_DIR}/bench_db.c
@@ -16,7 +16,3 @@ target_sources(ringbench-cli PRIVATE ${RINGBENCH_PG_BENCH_SOURCES})
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/bench.c TARGET_DIRECTORY ringbench-cli
   PROPERTIES COMPILE_DEFINITIONS
   "RINGBENCH_SOURCE_DIR=\"${PROJECT_SOURCE_DIR}\";RINGBENCH_BINARY_DIR=\"${PROJECT_BINARY_DIR}\"")
-
-add_test(NAME pg_bench_smoke
-  COMMAND ringbench-cli pg bench --smoke --out ${CMAKE_CURRENT_BINARY_DIR}/pgbench-smoke)
-set_tests_properties(pg_bench_smoke PROPERTIES LABELS pg TIMEOUT 120)

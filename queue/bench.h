@@ -224,9 +224,17 @@ int rbb_queue_reset(PGconn *c, char *err, size_t err_size);
 /* VACUUM ANALYZE the queue tables after a fill (a fresh start: no dead
  * tuples, planner statistics current). */
 int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
-/* Enqueue n_rows rows with keys from `keys`, idempotency keys "<tag>:<i>". */
+/* Enqueue n_rows rows with keys from `keys`, idempotency keys "<tag>:<i>",
+ * by COPY on `c` (setup, not measured: ~10x faster than rb_queue_enqueue's
+ * INSERTs); the bucket is rb_bucket_of under the queue's ring configuration,
+ * exactly what rb_queue_enqueue stores. */
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, char *err,
                    size_t err_size);
+
+/* EXPLAIN (ANALYZE; rolled back) of the claim statement of every mode at
+ * this batch size, over the queue as it is, as one of 4 registered workers
+ * (about 1/4 of the buckets owned): malloc'ed text, or NULL with err. */
+char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size);
 
 /* The state of the queue after a run. */
 typedef struct rbb_queue_counts {
@@ -264,7 +272,8 @@ typedef struct rbb_params {
     double zipf_s;
     uint64_t seed;
     double cell_s;        /* measured seconds per cell */
-    double pgbench_s;     /* seconds per pgbench run */
+    double pgbench_s;     /* seconds per pgbench run before / after the matrix */
+    double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
     int sync_commit;      /* 1: on (server default), 0: off for every session */
     int complete_each;    /* 1: one commit per row (rb_queue_complete); 0: per batch */
     int scale;            /* run the scale events */
@@ -290,7 +299,9 @@ typedef struct rbb_cell {
     uint64_t n_lost;       /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */
     int backlog_exhausted; /* the backlog ran dry for some worker: rows/s is a floor */
-    double pgbench_tps;    /* reference at W clients */
+    double pgbench_tps;    /* the reference at W clients: mean of the adjacent runs */
+    double pgbench_adjacent_before_tps, pgbench_adjacent_after_tps; /* around this group */
+    double pgbench_run_tps; /* mean of the runs before and after the whole matrix */
     rbb_waits waits;
     int failed;            /* a worker failed: figures incomplete */
 } rbb_cell;
@@ -308,6 +319,7 @@ typedef struct rbb_scale {
     double *rows_per_s; /* timeline, RBB_BIN_MS bins from the go (owned) */
     size_t n_bins, join_bin;
     rbb_recovery rec;
+    double post_rows_per_s; /* mean of the first second after the join */
     int failed;
 } rbb_scale;
 
@@ -339,9 +351,12 @@ typedef struct rbb_crash {
 typedef struct rbb_run {
     rbb_params p;
     char *machine_json; /* scripts/machine-record output (owned), or NULL */
+    char *explain;      /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
+    uint64_t explain_backlog; /* pending rows when it was taken */
     char date[32];
-    rbb_pgbench_result pgbench[RBB_MAX_LIST]; /* per p.workers[i] */
-    int pgbench_ok;
+    rbb_pgbench_result pgbench[RBB_MAX_LIST];       /* per p.workers[i], before the matrix */
+    rbb_pgbench_result pgbench_after[RBB_MAX_LIST]; /* the same after it */
+    int pgbench_ok, pgbench_rounds;
     char pgbench_error[512];
     rbb_cell *cells;
     size_t n_cells;
@@ -351,6 +366,10 @@ typedef struct rbb_run {
     int has_crash;
 } rbb_run;
 
+
+/* reset + fill n_rows (keys: dist over n_keys, seed) + settle. 0 or -1. */
+int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
+                    uint64_t seed, const char *tag, char *err, size_t err_size);
 
 /* Ownership as the workers compute it: build the ring `algo` over members
  * with the queue library's ring configuration. 0 or an RB_E* code. */
@@ -379,7 +398,7 @@ long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, 
 const char *rbb_queue_sql_unfinished(void);
 
 /* Rows to enqueue so that W workers for `secs` at this batch size do not
- * run dry: 1.5x W x the best per-worker rate measured so far at this batch
+ * run dry: 2.5 x secs x the best total rate measured so far at this batch
  * (rbb_note_rate), else a default estimate; at least 1,000. --rows overrides. */
 uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs);
 void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s);

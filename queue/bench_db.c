@@ -18,8 +18,10 @@ PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size
     if (!c || PQstatus(c) != CONNECTION_OK) {
         snprintf(err, err_size, "cannot connect%s%s: %s", dbname ? " to database " : "",
                  dbname ? dbname : "", c ? PQerrorMessage(c) : "out of memory");
-        char *nl = strrchr(err, '\n');
-        if (nl && nl[1] == '\0') *nl = '\0';
+        /* one line: libpq's message may span several */
+        for (char *q = err; *q; q++)
+            if (*q == '\n' || *q == '\t') *q = ' ';
+        for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--) err[n - 1] = '\0';
         PQfinish(c);
         return NULL;
     }
@@ -68,37 +70,39 @@ int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size) {
     return 0;
 }
 
-int rbb_db_exec(PGconn *c, char *err, size_t err_size, const char *fmt, ...) {
+/* Run the formatted statement; the result when its status is `want`, else
+ * NULL with "statement: message" in err. */
+static PGresult *vquery(PGconn *c, ExecStatusType want, char *err, size_t err_size,
+                        const char *fmt, va_list ap) {
     char sql[8192];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(sql, sizeof sql, fmt, ap);
-    va_end(ap);
     PGresult *r = PQexec(c, sql);
     ExecStatusType st = PQresultStatus(r);
-    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-        snprintf(err, err_size, "%.200s: %s", sql, PQerrorMessage(c));
-        char *nl = strrchr(err, '\n');
-        if (nl && nl[1] == '\0') *nl = '\0';
-        PQclear(r);
-        return -1;
-    }
+    if (st == want || (want == PGRES_COMMAND_OK && st == PGRES_TUPLES_OK)) return r;
+    snprintf(err, err_size, "%.200s: %s", sql, PQerrorMessage(c));
+    char *nl = strrchr(err, '\n');
+    if (nl && nl[1] == '\0') *nl = '\0';
     PQclear(r);
-    return 0;
+    return NULL;
+}
+
+int rbb_db_exec(PGconn *c, char *err, size_t err_size, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    PGresult *r = vquery(c, PGRES_COMMAND_OK, err, err_size, fmt, ap);
+    va_end(ap);
+    PQclear(r);
+    return r ? 0 : -1;
 }
 
 int rbb_db_double(PGconn *c, double *out, char *err, size_t err_size, const char *fmt, ...) {
-    char sql[8192];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
+    PGresult *r = vquery(c, PGRES_TUPLES_OK, err, err_size, fmt, ap);
     va_end(ap);
-    PGresult *r = PQexec(c, sql);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) < 1 || PQnfields(r) < 1) {
-        snprintf(err, err_size, "%.200s: %s", sql,
-                 PQresultStatus(r) == PGRES_TUPLES_OK ? "no row" : PQerrorMessage(c));
-        char *nl = strrchr(err, '\n');
-        if (nl && nl[1] == '\0') *nl = '\0';
+    if (!r) return -1;
+    if (PQntuples(r) < 1 || PQnfields(r) < 1) {
+        snprintf(err, err_size, "no row");
         PQclear(r);
         return -1;
     }

@@ -49,11 +49,19 @@ static void stop_all(rbb_child *ch, size_t n, int sig) {
         if (ch[i].pid > 0) kill(ch[i].pid, sig);
 }
 
-/* Owners of all buckets on the ring `algo` builds over `ids`. */
+static int cmp_member_id(const void *a, const void *b) {
+    return strcmp(((const rb_member *)a)->id, ((const rb_member *)b)->id);
+}
+
+/* Owners of all buckets on the ring `algo` builds over `ids`, as indices
+ * into ids. The members are listed in byte order of their ids, as
+ * rb_queue_refresh_membership lists them: index-based algorithms (modn,
+ * jump) depend on that order. */
 static int owners_of(const char *algo, char ids[][RBB_WORKER_ID_BYTES], size_t n,
                      uint32_t *owners, char *err, size_t err_size) {
     rb_member m[16];
     for (size_t i = 0; i < n; i++) m[i] = (rb_member){ids[i], strlen(ids[i]), 1};
+    qsort(m, n, sizeof m[0], cmp_member_id);
     rb_ring *r = NULL;
     int rc = rbb_queue_ring(algo, m, n, &r);
     if (rc) {
@@ -62,6 +70,13 @@ static int owners_of(const char *algo, char ids[][RBB_WORKER_ID_BYTES], size_t n
     }
     rb_ring_fill_table(r, owners);
     rb_ring_destroy(r);
+    /* back from sorted positions to indices into ids */
+    for (uint32_t b = 0; b < rbb_queue_n_buckets(); b++)
+        for (size_t i = 0; i < n; i++)
+            if (m[owners[b]].id == ids[i]) {
+                owners[b] = (uint32_t)i;
+                break;
+            }
     return 0;
 }
 
@@ -74,15 +89,8 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     out->n_buckets = rbb_queue_n_buckets();
     double secs = p->scale_pre_s + p->scale_post_s;
     uint64_t n_rows = rbb_rows_for(p, out->batch, 4, secs);
-    rbb_keys keys;
-    if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed)) {
-        snprintf(err, err_size, "out of memory");
-        return out->failed = 1, -1;
-    }
-    int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, "scale", err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    rbb_keys_free(&keys);
+    int rc = rbb_queue_fresh(c, n_rows, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed, "scale",
+                             err, err_size);
     if (rc) return out->failed = 1, -1;
 
     rbb_worker_spec spec = {.conninfo = conninfo,
@@ -154,8 +162,21 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     out->join_bin = (size_t)((t_join - t_go) * 1000 / RBB_BIN_MS);
     /* baseline: the last second before the join (10 bins); recovery: the first
      * 300 ms window (3 bins) back at >= 90% of it */
+    /* the dip is looked for in the 2 s after the join: later bins are a new
+     * steady state (4 workers on 2 cores), not the event */
+    size_t end = out->join_bin + 2000 / RBB_BIN_MS;
+    rbb_recovery dip = rbb_timeline_recovery(out->rows_per_s, end < out->n_bins ? end : out->n_bins,
+                                             out->join_bin, 1000 / RBB_BIN_MS, 3);
     out->rec = rbb_timeline_recovery(out->rows_per_s, out->n_bins, out->join_bin,
                                      1000 / RBB_BIN_MS, 3);
+    out->rec.min_rows_per_s = dip.min_rows_per_s;
+    out->rec.min_at_ms = dip.min_at_ms;
+    out->rec.dip_fraction = dip.dip_fraction;
+    double sum = 0;
+    size_t k = 0;
+    for (size_t i = out->join_bin; i < out->n_bins && k < 1000 / RBB_BIN_MS; i++, k++)
+        sum += out->rows_per_s[i];
+    out->post_rows_per_s = k ? sum / (double)k : 0;
     return 0;
 }
 
@@ -168,18 +189,19 @@ typedef struct watch {
     int done;
 } watch;
 
+/* Reclaim and redone are measured only when the kill orphaned rows. */
 static void watch_poll(PGconn *c, watch *w, uint64_t now) {
     double ms = (double)(now - w->t_kill_ns) / 1e6;
     char err[256];
     if (w->k->detect_ms < 0 && rbb_queue_worker_is_dead(c, w->k->worker_id, err, sizeof err) == 1)
         w->k->detect_ms = ms;
-    if (w->k->reclaim_ms < 0 &&
+    if (w->n_held && w->k->reclaim_ms < 0 &&
         rbb_queue_rows_leased_to(c, w->k->worker_id, err, sizeof err) == 0)
         w->k->reclaim_ms = ms;
-    if (w->k->redone_ms < 0 &&
+    if (w->n_held && w->k->redone_ms < 0 &&
         rbb_queue_n_unfinished(c, w->held, w->n_held, err, sizeof err) == 0)
         w->k->redone_ms = ms;
-    w->done = w->k->detect_ms >= 0 && w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0;
+    w->done = w->k->detect_ms >= 0 && (!w->n_held || (w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0));
 }
 
 int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_crash *out,
@@ -192,15 +214,8 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
     out->ttl_ms = p->crash_ttl_ms;
     out->heartbeat_ms = p->crash_heartbeat_ms;
     out->n_rows_enqueued = p->crash_rows;
-    rbb_keys keys;
-    if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed)) {
-        snprintf(err, err_size, "out of memory");
-        return out->failed = 1, -1;
-    }
-    int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, p->crash_rows, &keys, "crash", err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    rbb_keys_free(&keys);
+    int rc = rbb_queue_fresh(c, p->crash_rows, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed,
+                             "crash", err, err_size);
     if (rc) return out->failed = 1, -1;
 
     rbb_worker_spec spec = {.conninfo = conninfo,

@@ -7,11 +7,9 @@
  */
 #include <errno.h>
 #include <glob.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -38,48 +36,41 @@ const char *rbb_pgbench_find(const char *explicit_path) {
     return "pgbench"; /* from PATH */
 }
 
+/* What the child of run_capture runs. */
+typedef struct exec_args {
+    const rbb_pg_target *t;
+    char *const *argv;
+} exec_args;
+
+/* rbb_spawn body: stdout and stderr into the report pipe, then exec. */
+static void exec_body(void *arg, int go_fd, int out_fd) {
+    const exec_args *a = arg;
+    (void)go_fd;
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    close(out_fd);
+    if (a->t->password) setenv("PGPASSWORD", a->t->password, 1);
+    if (a->t->pgoptions) setenv("PGOPTIONS", a->t->pgoptions, 1);
+    execvp(a->argv[0], a->argv);
+    fprintf(stderr, "cannot run %s: %s\n", a->argv[0], strerror(errno));
+    _exit(127);
+}
+
 /* Run argv (argv[0] looked up in PATH when it has no '/'), with PGPASSWORD
  * and PGOPTIONS from `t`; capture stdout+stderr into out (NUL-terminated,
  * truncated to out_size). Returns the exit status (0 ok), or -1 when it could
  * not be started or was killed. */
 static int run_capture(const rbb_pg_target *t, char *const argv[], char *out, size_t out_size) {
-    int p[2];
-    if (pipe(p) != 0) return -1;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(p[1], 1);
-        dup2(p[1], 2);
-        close(p[0]);
-        close(p[1]);
-        if (t->password) setenv("PGPASSWORD", t->password, 1);
-        if (t->pgoptions) setenv("PGOPTIONS", t->pgoptions, 1);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(p[1]);
-    size_t used = 0;
-    char sink[4096];
-    for (;;) {
-        char *dst = used + 1 < out_size ? out + used : sink;
-        size_t room = used + 1 < out_size ? out_size - 1 - used : sizeof sink;
-        ssize_t n = read(p[0], dst, room);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        if (dst != sink) used += (size_t)n;
-    }
-    out[used] = '\0';
-    close(p[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    exec_args a = {t, argv};
+    rbb_child ch;
+    if (rbb_spawn(&ch, -1, -1, exec_body, &a) < 0) return -1;
+    rbb_child_finish(&ch); /* reads to EOF, reaps */
+    size_t n = ch.len < out_size ? ch.len : out_size - 1;
+    if (n) memcpy(out, ch.buf, n);
+    out[n] = '\0';
+    int st = ch.exit_status;
+    rbb_child_free(&ch);
+    return st >= 128 ? -1 : st;
 }
 
 /* Fill argv with the connection options of t: -h H -p P -U U. */

@@ -1,7 +1,8 @@
 /*
  * bench_queue.c — the queue library (queue.h) as `ringbench pg bench` drives
- * it (bench.h): the driver's session (migrate, enqueue), the queue's state
- * read back with plain SQL on the schema of queue/schema.sql, and the worker
+ * it (bench.h): the driver's session (migrate, the ring configuration,
+ * EXPLAIN), the backlog filled by COPY, the queue's state read back with
+ * plain SQL on the schema of queue/schema.sql, and the worker
  * process body: the claim loop of queue.h with timing around each claim and
  * each completion.
  *
@@ -22,17 +23,28 @@
 
 #define RBB_SCHEMA "ringbench"
 
-static rb_queue *driver_q;  /* the driver's own session (enqueue) */
-static rb_config ring_cfg;  /* the queue's ring parameters (queue_config) */
+static char *driver_conninfo; /* the bench database */
+static rb_config ring_cfg;     /* the queue's ring parameters (queue_config) */
 static const rb_algo *default_algo;
 
-int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
+/* The driver's own queue session, open only while it is used: an idle
+ * session would show in the wait-event samples and delay the statistics. */
+static int driver_open(rb_queue **q) {
     rb_queue_config cfg;
     rb_queue_config_init(&cfg);
-    cfg.conninfo = conninfo;
+    cfg.conninfo = driver_conninfo;
     cfg.schema = RBB_SCHEMA;
     cfg.batch = 1000;
-    int rc = rb_queue_open(&cfg, &driver_q);
+    return rb_queue_open(&cfg, q);
+}
+
+int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
+    free(driver_conninfo);
+    driver_conninfo = malloc(strlen(conninfo) + 1);
+    if (!driver_conninfo) return snprintf(err, err_size, "out of memory"), -1;
+    strcpy(driver_conninfo, conninfo);
+    rb_queue *driver_q = NULL;
+    int rc = driver_open(&driver_q);
     rb_config ring;
     rb_config_init(&ring);
     default_algo = rb_algo_by_name("binary");
@@ -40,16 +52,16 @@ int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_siz
     if (rc) {
         snprintf(err, err_size, "queue: %s", rb_error_detail());
         rb_queue_close(driver_q);
-        driver_q = NULL;
         return -1;
     }
     ring_cfg = *rb_queue_ring_config(driver_q);
+    rb_queue_close(driver_q);
     return rbb_db_exec(c, err, err_size, "SET search_path TO " RBB_SCHEMA);
 }
 
 void rbb_queue_finish(void) {
-    rb_queue_close(driver_q);
-    driver_q = NULL;
+    free(driver_conninfo);
+    driver_conninfo = NULL;
 }
 
 int rbb_queue_reset(PGconn *c, char *err, size_t err_size) {
@@ -68,39 +80,45 @@ int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring
     return rb_ring_build(a, &ring_cfg, members, n, out);
 }
 
-/* Enqueue in chunks of this many rows (rb_queue_enqueue splits further). */
-#define FILL_CHUNK 10000
-
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, char *err,
                    size_t err_size) {
-    (void)c;
-    rb_queue_item *items = calloc(FILL_CHUNK, sizeof *items);
-    char *text = malloc((size_t)FILL_CHUNK * 64);
-    if (!items || !text) {
-        free(items);
-        free(text);
-        return snprintf(err, err_size, "out of memory"), -1;
+    PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
+                            "FROM STDIN");
+    if (PQresultStatus(r) != PGRES_COPY_IN) {
+        snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
+        PQclear(r);
+        return -1;
     }
+    PQclear(r);
+    char line[160], key[32];
+    int ok = 1;
+    for (uint64_t i = 0; ok && i < n_rows; i++) {
+        size_t kl = rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
+        int n = snprintf(line, sizeof line, "%s\t%u\t%s:%llu\n", key,
+                         rb_bucket_of(&ring_cfg, key, kl), tag, (unsigned long long)i);
+        ok = PQputCopyData(c, line, n) == 1;
+    }
+    PQputCopyEnd(c, ok ? NULL : "client error");
     int rc = 0;
-    for (uint64_t start = 0; !rc && start < n_rows; start += FILL_CHUNK) {
-        size_t n = n_rows - start < FILL_CHUNK ? (size_t)(n_rows - start) : FILL_CHUNK;
-        for (size_t i = 0; i < n; i++) {
-            char *key = text + i * 64, *idem = key + 24;
-            rbb_key_format(key, 24, rbb_keys_next_rank(keys));
-            snprintf(idem, 40, "%s:%llu", tag, (unsigned long long)(start + i));
-            items[i] = (rb_queue_item){key, idem, NULL};
-        }
-        size_t inserted = 0;
-        if (rb_queue_enqueue(driver_q, items, n, &inserted)) {
-            snprintf(err, err_size, "enqueue: %s", rb_error_detail());
-            rc = -1;
-        } else if (inserted != n) {
-            snprintf(err, err_size, "enqueue: %zu of %zu rows inserted (stale rows?)", inserted, n);
+    while ((r = PQgetResult(c))) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc) {
+            snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
             rc = -1;
         }
+        PQclear(r);
     }
-    free(items);
-    free(text);
+    return rc;
+}
+
+int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
+                    uint64_t seed, const char *tag, char *err, size_t err_size) {
+    rbb_keys keys;
+    if (rbb_keys_init(&keys, dist, n_keys, zipf_s, seed))
+        return snprintf(err, err_size, "out of memory"), -1;
+    int rc = rbb_queue_reset(c, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, tag, err, err_size);
+    if (!rc) rc = rbb_queue_settle(c, err, err_size);
+    rbb_keys_free(&keys);
     return rc;
 }
 
@@ -139,7 +157,9 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
               &ok);
     o->n_completed_no_effect = q_u64(c,
                                      "SELECT count(*) FROM inbox i WHERE status = 'done' AND "
-                                     "NOT EXISTS (SELECT 1 FROM effects e WHERE e.inbox_id = i.id)",
+                                     "NOT EXISTS (SELECT 1 FROM effects e WHERE "
+                                     "e.idempotency_key = i.idempotency_key AND "
+                                     "e.inbox_id = i.id)", /* by the effects key: indexed */
                                      &ok);
     o->n_dead_tup = q_u64(c,
                           "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
@@ -286,6 +306,59 @@ long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, 
 
 const char *rbb_queue_sql_unfinished(void) {
     return "SELECT count(*) FROM inbox WHERE status <> 'done'";
+}
+
+#define RBB_EXPLAIN_MEMBERS 4
+
+char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
+    rb_queue_config cfg;
+    rb_queue_config_init(&cfg);
+    cfg.conninfo = driver_conninfo;
+    cfg.schema = RBB_SCHEMA;
+    cfg.batch = batch;
+    /* as one of RBB_EXPLAIN_MEMBERS registered workers, so the affinity
+     * plans filter on a realistic owned-bucket set (about 1/4 of B) */
+    rb_queue *members[RBB_EXPLAIN_MEMBERS] = {0};
+    for (int i = 0; i < RBB_EXPLAIN_MEMBERS; i++) {
+        if (rb_queue_open(&cfg, &members[i]) || rb_queue_register(members[i])) {
+            snprintf(err, err_size, "queue: %s", rb_error_detail());
+            for (int j = 0; j <= i; j++) rb_queue_close(members[j]);
+            return NULL;
+        }
+    }
+    rb_queue *q = members[0];
+    if (rb_queue_refresh_membership(q, NULL)) {
+        snprintf(err, err_size, "queue: %s", rb_error_detail());
+        for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
+        return NULL;
+    }
+    size_t n_owned = 0;
+    rb_queue_owned_buckets(q, &n_owned);
+    size_t cap = 16384, len = 0;
+    char *out = malloc(cap);
+    for (int m = RB_CLAIM_COMPETING; out && m <= RB_CLAIM_ORDERED; m++) {
+        char *text = NULL;
+        if (rb_queue_explain(q, (rb_claim_mode)m, 1, &text)) {
+            snprintf(err, err_size, "explain: %s", rb_error_detail());
+            free(out);
+            out = NULL;
+            break;
+        }
+        size_t need = len + strlen(text) + 128;
+        if (need > cap) {
+            char *o = realloc(out, cap = need * 2);
+            if (!o) free(out);
+            out = o;
+        }
+        if (out)
+            len += (size_t)snprintf(out + len, cap - len,
+                                    "-- %s, batch %u, as 1 of %d workers owning %zu buckets\n%s\n",
+                                    rb_claim_mode_name((rb_claim_mode)m), batch,
+                                    RBB_EXPLAIN_MEMBERS, n_owned, text);
+        free(text);
+    }
+    for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
+    return out;
 }
 
 /* ---------------- the worker process ---------------- */

@@ -86,11 +86,12 @@ static void json_params(FILE *f, const rbb_params *p) {
             "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
             "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
             "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d, "
+            "\"pgbench_group_s\": %g, "
             "\"completion\": \"%s\"}",
             p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
             p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
             p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
-            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS,
+            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s,
             p->complete_each ? "one commit per row" : "one commit per batch");
 }
 
@@ -109,12 +110,14 @@ static void json_cell(FILE *f, const rbb_cell *c) {
     fprintf(f,
             "\"rows_per_s\": %.1f, \"claims_per_s\": %.1f, \"tx_per_s\": %.1f, "
             "\"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, \"complete_p50_us\": %.1f, "
-            "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"rows_per_s_vs_pgbench\": %.3f, "
+            "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"pgbench_adjacent_before_tps\": "
+            "%.1f, \"pgbench_adjacent_after_tps\": %.1f, \"pgbench_run_tps\": %.1f, "
+            "\"rows_per_s_vs_pgbench\": %.3f, "
             "\"tx_per_s_vs_pgbench\": %.3f, \"n_lost\": %llu, \"n_dup_executions\": %llu, "
             "\"backlog_exhausted\": %s, \"after\": ",
             c->rows_per_s, c->claims_per_s, c->tx_per_s, c->claim_p50_us, c->claim_p99_us,
-            c->complete_p50_us, c->complete_p99_us, c->pgbench_tps,
-            ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
+            c->complete_p50_us, c->complete_p99_us, c->pgbench_tps, c->pgbench_adjacent_before_tps,
+            c->pgbench_adjacent_after_tps, c->pgbench_run_tps, ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
             (unsigned long long)c->n_lost, (unsigned long long)c->n_dup_executions,
             c->backlog_exhausted ? "true" : "false");
     json_counts(f, &c->after);
@@ -141,6 +144,18 @@ typedef struct target_row {
     double measured, wanted; /* ratio measured, ratio required */
 } target_row;
 
+/* rows/s against the cell's pgbench reference: batch, wanted ratio, names. */
+static const struct {
+    uint32_t batch;
+    double wanted;
+    const char *name[RBB_N_MODES];
+} vs_pgbench[] = {
+    {32, 5.0, {"competing b32 rows/s / pgbench TPS", "affinity b32 rows/s / pgbench TPS",
+               "ordered b32 rows/s / pgbench TPS"}},
+    {1, 0.4, {"competing b1 rows/s / pgbench TPS", "affinity b1 rows/s / pgbench TPS",
+              "ordered b1 rows/s / pgbench TPS"}},
+};
+
 static size_t targets(const rbb_run *run, target_row *out, size_t max) {
     size_t n = 0;
     const rbb_params *p = &run->p;
@@ -151,28 +166,19 @@ static size_t targets(const rbb_run *run, target_row *out, size_t max) {
                 rbb_dist D = p->dists[d];
                 const rbb_cell *comp = find_cell(run, RBB_MODE_COMPETING, W, B, D);
                 const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D);
-                double tps = rbb_pgbench_tps_for(run, W);
                 if (comp && aff && n < max)
                     out[n++] = (target_row){"affinity / competing rows/s", W, B, D,
                                             ratio(aff->rows_per_s, comp->rows_per_s), 0.9};
-                if (B == 32 && tps > 0)
+                for (size_t t = 0; t < sizeof vs_pgbench / sizeof vs_pgbench[0]; t++) {
+                    if (B != vs_pgbench[t].batch) continue;
                     for (int m = 0; m < RBB_N_MODES; m++) {
                         const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
-                        if (c && n < max)
-                            out[n++] = (target_row){m == 0   ? "competing b32 rows/s / pgbench TPS"
-                                                    : m == 1 ? "affinity b32 rows/s / pgbench TPS"
-                                                             : "ordered b32 rows/s / pgbench TPS",
-                                                    W, B, D, ratio(c->rows_per_s, tps), 5.0};
+                        if (c && c->pgbench_tps > 0 && n < max)
+                            out[n++] = (target_row){vs_pgbench[t].name[m], W, B, D,
+                                                    ratio(c->rows_per_s, c->pgbench_tps),
+                                                    vs_pgbench[t].wanted};
                     }
-                if (B == 1 && tps > 0)
-                    for (int m = 0; m < RBB_N_MODES; m++) {
-                        const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
-                        if (c && n < max)
-                            out[n++] = (target_row){m == 0   ? "competing b1 rows/s / pgbench TPS"
-                                                    : m == 1 ? "affinity b1 rows/s / pgbench TPS"
-                                                             : "ordered b1 rows/s / pgbench TPS",
-                                                    W, B, D, ratio(c->rows_per_s, tps), 0.4};
-                    }
+                }
             }
     return n;
 }
@@ -186,12 +192,12 @@ static void json_scale(FILE *f, const rbb_scale *s) {
             "\"n_claimed_on_moved_at_join\": %llu, \"n_pending_on_moved_at_join\": %llu, "
             "\"n_lost\": %llu, \"baseline_rows_per_s\": %.1f, \"min_rows_per_s\": %.1f, "
             "\"min_at_ms\": %.0f, \"dip_fraction\": %.3f, \"recovery_to_90pct_ms\": %.0f, "
-            "\"after\": ",
+            "\"post_join_1s_rows_per_s\": %.1f, \"after\": ",
             s->failed ? "true" : "false", s->n_before, s->batch, s->n_buckets, s->n_moved_buckets,
             s->n_before ? s->n_buckets / (s->n_before + 1) : 0, s->n_moved_to_new,
             (unsigned long long)s->n_claimed_on_moved, (unsigned long long)s->n_pending_on_moved,
             (unsigned long long)s->n_lost, s->rec.baseline_rows_per_s, s->rec.min_rows_per_s,
-            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms);
+            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms, s->post_rows_per_s);
     json_counts(f, &s->after);
     fprintf(f, ", \"join_bin\": %zu, \"rows_per_s_timeline\": [", s->join_bin);
     for (size_t i = 0; i < s->n_bins; i++) fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
@@ -231,15 +237,19 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
     json_params(f, &run->p);
     fprintf(f, ",\n  \"pgbench\": {\"ok\": %s, \"error\": ", run->pgbench_ok ? "true" : "false");
     jstr(f, run->pgbench_ok ? "" : run->pgbench_error);
-    fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, \"runs\": [");
-    for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
-        const rbb_pgbench_result *r = &run->pgbench[i];
-        fprintf(f,
-                "%s{\"clients\": %u, \"secs\": %g, \"tps\": %.1f, \"latency_avg_ms\": %.3f, "
-                "\"n_transactions\": %llu}",
-                i ? ", " : "", r->clients, r->secs, r->tps, r->latency_avg_ms,
-                (unsigned long long)r->n_transactions);
-    }
+    fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, "
+               "\"reference_tps\": \"per cell: mean of the runs right before and after its group "
+               "of modes (cells[].pgbench_adjacent_*); runs[]: before and after the matrix\", "
+               "\"runs\": [");
+    for (int round = 0; round < run->pgbench_rounds; round++)
+        for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
+            const rbb_pgbench_result *r = round ? &run->pgbench_after[i] : &run->pgbench[i];
+            fprintf(f,
+                    "%s{\"when\": \"%s\", \"clients\": %u, \"secs\": %g, \"tps\": %.1f, "
+                    "\"latency_avg_ms\": %.3f, \"n_transactions\": %llu}",
+                    round || i ? ", " : "", round ? "after" : "before", r->clients, r->secs,
+                    r->tps, r->latency_avg_ms, (unsigned long long)r->n_transactions);
+        }
     fprintf(f, "]},\n  \"cells\": [\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         fprintf(f, "    ");
@@ -260,7 +270,10 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
         fprintf(f, "%s\n    ", i ? "," : "");
         json_scale(f, &run->scale[i]);
     }
-    fprintf(f, "%s],\n  \"crash\": ", run->n_scale ? "\n  " : "");
+    fprintf(f, "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
+            (unsigned long long)run->explain_backlog);
+    jstr(f, run->explain ? run->explain : "");
+    fprintf(f, "},\n  \"crash\": ");
     if (run->has_crash)
         json_crash(f, &run->crash);
     else
@@ -289,31 +302,34 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
     if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
     } else {
-        fprintf(f, "| clients | TPS | latency avg ms |\n|---:|---:|---:|\n");
+        fprintf(f, "| clients | TPS before | TPS after | reference (mean) |\n|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < p->n_workers; i++)
-            fprintf(f, "| %u | %.0f | %.3f |\n", run->pgbench[i].clients, run->pgbench[i].tps,
-                    run->pgbench[i].latency_avg_ms);
+            fprintf(f, "| %u | %.0f | %.0f | %.0f |\n", run->pgbench[i].clients, run->pgbench[i].tps,
+                    run->pgbench_rounds > 1 ? run->pgbench_after[i].tps : 0,
+                    rbb_pgbench_tps_for(run, p->workers[i]));
         fprintf(f, "\n");
     }
     fprintf(f, "## Claim throughput\n\n");
     fprintf(f, "rows/s: rows completed (effect written) per second; tx/s: claim + completion "
-               "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count. "
+               "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count, "
+               "measured right before and after the group of three modes (mean; column ref TPS). "
                "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n");
-    fprintf(f, "| dist | W | batch | mode | rows/s | x pgbench | tx/s | tx x pgbench | claim p50 "
-               "µs | claim p99 µs | empty claims | dead tuples | dup | lost | top wait events "
-               "|\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    fprintf(f, "| dist | W | batch | mode | rows/s | ref TPS | x pgbench | tx/s | tx x pgbench | "
+               "claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | lost | top wait "
+               "events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+               "---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
         if (c->failed) {
-            fprintf(f, "| %s | %u | %u | %s | failed |||||||||||\n", dist_name(c->dist),
+            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||\n", dist_name(c->dist),
                     c->n_workers, c->batch, rbb_mode_name(c->mode));
             continue;
         }
         fprintf(f,
-                "| %s | %u | %u | %s | %.0f%s | %.2f | %.0f | %.2f | %.0f | %.0f | %llu | %llu | "
-                "%llu | %llu | ",
+                "| %s | %u | %u | %s | %.0f%s | %.0f | %.2f | %.0f | %.2f | %.0f | %.0f | %llu | "
+                "%llu | %llu | %llu | ",
                 dist_name(c->dist), c->n_workers, c->batch, rbb_mode_name(c->mode), c->rows_per_s,
-                c->backlog_exhausted ? "*" : "", ratio(c->rows_per_s, c->pgbench_tps),
+                c->backlog_exhausted ? "*" : "", c->pgbench_tps, ratio(c->rows_per_s, c->pgbench_tps),
                 c->tx_per_s, ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us,
                 c->claim_p99_us, (unsigned long long)c->n_empty_claims,
                 (unsigned long long)c->after.n_dead_tup,
@@ -335,9 +351,9 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
     if (run->n_scale) {
         fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
         fprintf(f, "| ownership | moved buckets | ideal | moved to joiner | rows claimed on moved "
-                   "at join | backlog on moved at join | baseline rows/s | min rows/s | dip | "
-                   "back to 90%% ms | dup | lost |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-                   "---:|---:|---:|\n");
+                   "at join | backlog on moved at join | baseline rows/s (1 s before) | first "
+                   "1 s after | min 100 ms bin (2 s after) | dip | back to 90%% ms | dup | lost "
+                   "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < run->n_scale; i++) {
             const rbb_scale *s = &run->scale[i];
             if (s->failed) {
@@ -345,12 +361,12 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                 continue;
             }
             fprintf(f,
-                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f%% | %.0f | %llu | "
-                    "%llu |\n",
+                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f | %.0f%% | %.0f | %llu "
+                    "| %llu |\n",
                     s->algo, s->n_moved_buckets, s->n_buckets / (s->n_before + 1),
                     s->n_moved_to_new, (unsigned long long)s->n_claimed_on_moved,
                     (unsigned long long)s->n_pending_on_moved, s->rec.baseline_rows_per_s,
-                    s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
+                    s->post_rows_per_s, s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
                     (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
         }
     }

@@ -145,14 +145,11 @@ void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
             sample_waits(sampler, waits);
             next_sample = rbb_now_ns() + (uint64_t)sample_interval_ms * 1000000ull;
         }
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n; i++) { /* poll ignores negative fds */
             pf[i].fd = ch[i].fd;
             pf[i].events = POLLIN;
             pf[i].revents = 0;
-            m += ch[i].fd >= 0;
         }
-        (void)m;
         int rc = poll(pf, n, sample_interval_ms);
         if (rc < 0 && errno != EINTR) break;
         for (size_t i = 0; rc > 0 && i < n; i++) {
