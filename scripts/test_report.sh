@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# scripts/test_report.sh BUILD_DIR — ctest `report.smoke`: runs the real tools
+# with tiny sizes (scripts/run --smoke) into a temporary folder, then checks
+# what scripts/report made of them: both READMEs and every SVG exist, figures
+# in the README equal the ones in the JSON the tools wrote, an existing folder
+# is not clobbered, and a failing step or a missing result is reported by name.
+# Postgres only when RINGBENCH_PG_CONNINFO is set (scripts/test sets it to its
+# embedded server; scripts/run then uses that server).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:?usage: test_report.sh BUILD_DIR}" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ringbench-report-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+n_fail=0
+fail() { echo "FAIL: $*" >&2; n_fail=$((n_fail + 1)); }
+
+# 1. a failing step stops the run and names the step
+mkdir "$tmp/empty-build"
+if "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/bad" \
+     > "$tmp/bad.out" 2> "$tmp/bad.err"; then
+  fail "scripts/run with an empty build folder: got exit 0, expected 1"
+fi
+grep -q 'step 2/11 (build' "$tmp/bad.err" ||
+  fail "failing build step: stderr does not name step 2/11 (build); got: $(tail -n 3 "$tmp/bad.err")"
+
+# 2. a real smoke run; the folder exists already, so the run must use run-2
+mkdir "$tmp/run" && touch "$tmp/run/keep"
+pg=--no-pg
+[ -z "${RINGBENCH_PG_CONNINFO:-}" ] || pg=
+# shellcheck disable=SC2086
+if ! "$root/scripts/run" --smoke $pg --build "$build" --out "$tmp/run" > "$tmp/run.out" 2> "$tmp/run.err"; then
+  cat "$tmp/run.err" >&2
+  echo "FAIL: scripts/run --smoke failed" >&2
+  exit 1
+fi
+if [ ! -f "$tmp/run/keep" ] || [ -e "$tmp/run/README.md" ]; then fail "existing folder $tmp/run was written into"; fi
+run=$tmp/run-2
+[ -d "$run" ] || { echo "FAIL: expected the results in $run (folder not clobbered)" >&2; exit 1; }
+grep -q "^report: $run/README.md$" "$tmp/run.out" || fail "stdout does not give the report path: $(cat "$tmp/run.out")"
+
+# 3. the report and its plots
+for f in "$run/README.md" "$tmp/README.md"; do
+  [ -s "$f" ] || fail "$f missing or empty"
+done
+plots="headline movement-vs-n spread-vs-vnodes latency-vs-n build-vs-points bytes-per-vnode"
+[ -z "${RINGBENCH_PG_CONNINFO:-}" ] || plots="$plots pg-claims"
+for p in $plots; do
+  svg=$run/plots/$p.svg
+  if [ ! -s "$svg" ] || ! grep -q '<svg' "$svg"; then fail "$svg missing or not SVG"; fi
+  grep -q "](plots/$p.svg)" "$run/README.md" || fail "README does not show plots/$p.svg"
+  grep -q "]($(basename "$run")/plots/$p.svg)" "$tmp/README.md" || fail "top README does not show $p.svg"
+done
+
+# 4. figures in the README are the ones in the JSON
+python3 - "$run" <<'PY' || n_fail=$((n_fail + 1))
+import json, sys
+run = sys.argv[1]
+readme = open(f"{run}/README.md").read()
+bad = 0
+def expect(what, line):
+    global bad
+    if line not in readme:
+        print(f"FAIL: {what}: expected the line\n  {line}\nin {run}/README.md", file=sys.stderr)
+        bad += 1
+seed = json.load(open(f"{run}/seed-fnv1a32.json"))
+for r in seed["rows"]:
+    expect(f"seed headline, algo {r['algo']}",
+           f"| {r['algo']} | {r['hash']} | {r['moved_buckets']} | {r['ideal_buckets']} | {r['ratio']:.2f} |")
+vn = json.load(open(f"{run}/vnodes-buckets.json"))
+expect("vnodes verdict", f"**Verdict:** {vn['verdict']}.")
+hf = json.load(open(f"{run}/hyperfine/hyperfine.json"))
+r = hf["results"][0]
+expect("hyperfine mean", f"| {r.get('command_name') or r['command']} | {r['mean'] * 1e3:.1f} |")
+lk = json.load(open(f"{run}/bench/lookup.json"))
+b = next(b for b in lk["benchmarks"] if b["name"].startswith("key/latency/table/xxh3/N:16/V:128"))
+expect("table lookup latency", f"| table | xxh3 | latency | {1e9 / b['lookups_per_s']:.2f} |")
+import os
+if os.path.exists(f"{run}/pg/pgbench.json"):
+    pg = json.load(open(f"{run}/pg/pgbench.json"))
+    for r in pg["pgbench"]["runs"]:
+        expect(f"pgbench TPS at {r['clients']} clients",
+               f"| {r['clients']} | {r.get('when', '-')} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
+    c = pg["cells"][0]
+    expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
+           f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
+sys.exit(1 if bad else 0)
+PY
+
+# 5. a missing result is an error naming the file, not a silently shorter report
+mkdir "$tmp/broken" && cp -r "$run"/. "$tmp/broken/" && rm "$tmp/broken"/seed-*.json
+if "$root/scripts/report" "$tmp/broken" 2> "$tmp/broken.err"; then
+  fail "scripts/report without seed-*.json: got exit 0, expected 1"
+fi
+grep -q 'seed-fnv1a32.json is missing' "$tmp/broken.err" ||
+  fail "missing seed result: stderr does not name the file: $(cat "$tmp/broken.err")"
+
+if [ "$n_fail" -ne 0 ]; then
+  echo "report.smoke: $n_fail failures" >&2
+  exit 1
+fi
+echo "report.smoke: ok ($run)"
