@@ -36,7 +36,8 @@ static const char usage_text[] =
     "  --quick          about 2 minutes (W 1,4; batch 1,32)\n"
     "  --full           the whole matrix (W 1,2,4,8; batch 1,8,32), about 12 minutes\n"
     "options (override the profile):\n"
-    "  --conninfo STR   server to use (default $RINGBENCH_PG_CONNINFO, else PG* variables)\n"
+    "  --db STR         server to use, as for the other pg commands (--conninfo is the same;\n"
+    "                   default $RINGBENCH_PG_CONNINFO, else PG* variables)\n"
     "  --queue-db NAME  database for the queue tables (created; default ringbench_bench)\n"
     "  --pgbench-db NAME database for pgbench (created; default ringbench_pgbench)\n"
     "  --pgbench PATH   pgbench binary (default: newest /usr/lib/postgresql/N/bin/pgbench)\n"
@@ -162,7 +163,8 @@ static const char **string_option(const char *a, rbb_params *p) {
     const struct {
         const char *name;
         const char **dst;
-    } opts[] = {{"--conninfo", &p->conninfo}, {"--queue-db", &p->queue_db},
+    } opts[] = {{"--db", &p->conninfo},          {"--conninfo", &p->conninfo},
+                {"--queue-db", &p->queue_db},
                 {"--pgbench-db", &p->pgbench_db}, {"--pgbench", &p->pgbench_path},
                 {"--out", &p->out_dir}};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
