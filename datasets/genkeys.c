@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "keygen.h"
 
 #define CMD "genkeys"
 /* Cap on K: the cumulative-weight table is 8 bytes per customer (800 MB). */
@@ -77,19 +78,6 @@ static const char usage_text[] =
     "  --customers K  number of customers, 1..100000000 (zipf only; default 10000)\n"
     "  --zipf-s S     Zipf exponent, 0 (uniform) .. 100 (zipf only; default 0.99)\n";
 
-/* splitmix64: advance *state and return the next output (see top comment). */
-static uint64_t splitmix64_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* A uniform double in [0, 1) from the top 53 bits of one output. */
-static double uniform01(uint64_t *state) {
-    return (double)(splitmix64_next(state) >> 11) * 0x1.0p-53;
-}
-
 static int write_order(FILE *out, const genkeys_options *o) {
     for (uint64_t i = 0; i < o->n_keys; i++)
         if (fprintf(out, "order:%" PRIu64 "\n", o->start + i) < 0) return -1;
@@ -101,7 +89,7 @@ static int write_uuid(FILE *out, const genkeys_options *o) {
     uint64_t state = o->seed;
     for (uint64_t i = 0; i < o->n_keys; i++) {
         unsigned char b[16];
-        uint64_t hi = splitmix64_next(&state), lo = splitmix64_next(&state);
+        uint64_t hi = rb_splitmix64_next(&state), lo = rb_splitmix64_next(&state);
         for (int j = 0; j < 8; j++) {
             b[j] = (unsigned char)(hi >> (56 - 8 * j));
             b[8 + j] = (unsigned char)(lo >> (56 - 8 * j));
@@ -123,31 +111,13 @@ static int write_uuid(FILE *out, const genkeys_options *o) {
 
 /* Returns 0, -1 on a write error, -2 when the weight table cannot be held. */
 static int write_zipf(FILE *out, const genkeys_options *o) {
-    const uint32_t k_max = o->n_customers;
-    double *cum_weight = malloc((size_t)k_max * sizeof *cum_weight);
-    if (!cum_weight) return -2;
-    double total = 0.0;
-    for (uint32_t k = 1; k <= k_max; k++) {
-        total += pow((double)k, -o->zipf_s);
-        cum_weight[k - 1] = total;
-    }
+    rb_zipf z;
+    if (rb_zipf_init(&z, o->n_customers, o->zipf_s)) return -2;
     uint64_t state = o->seed;
     int rc = 0;
-    for (uint64_t i = 0; i < o->n_keys && rc == 0; i++) {
-        double target = uniform01(&state) * total;
-        /* smallest index with cum_weight[index] > target; target < total, so
-         * the answer is in [0, k_max - 1]. */
-        uint32_t lo = 0, hi = k_max - 1;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (cum_weight[mid] > target)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        if (fprintf(out, "customer:%" PRIu32 "\n", lo + 1) < 0) rc = -1;
-    }
-    free(cum_weight);
+    for (uint64_t i = 0; i < o->n_keys && rc == 0; i++)
+        if (fprintf(out, "customer:%" PRIu32 "\n", rb_zipf_next(&z, &state) + 1) < 0) rc = -1;
+    rb_zipf_free(&z);
     return rc;
 }
 

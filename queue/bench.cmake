@@ -12,6 +12,7 @@ set(RINGBENCH_PG_BENCH_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/bench_run.c
   ${CMAKE_CURRENT_LIST_DIR}/bench_stats.c)
 target_sources(ringbench-cli PRIVATE ${RINGBENCH_PG_BENCH_SOURCES})
+target_link_libraries(ringbench-cli PRIVATE ringbench_keygen) # datasets/keygen.h
 # bench.c finds scripts/machine-record and the CMake cache it reads.
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/bench.c TARGET_DIRECTORY ringbench-cli
   PROPERTIES COMPILE_DEFINITIONS

@@ -16,6 +16,7 @@
 
 #include <libpq-fe.h>
 
+#include "keygen.h"
 #include "ringbench/ring.h"
 
 /* Width of one bin of a throughput timeline (scale events, crashes). */
@@ -32,7 +33,7 @@ typedef struct rbb_keys {
     uint32_t n_keys;
     double zipf_s;
     uint64_t state; /* splitmix64 state, starts at the seed */
-    double *cdf;    /* zipf: K cumulative weights (owned) */
+    rb_zipf zipf;   /* zipf: the sampler (datasets/keygen.h; owned) */
 } rbb_keys;
 
 /* 0, or -1 when K == 0 or out of memory. */

@@ -1,12 +1,15 @@
-# bench_smoke.sh — ctest pg_bench_smoke (label pg): `ringbench pg bench --smoke` against the
+# bench_smoke.sh [PROFILE] — ctest pg_bench_smoke / pg_bench_quick (label pg): `ringbench pg
+# bench --PROFILE` (smoke by default, or quick) against the
 # pg_server fixture's server (queue/tests/lib.sh: RINGBENCH_PG_CONNINFO, else the embedded
 # cluster, else SKIP). Correctness only, never speed: every cell, the crash run and the exit
 # status must show duplicates == 0 and lost == 0. Own databases, so it runs beside the
 # scenario tests.
 source "$(dirname "$0")/tests/lib.sh"
+profile=${1:-smoke}
+case $profile in smoke | quick) ;; *) fail "unknown profile '$profile' (smoke or quick)" ;; esac
 out=$TMP/out
 set +e
-"$RB" pg bench --smoke --queue-db ringbench_bench_smoke --pgbench-db ringbench_pgbench_smoke \
+"$RB" pg bench "--$profile" --queue-db "ringbench_bench_$profile" --pgbench-db "ringbench_pgbench_$profile" \
     --out "$out" --format json >"$TMP/bench.json" 2>"$TMP/bench.err"
 rc=$?
 set -e
@@ -34,5 +37,5 @@ else:
         print("FAIL crash run: rows done: got %d, expected %d" % (k["after"]["n_completed"], k["n_rows_enqueued"])); bad += 1
 sys.exit(1 if bad else 0)
 PY
-[[ $rc == 0 ]] || { tail -5 "$TMP/bench.err" >&2; fail "ringbench pg bench --smoke: exit $rc, expected 0"; }
+[[ $rc == 0 ]] || { tail -5 "$TMP/bench.err" >&2; fail "ringbench pg bench --$profile: exit $rc, expected 0"; }
 echo "PASS [$TEST]: $(grep -c '"mode"' "$TMP/bench.json") cells, crash run: 0 duplicates, 0 lost"
