@@ -9,29 +9,18 @@
 # "test_gate_cli: N passed, N failed".
 G=${1:?usage: test_gate_cli.sh GATE BUILD_DIR}
 BUILD=${2:?usage: test_gate_cli.sh GATE BUILD_DIR}
-n_pass=0
-n_fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/expect.sh"
 
-# expect CASE STATUS [redirect via $redir] ARGS... : exit STATUS, one stderr line
+# expect CASE STATUS ARGS... : the gate with stdout as $redir says (a file, full, closed)
 expect() {
     case_=$1 want=$2
     shift 2
     case $redir in
-    full) "$G" --build "$BUILD" "$@" >/dev/full 2>"$tmp/err" ;;
-    closed) "$G" --build "$BUILD" "$@" >&- 2>"$tmp/err" ;;
-    *) "$G" --build "$BUILD" "$@" >"$tmp/out" 2>"$tmp/err" ;;
+    full) out=/dev/full ;;
+    closed) out=closed ;;
+    *) out=$tmp/out ;;
     esac
-    rc=$?
-    n_err=$(wc -l <"$tmp/err" | tr -d ' ')
-    if [ "$rc" -eq "$want" ] && [ "$n_err" -eq 1 ]; then
-        n_pass=$((n_pass + 1))
-    else
-        n_fail=$((n_fail + 1))
-        printf 'FAIL gate: %s: got exit %s and %s stderr lines (%s), expected exit %s and one line\n' \
-            "$case_" "$rc" "$n_err" "$(head -c 300 "$tmp/err")" "$want" >&2
-    fi
+    expect_exit gate "$case_" "$want" "$out" "$G" --build "$BUILD" "$@"
 }
 
 printf '{"figures": ' >"$tmp/truncated.json"
@@ -50,5 +39,4 @@ expect "stdout full" 1
 redir=closed
 expect "stdout closed" 1
 
-echo "test_gate_cli: $n_pass passed, $n_fail failed"
-[ "$n_fail" -eq 0 ]
+expect_done test_gate_cli

@@ -12,10 +12,7 @@
 SCRIPTS=${1:?usage: test_scripts_cli.sh SCRIPTS_DIR BUILD_DIR}
 BUILD=${2:?usage: test_scripts_cli.sh SCRIPTS_DIR BUILD_DIR}
 H=$SCRIPTS/hyperfine
-n_pass=0
-n_fail=0
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+. "$(dirname "$0")/expect.sh"
 
 expect_usage() {
     case_=$1
@@ -24,12 +21,9 @@ expect_usage() {
     rc=$?
     n_err=$(wc -l <"$tmp/err" | tr -d ' ')
     if [ "$rc" -eq 2 ] && [ "$n_err" -eq 1 ] && [ ! -e "$tmp/out" ]; then
-        n_pass=$((n_pass + 1))
+        pass
     else
-        n_fail=$((n_fail + 1))
-        printf 'FAIL hyperfine: %s: got exit %s, %s stderr lines (%s), results folder %s; expected exit 2, one line, no folder\n' \
-            "$case_" "$rc" "$n_err" "$(head -c 300 "$tmp/err")" \
-            "$([ -e "$tmp/out" ] && echo written || echo absent)" >&2
+        fail "hyperfine: $case_: got exit $rc, $n_err stderr lines ($(head -c 300 "$tmp/err")), results folder $([ -e "$tmp/out" ] && echo written || echo absent); expected exit 2, one line, no folder"
     fi
     rm -rf "$tmp/out"
 }
@@ -49,23 +43,15 @@ if [ -x "$BUILD/bench/ringbench-bench" ]; then
         "$SCRIPTS/bench" --build "$BUILD" --smoke --out "$tmp/bench" $args >/dev/null 2>"$tmp/err"
         rc=$?
         if [ "$rc" -eq 2 ]; then
-            n_pass=$((n_pass + 1))
+            pass
         else
-            n_fail=$((n_fail + 1))
-            printf 'FAIL bench: %s: got exit %s (%s), expected exit 2\n' "$args" "$rc" \
-                "$(tail -n 1 "$tmp/err" | head -c 300)" >&2
+            fail "bench: $args: got exit $rc ($(tail -n 1 "$tmp/err" | head -c 300)), expected exit 2"
         fi
     done
     # the benchmark binary itself: a full stdout is a failure (exit 1), not 0
     "$BUILD/bench/ringbench-bench" --smoke --n-keys=256 --benchmark_filter='^hash/latency/xxh3' \
         >/dev/full 2>/dev/null
     rc=$?
-    if [ "$rc" -eq 1 ]; then
-        n_pass=$((n_pass + 1))
-    else
-        n_fail=$((n_fail + 1))
-        echo "FAIL ringbench-bench: stdout /dev/full: got exit $rc, expected 1" >&2
-    fi
+    if [ "$rc" -eq 1 ]; then pass; else fail "ringbench-bench: stdout /dev/full: got exit $rc, expected 1"; fi
 fi
-echo "test_scripts_cli: $n_pass passed, $n_fail failed"
-[ "$n_fail" -eq 0 ]
+expect_done test_scripts_cli
