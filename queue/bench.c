@@ -7,6 +7,7 @@
  * the Markdown table also to stdout. Progress on stderr. See queue/BENCH.md.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,6 +173,56 @@ static const char **string_option(const char *a, rbb_params *p) {
     return NULL;
 }
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Numeric options: the field of rbb_params each sets and the range it takes. */
+typedef struct {
+    const char *name;
+    char kind;         /* 'u' uint64_t, 'w' uint32_t, 'd' double */
+    size_t offset;     /* of the field in rbb_params */
+    double min, max;   /* accepted values; max < 0: no upper bound */
+    const char *range; /* the range as the error message says it */
+} numeric_opt;
+
+static const numeric_opt numeric_opts[] = {
+    {"--rows", 'u', offsetof(rbb_params, n_rows), 1, 1e8, "1..100000000"},
+    {"--keys", 'w', offsetof(rbb_params, n_keys), 1, 1e8, "1..100000000"},
+    {"--zipf-s", 'd', offsetof(rbb_params, zipf_s), 0, 10, "0..10"},
+    {"--seed", 'u', offsetof(rbb_params, seed), 0, -1, "an unsigned integer"},
+    {"--secs", 'd', offsetof(rbb_params, cell_s), 0.1, 3600, "0.1..3600"},
+    {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
+    {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
+    {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS, "1.." STR(RBB_MAX_KILLS)},
+};
+
+static const numeric_opt *numeric_option(const char *a) {
+    for (size_t i = 0; i < sizeof numeric_opts / sizeof numeric_opts[0]; i++)
+        if (strcmp(a, numeric_opts[i].name) == 0) return &numeric_opts[i];
+    return NULL;
+}
+
+/* Parse v into o's field of p: 0, or -1 when v is not a number in o's range. */
+static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
+    char *field = (char *)p + o->offset;
+    if (o->kind == 'd') {
+        double x;
+        if (rb_cli_parse_double(v, &x) || x < o->min || x > o->max) return -1;
+        memcpy(field, &x, sizeof x);
+        return 0;
+    }
+    uint64_t x;
+    if (rb_cli_parse_u64(v, &x) || (double)x < o->min || (o->max >= 0 && (double)x > o->max))
+        return -1;
+    if (o->kind == 'w') {
+        uint32_t w = (uint32_t)x;
+        memcpy(field, &w, sizeof w);
+    } else {
+        memcpy(field, &x, sizeof x);
+    }
+    return 0;
+}
+
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
@@ -183,6 +234,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     int custom = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        const numeric_opt *num;
+        for (int j = 1; j < i; j++)
+            if (strncmp(a, "--", 2) == 0 && strcmp(argv[j], a) == 0)
+                return rb_cli_usage_error(CMD, "%s given twice (each option at most once)", a);
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE()                                                                               \
     do {                                                                                           \
@@ -226,35 +281,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
                 return rb_cli_usage_error(CMD, "--dist wants uniform,zipf, got '%s'", v);
             for (size_t k = 0; k < p->n_dists; k++) p->dists[k] = (rbb_dist)d[k];
             custom = 1;
-        } else if (strcmp(a, "--rows") == 0) {
+        } else if ((num = numeric_option(a))) {
             NEED_VALUE();
-            if (rb_cli_parse_u64(v, &p->n_rows) || p->n_rows < 1 || p->n_rows > 100000000)
-                return rb_cli_usage_error(CMD, "--rows wants 1..100000000, got '%s'", v);
-        } else if (strcmp(a, "--keys") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_u32(v, 1, 100000000, &p->n_keys))
-                return rb_cli_usage_error(CMD, "--keys wants 1..100000000, got '%s'", v);
-        } else if (strcmp(a, "--zipf-s") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_double(v, &p->zipf_s) || p->zipf_s < 0 || p->zipf_s > 10)
-                return rb_cli_usage_error(CMD, "--zipf-s wants 0..10, got '%s'", v);
-        } else if (strcmp(a, "--seed") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_u64(v, &p->seed))
-                return rb_cli_usage_error(CMD, "--seed wants an unsigned integer, got '%s'", v);
-        } else if (strcmp(a, "--secs") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_double(v, &p->cell_s) || p->cell_s < 0.1 || p->cell_s > 3600)
-                return rb_cli_usage_error(CMD, "--secs wants 0.1..3600, got '%s'", v);
-        } else if (strcmp(a, "--pgbench-secs") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_double(v, &p->pgbench_s) || p->pgbench_s < 1 || p->pgbench_s > 3600)
-                return rb_cli_usage_error(CMD, "--pgbench-secs wants 1..3600, got '%s'", v);
-        } else if (strcmp(a, "--pgbench-group-secs") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_double(v, &p->pgbench_group_s) || p->pgbench_group_s < 1 ||
-                p->pgbench_group_s > 3600)
-                return rb_cli_usage_error(CMD, "--pgbench-group-secs wants 1..3600, got '%s'", v);
+            if (set_numeric(num, p, v))
+                return rb_cli_usage_error(CMD, "%s wants %s, got '%s'", a, num->range, v);
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -269,10 +299,6 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
             p->crash = 0;
-        } else if (strcmp(a, "--kills") == 0) {
-            NEED_VALUE();
-            if (rb_cli_parse_u32(v, 1, RBB_MAX_KILLS, &p->crash_kills))
-                return rb_cli_usage_error(CMD, "--kills wants 1..%d, got '%s'", RBB_MAX_KILLS, v);
         } else if (strcmp(a, "--format") == 0) {
             NEED_VALUE();
             if (rb_cli_parse_format(v, 1, fmt) || (*fmt != RB_FMT_MD && *fmt != RB_FMT_JSON))
