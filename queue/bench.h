@@ -377,6 +377,9 @@ int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, 
 int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring **out);
 /* B, the bucket count of the queue (partition_bucket in 0..B-1). */
 uint32_t rbb_queue_n_buckets(void);
+/* The queue's ring parameters as migrated (hashes, vnodes, buckets); valid after
+ * rbb_queue_prepare. */
+const rb_config *rbb_queue_ring_config(void);
 /* The database clock (clock_timestamp()) as seconds since the epoch. */
 int rbb_queue_db_epoch(PGconn *c, double *out, char *err, size_t err_size);
 /* Rows claimed (leased) and pending on the given buckets. */

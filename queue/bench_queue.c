@@ -73,6 +73,7 @@ int rbb_queue_settle(PGconn *c, char *err, size_t err_size) {
 }
 
 uint32_t rbb_queue_n_buckets(void) { return ring_cfg.n_buckets; }
+const rb_config *rbb_queue_ring_config(void) { return &ring_cfg; }
 
 int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring **out) {
     const rb_algo *a = rb_algo_by_name(algo);

@@ -81,6 +81,11 @@ static void json_params(FILE *f, const rbb_params *p) {
             (unsigned long long)p->n_rows, p->n_keys, p->zipf_s, (unsigned long long)p->seed,
             p->cell_s, p->pgbench_s, p->sync_commit ? "on (server default)" : "off");
     jstr(f, p->ring_algo);
+    const rb_config *ring = rbb_queue_ring_config();
+    if (ring->ring_hash) /* set once the queue schema is prepared */
+        fprintf(f, ", \"ring_hash\": \"%s\", \"bucket_hash\": \"%s\", \"n_vnodes\": %u, "
+                   "\"n_buckets\": %u",
+                ring->ring_hash->name, ring->bucket_hash->name, ring->n_vnodes, ring->n_buckets);
     fprintf(f,
             ", \"scale\": %s, \"scale_pre_s\": %g, \"scale_post_s\": %g, \"scale_batch\": %u, "
             "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
