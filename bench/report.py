@@ -72,7 +72,8 @@ def verdict(x, target, higher_is_better):
     ok = x >= target if higher_is_better else x <= target
     if ok:
         return "met"
-    miss = (target / x - 1) * 100 if higher_is_better else (x / target - 1) * 100
+    # how far short of (or over) the target, as a share of the target
+    miss = (1 - x / target) * 100 if higher_is_better else (x / target - 1) * 100
     return f"missed by {miss:.1f}%"
 
 

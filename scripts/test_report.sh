@@ -71,6 +71,8 @@ expect("vnodes verdict", f"**Verdict:** {vn['verdict']}.")
 hf = json.load(open(f"{run}/hyperfine/hyperfine.json"))
 r = hf["results"][0]
 expect("hyperfine mean", f"| {r.get('command_name') or r['command']} | {r['mean'] * 1e3:.1f} |")
+hp = json.load(open(f"{run}/hyperfine/params.json"))
+expect("hyperfine parameters", f"to {hp['members']} members (V = {hp['vnodes']}, hash ")
 lk = json.load(open(f"{run}/bench/lookup.json"))
 b = next(b for b in lk["benchmarks"] if b["name"].startswith("key/latency/table/xxh3/N:16/V:128"))
 expect("table lookup latency", f"| table | xxh3 | latency | {1e9 / b['lookups_per_s']:.2f} |")
