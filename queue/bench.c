@@ -572,17 +572,23 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     return c;
 }
 
+/* Where pgbench connects: the bench server (as connection c sees it), the
+ * pgbench database. */
+static rbb_pg_target pgbench_target(const rbb_params *p, PGconn *c) {
+    return (rbb_pg_target){.host = PQhost(c),
+                           .port = PQport(c),
+                           .user = PQuser(c),
+                           .password = PQpass(c),
+                           .dbname = p->pgbench_db,
+                           .pgoptions = getenv("PGOPTIONS")};
+}
+
 /* One pgbench simple-update run, -c W -j W for secs, into *res; 0 or -1
  * (run->pgbench_ok cleared, the error kept). */
 static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs,
                         rbb_pgbench_result *res) {
     const rbb_params *p = &run->p;
-    rbb_pg_target t = {.host = PQhost(c),
-                       .port = PQport(c),
-                       .user = PQuser(c),
-                       .password = PQpass(c),
-                       .dbname = p->pgbench_db,
-                       .pgoptions = getenv("PGOPTIONS")};
+    rbb_pg_target t = pgbench_target(p, c);
     const char *pgbench = rbb_pgbench_find(p->pgbench_path);
     if (rbb_pgbench_run(&t, pgbench, n_workers, secs, res, run->pgbench_error,
                         sizeof run->pgbench_error)) {
@@ -598,12 +604,7 @@ static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs
 static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
     const rbb_params *p = &run->p;
     if (round == 0) {
-        rbb_pg_target t = {.host = PQhost(c),
-                           .port = PQport(c),
-                           .user = PQuser(c),
-                           .password = PQpass(c),
-                           .dbname = p->pgbench_db,
-                           .pgoptions = getenv("PGOPTIONS")};
+        rbb_pg_target t = pgbench_target(p, c);
         fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
         if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
                              sizeof run->pgbench_error)) {
