@@ -85,6 +85,13 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     c = pg["cells"][0]
     expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
            f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
+    # The enqueue row (scripts/bench-enqueue), or the reason it was skipped.
+    eq = json.load(open(f"{run}/pg/enqueue.json"))
+    if eq.get("skipped"):
+        expect("enqueue skipped", f"Not measured in this run: {eq['skipped']}.")
+    else:
+        v = next(v for v in eq["variants"] if v["variant"] == "trigger")
+        expect("enqueue trigger rows/s", f"| `trigger` | no bucket sent; the queue's trigger calls ringbench_bucket() | {v['rows_per_s']:.0f} | {v['vs_client']:.3f} |")
 sys.exit(1 if bad else 0)
 PY
 
