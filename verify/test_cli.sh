@@ -13,6 +13,7 @@
 # Failures print the case, got and expected, and are counted; the last line
 # is "test_cli: N passed, N failed".
 
+# shellcheck disable=SC2086 # $R holds the ring options: split into words on purpose
 B=${1:?usage: test_cli.sh RINGBENCH_BINARY}
 n_pass=0
 n_fail=0
@@ -88,10 +89,10 @@ R="--algo binary --members w1,w2,w3"
 # --- help: every command listed by `ringbench --help` ---
 expect_ok "ringbench --help" --help
 commands=$(sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p' "$tmp/out")
-[ -n "$commands" ] && pass || fail "ringbench --help" "got no command lines, expected a list"
+if [ -n "$commands" ]; then pass; else fail "ringbench --help" "got no command lines, expected a list"; fi
 for c in $commands; do
     expect_ok "$c --help" "$c" --help
-    [ -s "$tmp/out" ] && pass || fail "$c --help" "got empty stdout, expected the help text"
+    if [ -s "$tmp/out" ]; then pass; else fail "$c --help" "got empty stdout, expected the help text"; fi
 done
 
 # --- bad arguments: exit 2, one line on stderr ---

@@ -76,9 +76,9 @@ static void key_arg(const char *fn, const rb_hash *h, text *key, const char **da
     *data = VARDATA_ANY(key);
     *len = VARSIZE_ANY_EXHDR(key);
     if (rb_hash_check(h, *data, *len))
-        ereport(ERROR, (errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
-                        errmsg("%s: key is not valid for hash %s: %s", fn, h->name,
-                               rb_error_detail())));
+        ereport(ERROR,
+                (errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+                 errmsg("%s: key is not valid for hash %s: %s", fn, h->name, rb_error_detail())));
 }
 
 /* A bucket count: 1 .. RB_MAX_BUCKETS. */
@@ -162,7 +162,8 @@ static const rb_ring *owner_ring(FunctionCallInfo fcinfo) {
     cfg.ring_hash = cfg.bucket_hash = hash_arg(fn, PG_GETARG_TEXT_PP(5));
     cfg.seed = seed_arg(fn, seed);
 
-    if (ARR_NDIM(members) > 1) BAD_ARG("ringbench_owner", "members must be a one-dimensional text[]");
+    if (ARR_NDIM(members) > 1)
+        BAD_ARG("ringbench_owner", "members must be a one-dimensional text[]");
     deconstruct_array(members, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
     if (n == 0) BAD_ARG("ringbench_owner", "members is empty (a ring needs at least one member)");
     m = palloc(sizeof *m * (size_t)n);
@@ -201,9 +202,9 @@ Datum ringbench_owner(PG_FUNCTION_ARGS) {
     size_t len;
     const char *id;
     if (bucket < 0 || bucket >= n_buckets)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("ringbench_owner: bucket must be 0 .. %d, got %d", n_buckets - 1,
-                               bucket)));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                 errmsg("ringbench_owner: bucket must be 0 .. %d, got %d", n_buckets - 1, bucket)));
     id = rb_ring_member_id(ring, rb_ring_owner_bucket(ring, (uint32_t)bucket), &len);
     PG_RETURN_TEXT_P(cstring_to_text_with_len(id, (int)len));
 }

@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 for i in $(seq 1 600); do echo "acct:$i"; done >"$TMP/keys"
 "$RB" pg enqueue "$TMP/keys" >/dev/null
 TTL=1000 LEASE=3000
-common=(worker --mode affinity --heartbeat-ms 100 --ttl-ms $TTL --lease-ms $LEASE --poll-ms 20)
+common=(worker --mode affinity --heartbeat-ms 100 --ttl-ms "$TTL" --lease-ms "$LEASE" --poll-ms 20)
 for w in A B C; do bg "$w" "${common[@]}" --id "w$w" --batch 1 --work-ms 10 --until-empty; done
 wait_for 20 "SELECT bool_and(array_length(view_members, 1) = 3) AND count(*) = 3 FROM workers WHERE status = 'alive'"
 bg D "${common[@]}" --id wD --batch 5 --exit-after-claim --max-claims 1

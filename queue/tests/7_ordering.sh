@@ -2,7 +2,7 @@
 # concurrency (3 workers, batch 4, 30% of first attempts failing and retried). The same run with
 # affinity alone shows out-of-order completions: affinity is not FIFO.
 source "$(dirname "$0")/lib.sh"
-for round in 1 2 3 4 5; do for k in $(seq 1 40); do echo "acct:$k"; done; done >"$TMP/keys"
+for _ in 1 2 3 4 5; do for k in $(seq 1 40); do echo "acct:$k"; done; done >"$TMP/keys"
 inversions() { # completions (effects.seq order) whose row id is lower than an earlier sibling's
     q "SELECT count(*) FROM (SELECT inbox_id, max(inbox_id) OVER (PARTITION BY partition_key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM effects) x WHERE prev > inbox_id"
 }
