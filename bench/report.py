@@ -14,6 +14,10 @@ import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "scripts", "pylib"))
+from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
+
 KEY_CASES = ("hash", "key", "position")
 
 
@@ -182,14 +186,11 @@ def build_table(runs, algos):
 
 
 def main(argv):
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0 if argv else 2
-    path, out = argv[0], None
-    if len(argv) == 3 and argv[1] == "--out":
-        out = argv[2]
-    elif len(argv) != 1:
-        die("usage: bench/report.py RESULT.json [--out FILE.md]")
+    p = parser("report.py", __doc__)
+    p.add_argument("path", metavar="RESULT.json")
+    p.add_argument("--out", metavar="FILE.md")
+    o = p.parse_args(argv)
+    path, out = o.path, o.out
     ctx, runs = load(path)
     # the file's folder and name: the same text wherever the tree is checked out
     shown = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))),

@@ -14,7 +14,12 @@ expectations), so the generator cannot silently drift.
 
 Output, one vector per line, tab-separated: key (decimal) n_buckets bucket.
 """
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                                "pylib"))
+from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
 
 MASK64 = (1 << 64) - 1
 
@@ -45,6 +50,7 @@ N_BUCKETS = list(range(1, 21)) + [57, 100, 255, 666, 1024, 65536, (1 << 31) - 1]
 
 
 def main() -> int:
+    parser("jump_ref.py", __doc__).parse_args()  # no arguments; --help prints the docstring
     bad = [(k, n, e, jump(k, n)) for k, n, e in PUBLISHED if jump(k, n) != e]
     for k, n, e, got in bad:
         print(f"jump_ref.py: jump({k}, {n}) = {got}, published {e}", file=sys.stderr)
