@@ -3,8 +3,8 @@
  * library on a live Postgres (W worker processes x mode x batch x key
  * distribution), pgbench simple-update on the same server in the same run as
  * the reference, then the scale event and the crash injection
- * (bench_events.c). Results: JSON + Markdown (+ CSV timeline) into --out;
- * the Markdown table also to stdout. Progress on stderr. See queue/BENCH.md.
+ * (events.c). Results: JSON + Markdown (+ CSV timeline) into --out;
+ * the Markdown table also to stdout. Progress on stderr. See bench/pg/README.md.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -15,8 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "cells.h"
 #include "cli.h"
+#include "db.h"
+#include "events.h"
+#include "report.h"
 
 #ifndef RINGBENCH_SOURCE_DIR
 #define RINGBENCH_SOURCE_DIR "."
@@ -149,16 +152,6 @@ static int parse_names(const char *s, const char *const *names, size_t n_names, 
 }
 
 static const char *const dist_names[] = {"uniform", "zipf"};
-static const char *const mode_names[] = {"competing", "affinity", "ordered"};
-
-const char *rbb_mode_name(rbb_mode m) { return m < RBB_N_MODES ? mode_names[m] : "?"; }
-
-int rbb_mode_parse(const char *s, rbb_mode *out) {
-    for (int m = 0; m < RBB_N_MODES; m++)
-        if (strcmp(s, mode_names[m]) == 0) return *out = (rbb_mode)m, 0;
-    return -1;
-}
-
 /* The field an option taking a plain string sets, or NULL. */
 static const char **string_option(const char *a, rbb_params *p) {
     const struct {
@@ -269,6 +262,8 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         } else if (strcmp(a, "--modes") == 0) {
             NEED_VALUE();
             int m[RBB_N_MODES];
+            const char *mode_names[RBB_N_MODES];
+            for (int k = 0; k < RBB_N_MODES; k++) mode_names[k] = rbb_mode_name((rbb_mode)k);
             if (parse_names(v, mode_names, RBB_N_MODES, m, RBB_N_MODES, &p->n_modes))
                 return rb_cli_usage_error(
                     CMD, "--modes wants a list of competing,affinity,ordered, got '%s'", v);
@@ -310,64 +305,6 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     }
     if (custom) p->profile = "custom";
     return RB_EXIT_OK;
-}
-
-/* Rows to enqueue (see bench.h): the best total rate measured so far at this
- * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
- * and a head-room of 2.5 for the swings of a shared disk; a default estimate
- * before the first cell. A cell that still runs dry is flagged
- * backlog_exhausted. */
-static struct {
-    uint32_t batch;
-    double rows_per_s;
-} rates_seen[16];
-
-void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s) {
-    (void)n_workers;
-    for (size_t i = 0; i < 16; i++) {
-        if (rates_seen[i].batch != batch && rates_seen[i].batch != 0) continue;
-        rates_seen[i].batch = batch;
-        if (rows_per_s > rates_seen[i].rows_per_s) rates_seen[i].rows_per_s = rows_per_s;
-        return;
-    }
-}
-
-uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs) {
-    (void)n_workers;
-    if (p->n_rows) return p->n_rows;
-    double per_s = batch <= 1 ? 1500 : batch <= 8 ? 8000 : 20000;
-    for (size_t i = 0; i < 16; i++)
-        if (rates_seen[i].batch == batch) per_s = rates_seen[i].rows_per_s;
-    uint64_t r = (uint64_t)(per_s * secs * 2.5);
-    return r < 1000 ? 1000 : r;
-}
-
-static void summarize_latencies(rbb_cell *c, rbb_child *ch, size_t n) {
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++) total += ch[i].has_final ? ch[i].final.n_samples : 0;
-    uint32_t *claim = malloc((total ? total : 1) * sizeof *claim);
-    uint32_t *comp = malloc((total ? total : 1) * sizeof *comp);
-    if (!claim || !comp) {
-        free(claim);
-        free(comp);
-        return;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!ch[i].has_final) continue;
-        for (uint64_t j = 0; j < ch[i].final.n_samples; j++, k++) {
-            claim[k] = ch[i].samples[j].claim_ns;
-            comp[k] = ch[i].samples[j].complete_ns;
-        }
-    }
-    rbb_sort_u32(claim, total);
-    rbb_sort_u32(comp, total);
-    c->claim_p50_us = rbb_percentile_sorted(claim, total, 50) / 1e3;
-    c->claim_p99_us = rbb_percentile_sorted(claim, total, 99) / 1e3;
-    c->complete_p50_us = rbb_percentile_sorted(comp, total, 50) / 1e3;
-    c->complete_p99_us = rbb_percentile_sorted(comp, total, 99) / 1e3;
-    free(claim);
-    free(comp);
 }
 
 /* Wait until no other backend is connected to the bench database, so the
@@ -461,7 +398,7 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
         cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
         cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
     }
-    summarize_latencies(cell, ch, n);
+    rbb_cell_latencies(cell, ch, n);
     rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
     for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
 
@@ -622,15 +559,6 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
         fprintf(stderr, "pg bench:   %.0f tps\n", res[i].tps);
     }
     run->pgbench_rounds = round + 1;
-}
-
-double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
-    if (!run->pgbench_ok) return 0;
-    for (size_t i = 0; i < run->p.n_workers; i++)
-        if (run->p.workers[i] == n_workers)
-            return run->pgbench_rounds > 1 ? (run->pgbench[i].tps + run->pgbench_after[i].tps) / 2
-                                           : run->pgbench[i].tps;
-    return 0;
 }
 
 int rb_pg_cmd_bench(int argc, char **argv) {

@@ -1,5 +1,5 @@
 /*
- * bench_report.c — the outputs of `ringbench pg bench` (bench.h): one JSON
+ * report.c — the outputs of `ringbench pg bench` (report.h): one JSON
  * document with every parameter, the machine record and every figure; the
  * Markdown tables published in results/; the scale-event timeline as CSV.
  * Ratios against pgbench are rows/s (or tx/s) divided by pgbench
@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "bench.h"
+#include "report.h"
 #include "cli.h"
 
 static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }

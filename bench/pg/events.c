@@ -1,5 +1,5 @@
 /*
- * bench_events.c — the fault half of `ringbench pg bench` (bench.h):
+ * events.c — the fault half of `ringbench pg bench` (events.h):
  *
  * Scale event: 3 affinity workers at steady state, a 4th joins. Moved buckets
  * are counted on the rings built from the live membership before and after
@@ -24,7 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "db.h"
+#include "events.h"
 
 static void sleep_ms(double ms) {
     if (ms > 0) rbb_sleep_us((uint64_t)(ms * 1000));

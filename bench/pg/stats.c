@@ -1,5 +1,5 @@
 /*
- * bench_stats.c — summary statistics for `ringbench pg bench` (bench.h):
+ * stats.c — summary statistics for `ringbench pg bench` (stats.h):
  * nearest-rank percentiles, per-100 ms throughput timelines and the dip /
  * recovery figures of a scale event.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
+#include "stats.h"
 
 void rbb_sleep_us(uint64_t us) {
     struct timespec ts = {.tv_sec = (time_t)(us / 1000000u), .tv_nsec = (long)(us % 1000000u) * 1000};
