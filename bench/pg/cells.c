@@ -74,3 +74,28 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
     return 0;
 }
 
+
+void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
+    size_t order[RBB_MAX_REPEATS], n_ok = 0;
+    for (size_t i = 0; i < n; i++) /* insertion sort of the good ones by rows/s */
+        if (!reps[i].failed) {
+            size_t j = n_ok++;
+            for (; j > 0 && reps[order[j - 1]].rows_per_s > reps[i].rows_per_s; j--)
+                order[j] = order[j - 1];
+            order[j] = i;
+        }
+    rbb_cell agg = n_ok ? reps[order[n_ok / 2]] : reps[0];
+    agg.n_repeats = (uint32_t)n;
+    agg.n_lost = agg.n_dup_executions = agg.after.n_duplicates = 0;
+    for (size_t i = 0; i < n; i++) {
+        agg.rep_rows_per_s[i] = reps[i].rows_per_s;
+        agg.rep_claim_p50_us[i] = reps[i].claim_p50_us;
+        agg.n_lost += reps[i].n_lost;
+        agg.n_dup_executions += reps[i].n_dup_executions;
+        agg.after.n_duplicates += reps[i].after.n_duplicates;
+        agg.failed |= reps[i].failed;
+    }
+    agg.rows_per_s_min = n_ok ? reps[order[0]].rows_per_s : 0;
+    agg.rows_per_s_max = n_ok ? reps[order[n_ok - 1]].rows_per_s : 0;
+    *out = agg;
+}

@@ -19,6 +19,11 @@
 
 #define RBB_MAX_LIST 8
 #define RBB_MAX_KILLS 16
+#define RBB_MAX_REPEATS 9
+/* A group whose pgbench reference moves more than this between the runs right
+ * before and right after it (|after - before| / mean) is flagged and measured
+ * again once (issue 11, target 7). */
+#define RBB_DRIFT_MAX 0.15
 
 typedef struct rbb_params {
     const char *profile; /* "smoke", "quick", "full" or "custom" */
@@ -39,7 +44,8 @@ typedef struct rbb_params {
     uint32_t n_keys;      /* K */
     double zipf_s;
     uint64_t seed;
-    double cell_s;        /* measured seconds per cell */
+    double cell_s;        /* measured seconds per cell (per repetition) */
+    uint32_t repeats;     /* repetitions of every cell, interleaved across the modes */
     double pgbench_s;     /* seconds per pgbench run before / after the matrix */
     double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
     int sync_commit;      /* 1: on (server default), 0: off for every session */
@@ -72,6 +78,17 @@ typedef struct rbb_cell {
     double pgbench_run_tps; /* mean of the runs before and after the whole matrix */
     rbb_waits waits;
     int failed;            /* a worker failed: figures incomplete */
+    /* Repetitions (the figures above are those of the median repetition by rows/s;
+     * n_lost, n_dup_executions and after.n_duplicates are summed over all of them). */
+    uint32_t n_repeats;
+    double rep_rows_per_s[RBB_MAX_REPEATS]; /* in the order measured */
+    double rep_claim_p50_us[RBB_MAX_REPEATS];
+    double rows_per_s_min, rows_per_s_max;
+    /* The adjacent pgbench reference: |after - before| / mean; > RBB_DRIFT_MAX flags
+     * the group, which is then measured once more (these figures are the second
+     * measurement's; first_drift is the first's). */
+    double pgbench_drift, first_drift;
+    int drift_flagged, remeasured;
 } rbb_cell;
 
 /* A 4th worker joins 3 at steady state. */
@@ -88,6 +105,7 @@ typedef struct rbb_scale {
     size_t n_bins, join_bin;
     rbb_recovery rec;
     double post_rows_per_s; /* mean of the first second after the join */
+    rbb_window_dip dip_1s;  /* 1 s after vs 1 s before, beside the pre-join 1 s variation */
     int failed;
 } rbb_scale;
 
@@ -147,5 +165,11 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers);
 /* Claim and completion p50 / p99 of a cell from its workers' samples (the
  * children ch[0..n) that sent a FINAL report). Out of memory: left 0. */
 void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n);
+/* One cell from its repetitions reps[0..n) (n <= RBB_MAX_REPEATS, in the order measured):
+ * the figures of the median repetition by rows/s (of those that did not fail; the
+ * upper middle one when n is even), rows/s and claim p50 of every repetition, the
+ * min and max rows/s; lost rows and duplicates summed over all repetitions; failed
+ * when any repetition failed. */
+void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n);
 
 #endif

@@ -426,6 +426,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     cfg.ttl_ms = s->ttl_ms;
     cfg.heartbeat_ms = s->heartbeat_ms;
     cfg.algo = rb_algo_by_name(s->ring_algo);
+    cfg.worker_id = s->worker_id;
     cfg.ring = ring_cfg;
     cfg.ring_override = 1;
     rb_queue *q = NULL;

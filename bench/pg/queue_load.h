@@ -28,6 +28,8 @@ typedef struct rbb_worker_spec {
     rbb_mode mode;
     uint32_t batch;        /* rows per claim, >= 1 */
     const char *ring_algo; /* bucket ownership in affinity modes ("binary", "modn") */
+    const char *worker_id; /* NULL: the library's (host:pid:random); else this id, so the
+                              ring, and the buckets a join moves, are the same every run */
     double run_s;          /* stop claiming this long after the go; 0: at SIGTERM */
     uint32_t handler_us;   /* busy time per row besides the effect write */
     uint32_t lease_ms, ttl_ms, heartbeat_ms;

@@ -31,6 +31,18 @@ typedef struct rbb_recovery {
                                    >= 90% of the baseline, relative to the event; -1: never */
 } rbb_recovery;
 
+/* The dip of an event over whole windows, beside the variation before it (issue 11,
+ * target 8): dip_fraction = 1 - mean(n_window bins from the event) / mean(n_window bins
+ * before it); pre_variation = 1 - min / max of the means of every n_window-bin window
+ * (sliding by one bin) in [skip_bins, event_bin): how much the same statistic moves
+ * with no event. -1 where the timeline is too short. */
+typedef struct rbb_window_dip {
+    double before_rows_per_s, after_rows_per_s, dip_fraction, pre_variation;
+    size_t n_pre_windows;
+} rbb_window_dip;
+rbb_window_dip rbb_timeline_window_dip(const double *rows_per_s, size_t n_bins, size_t event_bin,
+                                       size_t n_window, size_t skip_bins);
+
 rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size_t event_bin,
                                    size_t n_baseline_bins, size_t n_window_bins);
 
