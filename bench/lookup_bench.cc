@@ -165,7 +165,7 @@ void bench_build(benchmark::State &st, const rb_algo *algo) {
     uint64_t jemalloc_bytes = jemalloc_thread_bytes() - before;
     double n_points = static_cast<double>(rb_ring_n_points(ring));
     size_t held = rb_ring_bytes_held(ring);
-    size_t structure = held - ring->header_bytes;
+    size_t structure = rb_ring_structure_bytes(ring);
     rb_ring_destroy(ring);
     for (auto _ : st) {
         int rc = rb_ring_build(algo, &cfg, m.members, n, &ring);

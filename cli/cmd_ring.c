@@ -166,7 +166,7 @@ int rb_cmd_owner(int argc, char **argv) {
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "key,bucket,owner", NULL);
     for (size_t k = 0; k < keys.n; k++) {
-        uint32_t b = rb_bucket_of(&ring->cfg, keys.keys[k], keys.len[k]);
+        uint32_t b = rb_bucket_of(rb_ring_config(ring), keys.keys[k], keys.len[k]);
         rb_out_str(&out, "key", keys.keys[k], keys.len[k]);
         rb_out_u64(&out, "bucket", b);
         out_member(&out, "owner", ring, rb_ring_owner_bucket(ring, b));
@@ -200,7 +200,7 @@ int rb_cmd_table(int argc, char **argv) {
     }
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "bucket,owner", "owner");
-    for (uint32_t b = 0; b < ring->cfg.n_buckets; b++) {
+    for (uint32_t b = 0; b < rb_ring_n_buckets(ring); b++) {
         rb_out_u64(&out, "bucket", b);
         out_member(&out, "owner", ring, rb_ring_owner_bucket(ring, b));
         rb_out_row_end(&out);
