@@ -43,4 +43,7 @@ const rb_algo rb_algo_jump = {
     .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
+    /* each bucket moves to the new last slot with probability 1/(N+1) (fig. 1's
+     * invariant): binomial around the ideal */
+    .movement_bound = 1.5,
 };

@@ -15,6 +15,20 @@ unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg) {
     return (cfg && algo->flags_for) ? algo->flags_for(cfg) : algo->flags;
 }
 
+size_t rb_algo_flags_format(unsigned flags, char *buf, size_t size) {
+    static const char *const names[] = {"positional", "order_free", "vnodes",  "monotone",
+                                        "monotone_last", "control", "weighted"};
+    size_t used = 0;
+    if (size) buf[0] = '\0';
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (!(flags & (1u << i))) continue;
+        int w = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0, "%s%s",
+                         used ? "," : "", names[i]);
+        if (w > 0) used += (size_t)w;
+    }
+    return used;
+}
+
 const rb_param_spec *rb_algo_param_spec(const rb_algo *algo, const char *name) {
     for (size_t i = 0; algo->params && i < algo->n_params; i++)
         if (strcmp(algo->params[i].name, name) == 0) return &algo->params[i];

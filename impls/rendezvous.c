@@ -99,4 +99,6 @@ const rb_algo rb_algo_rendezvous = {
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
+    /* a bucket moves iff the added member's score is the highest: 1/(N+1) */
+    .movement_bound = 1.5,
 };

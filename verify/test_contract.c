@@ -340,7 +340,7 @@ static void test_order(const rb_algo *a) {
         owner_ids(a, r, pos, N_POS, base);
         rb_ring_destroy(r);
         for (int round = 0; round < 5; round++) {
-            int order_free = (a->flags & RB_ALGO_ORDER_FREE) != 0;
+            int order_free = (rb_algo_flags(a, &cfg) & RB_ALGO_ORDER_FREE) != 0;
             if (order_free)
                 shuffle(ms.m, N, &rng); /* else: the same order must give the same owners */
             snprintf(c, sizeof c, "%s, %s %d", cfg.ring_hash->name,

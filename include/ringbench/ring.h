@@ -202,6 +202,11 @@ const rb_algo *rb_algo_by_name(const char *name);
  * only these. cfg may be NULL (then `flags`). Pure. */
 unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg);
 
+/* rb_algo_flags_format — the properties in `flags` as comma-separated names
+ * ("positional,order_free,vnodes,monotone,monotone_last,control,weighted")
+ * into buf; returns the length needed (as snprintf). */
+size_t rb_algo_flags_format(unsigned flags, char *buf, size_t size);
+
 /* rb_algo_param_spec — the parameter `name` that `algo` declares, or NULL. */
 const rb_param_spec *rb_algo_param_spec(const rb_algo *algo, const char *name);
 
