@@ -8,7 +8,10 @@ need_ext() {
         echo "SKIP [$TEST]: the ringbench extension is not installed on the server (scripts/pg install-ext BUILD needs root and postgresql-server-dev)"
         exit 77
     fi
-    q "CREATE EXTENSION IF NOT EXISTS ringbench SCHEMA public" >/dev/null
+    # IF NOT EXISTS is not safe against a concurrent CREATE: accept the other session's.
+    q "CREATE EXTENSION IF NOT EXISTS ringbench SCHEMA public" >/dev/null 2>&1 ||
+        [[ $(q "SELECT count(*) FROM pg_extension WHERE extname = 'ringbench'") == 1 ]] ||
+        fail "CREATE EXTENSION ringbench failed: $(q "CREATE EXTENSION IF NOT EXISTS ringbench SCHEMA public" 2>&1)"
 }
 
 # qp SQL — q with the extension's schema (public) on the search_path after the test's schema.

@@ -12,8 +12,6 @@ keys=$here/../../../datasets/samples/cities.txt
 n=$(wc -l <"$keys")
 
 "$RB" pg migrate --hash fnv1a32-js --algo binary >/dev/null
-[[ -f $here/../inbox_bucket_trigger.sql ]] &&
-    psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO $RINGBENCH_PG_SCHEMA" -f "$here/../inbox_bucket_trigger.sql"
 node "$here/seed_producer.mjs" js <"$keys" >"$TMP/insert.sql" || fail "seed_producer.mjs failed"
 psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO $RINGBENCH_PG_SCHEMA" -f "$TMP/insert.sql" >/dev/null ||
     fail "the Node producer's INSERTs without partition_bucket failed"

@@ -1,4 +1,4 @@
--- The bucket in SQL (issue 15): an INSERT INTO inbox that leaves partition_bucket NULL gets
+-- 003_bucket_in_sql.sql — the bucket in SQL (issue 15): an INSERT INTO inbox that leaves partition_bucket NULL gets
 -- ringbench_bucket(partition_key, B, bucket_hash, hash_seed) of queue_config, computed by the
 -- `ringbench` Postgres extension (queue/ext), so a producer in any language, or plain SQL,
 -- stores the bucket the workers route by. A row that brings its bucket (the C enqueue path,
@@ -19,8 +19,11 @@ BEGIN
        AND NOT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'ringbench') THEN
         BEGIN
             CREATE EXTENSION ringbench SCHEMA public;
-        EXCEPTION WHEN insufficient_privilege THEN
-            RAISE NOTICE 'ringbench extension not created (%): producers must send partition_bucket', SQLERRM;
+        EXCEPTION
+            WHEN insufficient_privilege THEN
+                RAISE NOTICE 'ringbench extension not created (%): producers must send partition_bucket', SQLERRM;
+            WHEN unique_violation OR duplicate_object THEN
+                NULL; -- another session created it at the same moment
         END;
     END IF;
 END
