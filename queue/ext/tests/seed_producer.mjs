@@ -4,20 +4,12 @@
 // hash(key) % 1024, in `payload` for the test to compare.
 //
 // hash() is the seed's function, copied verbatim from shared/seeds/000_18d66da3960a34cd.txt
-// (`function hash(str)`, FNV-1a over UTF-16 code units with Math.imul), so the test does not
-// need the shared/ folder. verify/kat/fnv_js.mjs holds the same copy for the known answers.
+// (`function hash(str)`, FNV-1a over UTF-16 code units with Math.imul) into
+// verify/kat/seed_hash.mjs, so the test does not need the shared/ folder.
 //
 //   node seed_producer.mjs PREFIX < keys.txt | psql ...   (PREFIX makes the idempotency keys)
 import { readFileSync } from 'node:fs';
-
-function hash(str) {
-  let h = 2166136261;
-  for (let i = 0; i < str.length; i++) {
-    h ^= str.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0; // unsigned 32-bit
-}
+import { hash } from '../../../verify/kat/seed_hash.mjs';
 
 const prefix = process.argv[2] ?? 'js';
 const keys = readFileSync(0, 'utf8').split('\n');
