@@ -1,6 +1,6 @@
 #!/bin/sh
 # test_template.sh SRC_DIR — the adding-an-algorithm text of impls/README.md,
-# executed: copy the sources (CMakeLists.txt, include/, impls/, cli/, verify/)
+# executed: copy the sources (CMakeLists.txt, cmake/, include/, impls/, cli/, verify/)
 # into a temporary tree, make impls/tmplprobe.c from impls/TEMPLATE.c.in, add
 # its one registry line, and build with no other edit. Then the new algorithm
 # must be in `ringbench list`, pass the contract test and a small verify
@@ -14,7 +14,7 @@ fails=0
 fail() { echo "FAIL template: $1: $2" >&2; fails=$((fails + 1)); }
 
 mkdir "$tmp/src"
-for part in CMakeLists.txt include impls cli verify; do
+for part in CMakeLists.txt cmake include impls cli verify; do
     cp -R "$src/$part" "$tmp/src/$part" || exit 1
 done
 sed 's/@NAME@/tmplprobe/g' "$src/impls/TEMPLATE.c.in" >"$tmp/src/impls/tmplprobe.c" || exit 1
