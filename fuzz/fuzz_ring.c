@@ -2,8 +2,9 @@
  * fuzz_ring.c — the member-list parser, then rb_ring_build and lookups on
  * every registered algorithm (the registry is iterated: a new algorithm is
  * fuzzed without an edit here). Input: hash (1 byte), flags (1), V (1 or 4),
- * B (2 or 4), seed (8), shuffle seed (4), table source (1), then the
- * member list `id[=weight],...` up to the first NUL.
+ * B (2 or 4), seed (8), shuffle seed (4), table source (1), parameters
+ * (1 + up to 2 x 10), then the member list `id[=weight],...` up to the first
+ * NUL.
  * Contract (include/ringbench/ring.h, shared/DESIGN.md):
  *   - rb_member_list_parse agrees with an independent split (at ',', the
  *     weight after the last '=', empty ids refused);
@@ -18,8 +19,11 @@
  *   - linear = binary on every bucket and tested position; table = the
  *     algorithm that filled it (chosen from the positional ones);
  *   - order-free algorithms give the same owner ids on a shuffled list
- *     (`table` only when its source is: filled from jump or modn it keeps
- *     their list order, although its flags say RB_ALGO_ORDER_FREE).
+ *     (the flags under this config, rb_algo_flags: `table` only when its
+ *     source is);
+ *   - with per-algorithm parameters (`--param`, names from the algorithms'
+ *     declarations, values from the input) a build either works (and all of
+ *     the above holds) or is refused with a message.
  * Valid configurations with more than 4,096 points or 1,024 buckets are
  * skipped (speed); invalid ones of any size are built (they must be refused).
  */
@@ -78,7 +82,7 @@ static int ref_valid(const rb_algo *a, const rb_config *c, const rb_member *m, s
         for (size_t j = 0; ok && j < i; j++)
             ok = !(m[i].id_len == m[j].id_len && !memcmp(m[i].id, m[j].id, m[i].id_len));
     }
-    int vn = (a->flags & RB_ALGO_USES_VNODES) != 0;
+    int vn = (rb_algo_flags(a, c) & RB_ALGO_USES_VNODES) != 0;
     if (vn && c->n_vnodes && total_w > UINT64_MAX / c->n_vnodes)
         *points = UINT64_MAX;
     else
@@ -95,30 +99,34 @@ static uint32_t next_rand(uint64_t *s) { /* splitmix64 */
 
 /* Owner of every bucket, checked < N and equal to fill_table. */
 static uint32_t *owners_of(const rb_ring *r) {
-    uint32_t B = r->cfg.n_buckets, *own = malloc(B * sizeof *own), *tab = malloc(B * sizeof *tab);
+    uint32_t B = rb_ring_n_buckets(r), N = rb_ring_n_members(r), *own = malloc(B * sizeof *own), *tab = malloc(B * sizeof *tab);
     if (!own || !tab) abort();
     rb_ring_fill_table(r, tab);
     for (uint32_t b = 0; b < B; b++) {
         own[b] = rb_ring_owner_bucket(r, b);
-        FUZZ_CHECK(own[b] < r->n_members, "%s: bucket %u owner %u >= N %u", r->algo->name, b,
-                   own[b], r->n_members);
-        FUZZ_CHECK(own[b] == tab[b], "%s: bucket %u owner %u, fill_table %u", r->algo->name, b,
+        FUZZ_CHECK(own[b] < N, "%s: bucket %u owner %u >= N %u", rb_ring_algo(r)->name, b, own[b],
+                   N);
+        FUZZ_CHECK(own[b] == tab[b], "%s: bucket %u owner %u, fill_table %u", rb_ring_algo(r)->name, b,
                    own[b], tab[b]);
     }
     free(tab);
     return own;
 }
 
-/* Positions to probe: both ends, each bucket's position and its neighbours. */
-static size_t probe_positions(const rb_ring *r, uint64_t seed, uint64_t *pos, size_t cap) {
+/* Positions to probe: both ends, each bucket's position (ring_hash of its
+ * decimal label, ring.h) and its neighbours, then random ones. */
+static size_t probe_positions(const rb_config *c, uint64_t seed, uint64_t *pos, size_t cap) {
     size_t n = 0;
     pos[n++] = 0;
     pos[n++] = UINT64_MAX;
     pos[n++] = (uint64_t)UINT32_MAX;
-    for (uint32_t b = 0; r->bucket_pos && b < r->cfg.n_buckets && n + 3 <= cap; b++) {
-        pos[n++] = r->bucket_pos[b];
-        pos[n++] = r->bucket_pos[b] + 1;
-        pos[n++] = r->bucket_pos[b] - 1;
+    for (uint32_t b = 0; b < c->n_buckets && n + 3 <= cap; b++) {
+        char label[16];
+        int len = snprintf(label, sizeof label, "%u", b);
+        uint64_t p = c->ring_hash->fn(label, (size_t)len, c->seed);
+        pos[n++] = p;
+        pos[n++] = p + 1;
+        pos[n++] = p - 1;
     }
     while (n < cap)
         pos[n++] = (uint64_t)next_rand(&seed) << 32 | next_rand(&seed);
@@ -131,7 +139,7 @@ static const char *id_of(const rb_ring *r, uint32_t i, size_t *len) {
 
 static void same_ids(const rb_ring *a, const uint32_t *oa, const rb_ring *b, const uint32_t *ob,
                      const char *what) {
-    for (uint32_t k = 0; k < a->cfg.n_buckets; k++) {
+    for (uint32_t k = 0; k < rb_ring_n_buckets(a); k++) {
         size_t la, lb;
         const char *ia = id_of(a, oa[k], &la), *ib = id_of(b, ob[k], &lb);
         FUZZ_CHECK(la == lb && !memcmp(ia, ib, la), "%s: bucket %u owners '%.*s' vs '%.*s'", what,
@@ -154,7 +162,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     cfg.seed = fuzz_take_u64(&in);
     uint64_t shuffle = fuzz_take_u32(&in);
-    unsigned src_pick = fuzz_take_u8(&in);
+    unsigned src_pick = fuzz_take_u8(&in), n_set = fuzz_take_u8(&in) % 4;
+    /* up to 2 parameters an algorithm declares: mostly near its range, sometimes raw */
+    for (unsigned k = 0; k < n_set && k < 2; k++) {
+        const rb_algo *a = rb_algo_at(fuzz_take_u8(&in) % rb_algo_count());
+        unsigned which = fuzz_take_u8(&in);
+        uint64_t raw = fuzz_take_u64(&in);
+        if (!a->n_params) continue;
+        const rb_param_spec *sp = &a->params[which % a->n_params];
+        uint64_t span = sp->max - sp->min < 4096 ? sp->max - sp->min + 1 : 4096;
+        uint64_t v = which & 0x80 ? raw : sp->min + raw % (span ? span : 1);
+        char assign[80];
+        snprintf(assign, sizeof assign, "%s=%llu", sp->name, (unsigned long long)v);
+        rb_config_set_param(&cfg, assign); /* a repeated name is refused: fine */
+    }
     char *spec = fuzz_take_string(&in);
 
     rb_member_list list;
@@ -174,7 +195,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const rb_algo *pos_algos[MAX_ALGOS];
     size_t n_pos = 0, n_algos = rb_algo_count();
     for (size_t i = 0; i < n_algos && n_pos < MAX_ALGOS; i++)
-        if (rb_algo_at(i)->flags & RB_ALGO_POSITIONAL) pos_algos[n_pos++] = rb_algo_at(i);
+        if (rb_algo_flags(rb_algo_at(i), NULL) & RB_ALGO_POSITIONAL) pos_algos[n_pos++] = rb_algo_at(i);
     if (n_pos) cfg.table_source = pos_algos[src_pick % n_pos]->name;
 
     rb_ring *rings[MAX_ALGOS] = {0};
@@ -196,11 +217,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             continue;
         }
         if (rc == RB_ENOTSUP) continue;
+        /* a parameter value the algorithm refuses (range, or a check like "prime") */
+        if (cfg.n_params && (rc == RB_EINVAL || rc == RB_ERANGE) && rb_error_detail()[0]) continue;
         FUZZ_CHECK(rc == 0 && r, "%s: refused a valid membership: %d %s (V %u, B %u, '%s')",
                    a->name, rc, rb_error_detail(), cfg.n_vnodes, cfg.n_buckets, spec);
-        FUZZ_CHECK(r->n_members == list.n, "%s: %u members, want %zu", a->name, r->n_members,
-                   list.n);
-        for (uint32_t m = 0; m < r->n_members; m++) {
+        FUZZ_CHECK(rb_ring_n_members(r) == list.n, "%s: %u members, want %zu", a->name,
+                   rb_ring_n_members(r), list.n);
+        for (uint32_t m = 0; m < list.n; m++) {
             size_t len;
             const char *id = id_of(r, m, &len);
             FUZZ_CHECK(len == list.members[m].id_len && !memcmp(id, list.members[m].id, len),
@@ -209,7 +232,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         rings[i] = r;
         owners[i] = owners_of(r);
         for (size_t k = 0, off = 0; off <= strlen(spec); k++, off += k) /* keys: prefixes */
-            FUZZ_CHECK(rb_ring_owner_key(r, spec, off) < r->n_members, "%s: key owner", a->name);
+            FUZZ_CHECK(rb_ring_owner_key(r, spec, off) < list.n, "%s: key owner", a->name);
+        if (rb_algo_flags(a, &cfg) & RB_ALGO_POSITIONAL) {
+            uint64_t pos[64];
+            size_t np = probe_positions(&cfg, cfg.seed ^ 1, pos, 64);
+            for (size_t k = 0; k < np; k++)
+                FUZZ_CHECK(rb_ring_owner_position(r, pos[k]) < list.n, "%s: position owner",
+                           a->name);
+        }
     }
 
     /* linear = binary on buckets and positions; table = its source */
@@ -227,9 +257,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (rl && rbn) {
         same_ids(rl, ol, rbn, ob, "linear vs binary");
         uint64_t pos[256];
-        size_t np = probe_positions(rl, cfg.seed, pos, 256);
+        size_t np = probe_positions(&cfg, cfg.seed, pos, 256);
         for (size_t k = 0; k < np; k++) {
-            uint32_t a = lin->owner_position(rl, pos[k]), b = bin->owner_position(rbn, pos[k]);
+            uint32_t a = rb_ring_owner_position(rl, pos[k]), b = rb_ring_owner_position(rbn, pos[k]);
             FUZZ_CHECK(a == b, "position %llu: linear %u, binary %u",
                        (unsigned long long)pos[k], a, b);
         }
@@ -247,10 +277,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         shuffled[j] = t;
     }
     for (size_t i = 0; i < n_algos && i < MAX_ALGOS; i++) {
-        if (!rings[i] || !(rb_algo_at(i)->flags & RB_ALGO_ORDER_FREE)) continue;
-        /* table is order-free only when its source is (--table-source jump is not) */
-        if (rb_algo_at(i) == tab && !(rb_algo_by_name(cfg.table_source)->flags & RB_ALGO_ORDER_FREE))
-            continue;
+        /* the properties under this config: table takes its source's */
+        if (!rings[i] || !(rb_algo_flags(rb_algo_at(i), &cfg) & RB_ALGO_ORDER_FREE)) continue;
         rb_ring *r2 = NULL;
         rc = rb_ring_build(rb_algo_at(i), &cfg, shuffled, list.n, &r2);
         FUZZ_CHECK(rc == 0, "%s: shuffled list refused: %s", rb_algo_at(i)->name, rb_error_detail());
