@@ -53,6 +53,7 @@ typedef struct keeper {
     int stop, paused, dead, failed;
     char error[512];
     uint64_t n_heartbeats, n_extensions;
+    uint64_t last_beat_ms; /* send time of the last successful heartbeat */
 } keeper;
 
 static void *keeper_main(void *arg) {
@@ -85,6 +86,7 @@ static void *keeper_main(void *arg) {
         int xrc = rc ? rc : rb_queue_extend_batch(k->session, ids, gens, n, k->lease_ms, kept);
         pthread_mutex_lock(&k->mu);
         k->n_heartbeats += rc == 0;
+        if (rc == 0 && sent > k->last_beat_ms) k->last_beat_ms = sent;
         k->n_extensions += n && xrc == 0;
         if (rc == RB_ELOST) {
             k->dead = 1;
@@ -124,6 +126,7 @@ static int keeper_start(keeper *k, rb_queue *q, size_t cap) {
         free(k->rows);
         return rc;
     }
+    k->last_beat_ms = mono_ms(); /* registration and the first refresh just happened */
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
     if (pthread_create(&k->thread, NULL, keeper_main, k)) {
@@ -175,6 +178,29 @@ static void keeper_pause(keeper *k, int paused) {
     pthread_mutex_unlock(&k->mu);
 }
 
+/* Has the keeper heartbeated within two of its intervals? (Not after a stall or
+ * a SIGSTOP of the whole process: then the loop checks before acting.) */
+static int keeper_fresh(keeper *k) {
+    pthread_mutex_lock(&k->mu);
+    int fresh = mono_ms() - k->last_beat_ms <= 2 * (uint64_t)k->interval_ms;
+    pthread_mutex_unlock(&k->mu);
+    return fresh;
+}
+
+/* A heartbeat by the loop itself (on its own session); RB_ELOST marks the keeper dead. */
+static int keeper_beat_now(keeper *k, rb_queue *q) {
+    uint64_t sent = mono_ms();
+    int rc = rb_queue_heartbeat(q);
+    pthread_mutex_lock(&k->mu);
+    if (rc == 0 && sent > k->last_beat_ms) k->last_beat_ms = sent;
+    if (rc == RB_ELOST) {
+        k->dead = 1;
+        snprintf(k->error, sizeof k->error, "%s", rb_error_detail());
+    }
+    pthread_mutex_unlock(&k->mu);
+    return rc == RB_ELOST ? 0 : rc;
+}
+
 /* 0, or RB_ELOST (dead incarnation) / RB_EDB (keeper failed) with the detail set. */
 static int keeper_status(keeper *k) {
     pthread_mutex_lock(&k->mu);
@@ -217,6 +243,12 @@ static int stop_asked(run *r) { return r->h && r->h->should_stop && r->h->should
 /* Membership and housekeeping (the heartbeat itself is the keeper's). */
 static int duties(run *r) {
     int changed = 0, rc = rb_queue_refresh_membership(r->q, &changed);
+    if (rc && rc != RB_EDB) {
+        /* The ring rejected the membership (e.g. a member id it cannot take) or
+         * memory ran out: the previous view stays, and the next round tries again. */
+        event(r, "membership refresh failed, keeping the previous view: %s", rb_error_detail());
+        rc = 0;
+    }
     if (rc) return rc;
     if (changed) {
         size_t n_owned;
@@ -281,9 +313,16 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
     int rc = 0;
     for (size_t i = 0; i < b->n; i++) {
         const rb_queue_row *row = &b->rows[i];
+        /* After a pause of the whole process the keeper has not spoken for a while:
+         * learn whether this incarnation is still alive before acting. */
+        if (!keeper_fresh(&r->k) && (rc = keeper_beat_now(&r->k, r->q))) {
+            release_rest(r, b, i);
+            break;
+        }
         if ((rc = keeper_status(&r->k)) || stop_asked(r)) {
             if (!rc) *stop_now = 1;
-            for (size_t j = i; j < b->n; j++)
+            /* A dead incarnation does not act again, not even to release. */
+            for (size_t j = i; j < b->n && rc != RB_ELOST; j++)
                 if (rb_queue_release(r->q, &b->rows[j]) == 0) info->n_skipped++;
             break;
         }
@@ -445,7 +484,7 @@ static int loop(run *r) {
         rb_queue_batch_free(&b);
         if (stop_now) break;
     }
-    if (rc && rc != RB_ENOMEM && b.n) release_rest(r, &b, 0);
+    if (rc && rc != RB_ENOMEM && rc != RB_ELOST && b.n) release_rest(r, &b, 0);
     rb_queue_batch_free(&b);
     free(effects);
     free(done);
