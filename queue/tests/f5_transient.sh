@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 DB=$(q "SELECT current_database()")
 admin() { PGOPTIONS="-c default_transaction_read_only=off" psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
 restore_rw() { admin "ALTER DATABASE \"$DB\" RESET default_transaction_read_only" >/dev/null 2>&1 || true; }
-trap 'restore_rw; cleanup' EXIT
+on_exit() { restore_rw; }
 drain_check() {
     expect_eq "$1: rows done" "$(q "SELECT count(*) FILTER (WHERE status = 'done') || '/' || count(*) FROM inbox")" "$2/$2"
     expect_eq "$1: effects" "$(q "SELECT count(*) FROM effects")" "$2"
