@@ -184,6 +184,12 @@ struct rb_algo {
      * e.g. Maglev). `ringbench verify` checks it per row (mean over the
      * seeds). 0: no bound declared (nothing checked). */
     double movement_bound;
+
+    /* movement_excess: a fraction of all buckets that may move beyond
+     * movement_bound x ideal (Maglev's disruption: entries that change hands
+     * between members that stay, about constant in N). 0 for the minimal
+     * algorithms. Checked with movement_bound. */
+    double movement_excess;
 };
 
 /* --- the registry --- */
