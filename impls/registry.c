@@ -19,7 +19,8 @@
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
     X(table)                                                                                       \
-    X(maglev)
+    X(maglev)                                                                                      \
+    X(ketama)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)
