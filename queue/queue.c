@@ -17,7 +17,7 @@
 
 #include "ringbench/error.h"
 
-extern const char rb_queue_schema_sql[]; /* generated from schema.sql */
+#include "queue_sql.h"
 
 struct rb_queue {
     rb_queue_config cfg;
@@ -27,6 +27,7 @@ struct rb_queue {
     int registered;
     uint64_t n_reconnects; /* reconnects after a lost connection */
     int migrated;          /* queue_config exists */
+    int schema_version;    /* highest applied migration (schema_migrations); 0 = none */
     /* membership */
     char **live; /* sorted live ids */
     size_t n_live;
@@ -38,6 +39,19 @@ struct rb_queue {
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
                                             "indexscan", "bitmapscan", "sort"};
 #define N_PLANNER_NAMES (sizeof planner_names / sizeof planner_names[0])
+
+const char *rb_queue_sql(const char *name) {
+    for (size_t i = 0; i < rb_queue_sql_n_statements; i++)
+        if (strcmp(rb_queue_sql_statements[i].name, name) == 0) return rb_queue_sql_statements[i].sql;
+    fprintf(stderr, "ringbench: queue/sql/%s.sql is not compiled in\n", name);
+    abort();
+}
+
+/* The version of the newest migration compiled in. */
+static int latest_version(void) {
+    return rb_queue_sql_n_migrations ? rb_queue_sql_migrations[rb_queue_sql_n_migrations - 1].version
+                                     : 0;
+}
 
 const char *rb_claim_mode_name(rb_claim_mode m) {
     switch (m) {
@@ -280,28 +294,34 @@ static void new_worker_id(rb_queue *q) {
              rnd & 0xffffffffULL);
 }
 
-/* Read queue_config into q->cfg (when migrated). 0 also when absent. */
+/* Read queue_config into q->cfg and the schema version (when migrated). 0 also
+ * when absent. A queue made before schema_migrations existed (main at 7f57670)
+ * counts as version 1: its tables are migration 001. */
 static int load_queue_config(rb_queue *q) {
-    PGresult *t =
-        exec_retry(q, "SELECT to_regclass('queue_config') IS NULL", 0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *t = exec_retry(q, rb_queue_sql("schema_state"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!t) return RB_EDB;
-    int absent = strcmp(PQgetvalue(t, 0, 0), "t") == 0;
+    int absent = strcmp(PQgetvalue(t, 0, 0), "t") != 0;
+    int legacy = strcmp(PQgetvalue(t, 0, 1), "t") != 0;
     PQclear(t);
     if (absent) return 0;
     q->migrated = 1;
-    PGresult *r = exec_retry(q,
-                             "SELECT n_buckets, bucket_hash, ring_hash, hash_seed::text, algo, "
-                             "n_vnodes FROM queue_config",
-                             0, NULL, PGRES_TUPLES_OK, NULL);
+    q->schema_version = 1;
+    if (!legacy) {
+        t = exec_retry(q, rb_queue_sql("schema_version"), 0, NULL, PGRES_TUPLES_OK, NULL);
+        if (!t) return RB_EDB;
+        q->schema_version = atoi(PQgetvalue(t, 0, 0));
+        PQclear(t);
+    }
+    PGresult *r = exec_retry(q, rb_queue_sql("config_read"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     int rc = 0;
     if (PQntuples(r) == 1) {
         rb_config *ring = &q->cfg.ring;
         ring->n_buckets = (uint32_t)strtoul(PQgetvalue(r, 0, 0), NULL, 10);
         ring->bucket_hash = rb_hash_by_name(PQgetvalue(r, 0, 1));
-        ring->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
+        ring->seed = strtoull(PQgetvalue(r, 0, 2), NULL, 10);
         if (!q->cfg.ring_override) {
-            ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 2));
+            ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 3));
             q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
             ring->n_vnodes = (uint32_t)strtoul(PQgetvalue(r, 0, 5), NULL, 10);
         } else if (!q->cfg.algo) {
@@ -381,54 +401,50 @@ const rb_config *rb_queue_ring_config(const rb_queue *q) { return &q->cfg.ring; 
 
 /* ---- migrate ---- */
 
-int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
-    /* Substitute @N_BUCKETS@ in the schema text. */
-    const char *tmpl = rb_queue_schema_sql, *mark = "@N_BUCKETS@";
-    const char *at = strstr(tmpl, mark);
-    if (!at) return rb_set_error(RB_EINVAL, "schema.sql lacks %s", mark);
-    size_t len = strlen(tmpl) + 32;
-    char *sql = malloc(len + 512);
-    if (!sql) return rb_set_error(RB_ENOMEM, "out of memory");
-    int head = snprintf(sql, len + 512,
-                        "BEGIN; SELECT pg_advisory_xact_lock(29282, hashtext('migrate')); "
-                        "CREATE SCHEMA IF NOT EXISTS \"%s\"; SET LOCAL search_path TO \"%s\";\n",
-                        q->schema, q->schema);
-    snprintf(sql + head, len + 512 - (size_t)head, "%.*s%u%s\nCOMMIT;", (int)(at - tmpl), tmpl,
-             ring->n_buckets, at + strlen(mark));
-    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
-        int rc = reconnect(q);
-        if (rc) {
-            free(sql);
-            return rc;
+/* Run `sql` inside the open migration transaction; on error the caller rolls back. */
+static PGresult *tx_exec(rb_queue *q, const char *sql, int n, const char *const *params,
+                         ExecStatusType want) {
+    PGresult *r = PQexecParams(q->conn, sql, n, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) == want) return r;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
+    msg[strcspn(msg, "\n")] = 0;
+    rb_set_error(RB_EDB, "migrate: %s", msg[0] ? msg : PQerrorMessage(q->conn));
+    PQclear(r);
+    return NULL;
+}
+
+/* Migration text with @N_BUCKETS@ replaced by B (malloc'd, NULL when out of memory). */
+static char *substitute_buckets(const char *tmpl, uint32_t B) {
+    const char *mark = "@N_BUCKETS@";
+    size_t n_marks = 0;
+    for (const char *p = strstr(tmpl, mark); p; p = strstr(p + 1, mark))
+        n_marks++;
+    char *out = malloc(strlen(tmpl) + n_marks * 16 + 1), *o = out;
+    if (!out) return NULL;
+    for (const char *p = tmpl;;) {
+        const char *at = strstr(p, mark);
+        if (!at) {
+            strcpy(o, p);
+            break;
         }
+        memcpy(o, p, (size_t)(at - p));
+        o += at - p;
+        o += sprintf(o, "%u", B);
+        p = at + strlen(mark);
     }
-    int rc = exec_simple(q->conn, sql);
-    free(sql);
-    if (rc) {
-        exec_simple(q->conn, "ROLLBACK");
-        return rc;
-    }
-    char b[16], v[16], seed[32];
-    snprintf(b, sizeof b, "%u", ring->n_buckets);
-    snprintf(v, sizeof v, "%u", ring->n_vnodes);
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ring->seed);
-    const char *params[] = {b, ring->bucket_hash->name, ring->ring_hash->name, seed, algo->name, v};
-    if (exec_cmd(q,
-                 "INSERT INTO queue_config (n_buckets, bucket_hash, ring_hash, hash_seed, algo, "
-                 "n_vnodes) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                 6, params))
-        return RB_EDB;
-    PGresult *r = exec_retry(q,
-                             "SELECT n_buckets, bucket_hash, hash_seed::text, ring_hash, algo, "
-                             "n_vnodes FROM queue_config",
-                             0, NULL, PGRES_TUPLES_OK, NULL);
+    return out;
+}
+
+/* Compare the recorded queue_config with what was asked (in the transaction). */
+static int check_recorded(rb_queue *q, const char *const want[6]) {
+    PGresult *r = tx_exec(q, rb_queue_sql("config_read"), 0, NULL, PGRES_TUPLES_OK);
     if (!r) return RB_EDB;
+    int rc = 0;
     /* Everything recorded must match: B, bucket hash and seed place the stored rows;
      * the ring is every worker's default, and a run that asked for another one and
      * printed "ready" would leave the workers on the old one without a word. */
-    const char *want[] = {b, ring->bucket_hash->name, seed, ring->ring_hash->name, algo->name, v};
-    rc = 0;
-    for (int k = 0; k < 6 && !rc; k++)
+    for (int k = 0; k < 6 && !rc && PQntuples(r) == 1; k++)
         if (strcmp(PQgetvalue(r, 0, k), want[k]))
             rc = rb_set_error(
                 RB_EINVAL,
@@ -439,7 +455,80 @@ int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
                 PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4), PQgetvalue(r, 0, 5), want[0], want[1],
                 want[2], want[3], want[4], want[5]);
     PQclear(r);
-    return rc ? rc : load_queue_config(q);
+    return rc;
+}
+
+/* The migration transaction: everything below COMMITs together or not at all. */
+static int migrate_tx(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "BEGIN; SELECT pg_advisory_xact_lock(29282, hashtext('migrate')); "
+             "CREATE SCHEMA IF NOT EXISTS \"%s\"; SET LOCAL search_path TO \"%s\"",
+             q->schema, q->schema);
+    if (exec_simple(q->conn, sql) || exec_simple(q->conn, rb_queue_sql("migrations_table")))
+        return RB_EDB;
+    char b[16], v[16], seed[32];
+    snprintf(b, sizeof b, "%u", ring->n_buckets);
+    snprintf(v, sizeof v, "%u", ring->n_vnodes);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ring->seed);
+    const char *want[] = {b, ring->bucket_hash->name, seed, ring->ring_hash->name, algo->name, v};
+    /* An existing queue: refuse other parameters before any migration runs. */
+    PGresult *r = tx_exec(q, rb_queue_sql("schema_state"), 0, NULL, PGRES_TUPLES_OK);
+    if (!r) return RB_EDB;
+    int exists = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (!(r = tx_exec(q, rb_queue_sql("schema_version"), 0, NULL, PGRES_TUPLES_OK))) return RB_EDB;
+    int version = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    int rc;
+    if (exists && (rc = check_recorded(q, want))) return rc;
+    if (version > latest_version())
+        return rb_set_error(RB_EINVAL,
+                            "schema '%s' is at version %d, newer than this binary's %d: use a "
+                            "newer ringbench",
+                            q->schema, version, latest_version());
+    for (size_t i = 0; i < rb_queue_sql_n_migrations; i++) {
+        const rb_queue_sql_text *m = &rb_queue_sql_migrations[i];
+        if (m->version <= version) continue;
+        char *text = substitute_buckets(m->sql, ring->n_buckets);
+        if (!text) return rb_set_error(RB_ENOMEM, "out of memory");
+        rc = exec_simple(q->conn, text);
+        free(text);
+        if (rc) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", rb_error_detail());
+            return rb_set_error(RB_EDB, "migration %s: %s", m->name, msg);
+        }
+        char ver[16];
+        snprintf(ver, sizeof ver, "%d", m->version);
+        const char *p[] = {ver, m->name};
+        if (!(r = tx_exec(q, rb_queue_sql("migration_record"), 2, p,
+                          PGRES_COMMAND_OK)))
+            return RB_EDB;
+        PQclear(r);
+    }
+    const char *params[] = {b, ring->bucket_hash->name, ring->ring_hash->name, seed, algo->name, v};
+    if (!(r = tx_exec(q, rb_queue_sql("config_record"), 6, params, PGRES_COMMAND_OK)))
+        return RB_EDB;
+    PQclear(r);
+    if ((rc = check_recorded(q, want))) return rc;
+    return exec_simple(q->conn, "COMMIT");
+}
+
+int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
+        int rc = reconnect(q);
+        if (rc) return rc;
+    }
+    int rc = migrate_tx(q, algo, ring);
+    if (rc) {
+        int saved = rc;
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rb_error_detail());
+        exec_simple(q->conn, "ROLLBACK");
+        return rb_set_error(saved, "%s", msg);
+    }
+    return load_queue_config(q);
 }
 
 /* ---- enqueue ---- */
@@ -477,7 +566,12 @@ static char *array_append(char *buf, size_t *len, size_t *cap, const char *s, in
 
 /* RB_EDB with a hint when the schema has no queue tables. */
 static int need_migrated(const rb_queue *q) {
-    if (q->migrated) return 0;
+    if (q->migrated && q->schema_version >= latest_version()) return 0;
+    if (q->migrated)
+        return rb_set_error(RB_EDB,
+                            "schema '%s' is at version %d, this binary needs %d (run `ringbench pg "
+                            "migrate` to upgrade it; nothing is lost)",
+                            q->schema, q->schema_version, latest_version());
     return rb_set_error(
         RB_EDB, "schema '%s' has no queue tables (run `ringbench pg migrate` first)", q->schema);
 }
@@ -523,11 +617,7 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
         }
         const char *params[4] = {arr[0], arr[1], arr[2], arr[3]};
         PGresult *r =
-            exec_retry(q,
-                       "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, "
-                       "payload) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], "
-                       "$4::text[]) ON CONFLICT (idempotency_key) DO NOTHING",
-                       4, params, PGRES_COMMAND_OK, NULL);
+            exec_retry(q, rb_queue_sql("enqueue"), 4, params, PGRES_COMMAND_OK, NULL);
         for (int a = 0; a < 4; a++)
             free(arr[a]);
         if (!r) return RB_EDB;
@@ -559,11 +649,7 @@ int rb_queue_register(rb_queue *q) {
      * its buckets. A dead or left id may be reused. */
     long n = 0;
     int reconnected = 0;
-    int rc = exec_count(q,
-                        "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
-                        "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now() "
-                        "WHERE workers.status <> 'alive'",
-                        3, params, &n, &reconnected);
+    int rc = exec_count(q, rb_queue_sql("register"), 3, params, &n, &reconnected);
     if (rc) return rc;
     if (n == 0 && !reconnected)
         return rb_set_error(RB_EINVAL,
@@ -583,9 +669,7 @@ int rb_queue_rejoin(rb_queue *q) {
 int rb_queue_heartbeat(rb_queue *q) {
     const char *params[] = {q->worker_id};
     long n = 0;
-    int rc =
-        exec_count(q, "UPDATE workers SET last_seen_at = now() WHERE id = $1 AND status = 'alive'",
-                   1, params, &n, NULL);
+    int rc = exec_count(q, rb_queue_sql("heartbeat"), 1, params, &n, NULL);
     if (rc) return rc;
     if (n == 0)
         return rb_set_error(
@@ -596,8 +680,7 @@ int rb_queue_heartbeat(rb_queue *q) {
 int rb_queue_leave(rb_queue *q) {
     const char *params[] = {q->worker_id};
     long n = 0;
-    int rc = exec_count(q, "UPDATE workers SET status = 'left' WHERE id = $1 AND status = 'alive'",
-                        1, params, &n, NULL);
+    int rc = exec_count(q, rb_queue_sql("leave"), 1, params, &n, NULL);
     q->registered = 0;
     return rc;
 }
@@ -608,11 +691,7 @@ static int cmp_str(const void *a, const void *b) {
 
 int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     if (changed) *changed = 0;
-    PGresult *r =
-        exec_retry(q,
-                   "SELECT id FROM workers WHERE status = 'alive' AND last_seen_at > now() - "
-                   "ttl_ms * interval '1 millisecond' ORDER BY id COLLATE \"C\"",
-                   0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("membership"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     int same = n == q->n_live && q->owned_param;
@@ -682,10 +761,7 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     members_param[mlen++] = '}';
     members_param[mlen] = 0;
     const char *params[] = {q->worker_id, members_param, q->owned_param};
-    int rc = exec_cmd(q,
-                      "UPDATE workers SET view_members = $2, owned_buckets = $3, view_at = now() "
-                      "WHERE id = $1",
-                      3, params);
+    int rc = exec_cmd(q, rb_queue_sql("publish_view"), 3, params);
     free(members_param);
     return rc;
 }
@@ -699,29 +775,16 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 
 /* ---- claim ---- */
 
-/* The claim statement of each mode: $1 worker id, $2 batch, $3 lease ms,
- * $4 owned buckets (affinity modes). */
-#define CLAIM_HEAD                                                                                 \
-    "WITH picked AS MATERIALIZED (SELECT id FROM inbox WHERE status = 'pending' AND run_at <= "    \
-    "now() "
-#define CLAIM_BUCKETS "AND partition_bucket = ANY($4::int[]) "
-#define CLAIM_GUARD                                                                                \
-    "AND NOT EXISTS (SELECT 1 FROM inbox older WHERE older.partition_key = inbox.partition_key "   \
-    "AND older.id < inbox.id AND older.status IN ('pending', 'claimed')) "
-#define CLAIM_TAIL                                                                                 \
-    "ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) "                                        \
-    "UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = now(), "                   \
-    "lease_expires_at = now() + $3 * interval '1 millisecond', "                                   \
-    "lease_generation = inbox.lease_generation + 1, attempts = inbox.attempts + 1 "                \
-    "FROM picked WHERE inbox.id = picked.id "                                                      \
-    "RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts, "         \
-    "inbox.partition_key, inbox.idempotency_key, inbox.payload"
-
-static const char *const claim_sql[] = {
-    [RB_CLAIM_COMPETING] = CLAIM_HEAD CLAIM_TAIL,
-    [RB_CLAIM_AFFINITY] = CLAIM_HEAD CLAIM_BUCKETS CLAIM_TAIL,
-    [RB_CLAIM_ORDERED] = CLAIM_HEAD CLAIM_BUCKETS CLAIM_GUARD CLAIM_TAIL,
-};
+/* The claim statement of each mode (queue/sql/claim_<mode>.sql): $1 worker id,
+ * $2 batch, $3 lease ms, $4 owned buckets (affinity modes). */
+static const char *claim_sql(rb_claim_mode mode) {
+    static const char *const names[] = {
+        [RB_CLAIM_COMPETING] = "claim_competing",
+        [RB_CLAIM_AFFINITY] = "claim_affinity",
+        [RB_CLAIM_ORDERED] = "claim_ordered",
+    };
+    return rb_queue_sql(names[mode]);
+}
 
 void rb_queue_batch_free(rb_queue_batch *b) {
     if (!b) return;
@@ -741,7 +804,7 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
     const char *params[] = {q->worker_id, batch, lease, q->owned_param};
     PGresult *r =
-        exec_retry(q, claim_sql[q->cfg.mode], affinity ? 4 : 3, params, PGRES_TUPLES_OK, NULL);
+        exec_retry(q, claim_sql(q->cfg.mode), affinity ? 4 : 3, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {
@@ -771,8 +834,6 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
 
 /* ---- fenced writes ---- */
 
-#define FENCE "WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed'"
-
 static int lost(const rb_queue *q, const char *what, const rb_queue_row *row) {
     return rb_set_error(RB_ELOST, "%s of row %lld (lease_generation %lld) by %s: lease lost", what,
                         (long long)row->id, (long long)row->lease_generation, q->worker_id);
@@ -799,24 +860,14 @@ int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) 
     const char *extra[] = {effect};
     int reconnected = 0;
     int rc =
-        fenced(q, "complete",
-               "WITH done AS (UPDATE inbox SET status = 'done', completed_at = now(), "
-               "claimed_by = NULL, lease_expires_at = NULL " FENCE
-               " RETURNING id, idempotency_key, partition_key, lease_generation) "
-               "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
-               "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, "
-               "$3, $4 FROM done RETURNING inbox_id",
-               row, 1, extra, 1, &reconnected);
+        fenced(q, "complete", rb_queue_sql("complete"), row, 1, extra, 1, &reconnected);
     if (rc != RB_ELOST || !reconnected) return rc;
     /* The connection dropped: our completion may have committed before it. */
-    char id[24], gen[24];
-    snprintf(id, sizeof id, "%lld", (long long)row->id);
-    snprintf(gen, sizeof gen, "%lld", (long long)row->lease_generation);
+    char id[26], gen[26];
+    snprintf(id, sizeof id, "{%lld}", (long long)row->id);
+    snprintf(gen, sizeof gen, "{%lld}", (long long)row->lease_generation);
     const char *params[] = {id, gen, q->worker_id};
-    PGresult *r = exec_retry(q,
-                             "SELECT 1 FROM effects WHERE inbox_id = $1 AND lease_generation = $2 "
-                             "AND worker_id = $3",
-                             3, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("completed_check"), 3, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     int committed = PQntuples(r) == 1;
     PQclear(r);
@@ -828,28 +879,18 @@ int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint3
     snprintf(retry, sizeof retry, "%u", retry_ms);
     snprintf(max, sizeof max, "%u", q->cfg.max_attempts);
     const char *extra[] = {error, retry, max};
-    return fenced(q, "fail",
-                  "UPDATE inbox SET status = CASE WHEN attempts >= $6::int THEN 'failed' ELSE "
-                  "'pending' END, last_error = $4, run_at = now() + $5 * interval '1 millisecond', "
-                  "claimed_by = NULL, lease_expires_at = NULL " FENCE,
-                  row, 3, extra, 0, NULL);
+    return fenced(q, "fail", rb_queue_sql("fail"), row, 3, extra, 0, NULL);
 }
 
 int rb_queue_release(rb_queue *q, const rb_queue_row *row) {
-    return fenced(
-        q, "release",
-        "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL " FENCE,
-        row, 0, NULL, 0, NULL);
+    return fenced(q, "release", rb_queue_sql("release"), row, 0, NULL, 0, NULL);
 }
 
 int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms) {
     char lease[16];
     snprintf(lease, sizeof lease, "%u", lease_ms);
     const char *extra[] = {lease};
-    return fenced(
-        q, "extend",
-        "UPDATE inbox SET lease_expires_at = now() + $4 * interval '1 millisecond' " FENCE, row, 1,
-        extra, 0, NULL);
+    return fenced(q, "extend", rb_queue_sql("extend"), row, 1, extra, 0, NULL);
 }
 
 /* ---- housekeeping ---- */
@@ -861,23 +902,7 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     const char *params[] = {q->worker_id, max};
     /* One statement = one transaction: the xact lock is held for exactly the
      * round. The lock CTE is referenced several times, so it is evaluated once. */
-    PGresult *r = exec_retry(
-        q,
-        "WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(29282, "
-        "hashtext(current_schema())) AS won), "
-        "dead AS (UPDATE workers SET status = 'dead', dead_at = now(), dead_marked_by = $1 "
-        "WHERE status = 'alive' AND last_seen_at < now() - ttl_ms * interval '1 millisecond' "
-        "AND (SELECT won FROM lock) RETURNING id), "
-        "expired AS (UPDATE inbox SET status = CASE WHEN attempts >= $2::int THEN 'failed' "
-        "ELSE 'pending' END, claimed_by = NULL, lease_expires_at = NULL, run_at = now(), "
-        "last_error = 'lease expired' "
-        "WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock) "
-        "RETURNING status) "
-        "SELECT (SELECT won FROM lock), (SELECT count(*) FROM dead), "
-        "(SELECT count(*) FROM expired WHERE status = 'pending'), "
-        "(SELECT count(*) FROM expired WHERE status = 'failed'), "
-        "(SELECT string_agg(id, ',' ORDER BY id) FROM dead)",
-        2, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("housekeep"), 2, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     rep->won_lock = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     rep->n_marked_dead = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
@@ -893,19 +918,7 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
 int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
     memset(c, 0, sizeof *c);
     if (need_migrated(q)) return RB_EDB;
-    PGresult *r = exec_retry(
-        q,
-        "SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'), "
-        "(SELECT count(*) FROM inbox WHERE status = 'claimed'), "
-        "(SELECT count(*) FROM inbox WHERE status = 'done'), "
-        "(SELECT count(*) FROM inbox WHERE status = 'failed'), "
-        "(SELECT count(*) FROM effects), "
-        "(SELECT count(*) FROM workers WHERE status = 'alive'), "
-        "(SELECT count(*) FROM workers WHERE status = 'alive' AND last_seen_at > now() - ttl_ms * "
-        "interval '1 millisecond'), "
-        "(SELECT count(*) FROM workers WHERE status = 'dead'), "
-        "(SELECT count(*) FROM workers WHERE status = 'left')",
-        0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("counts"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     int64_t *f[] = {&c->n_pending,      &c->n_claimed,      &c->n_done,
                     &c->n_failed,       &c->n_effects,      &c->n_workers_alive,
@@ -936,14 +949,14 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
     }
     const char *params[] = {q->worker_id, batch, lease, owned};
     int affinity = mode != RB_CLAIM_COMPETING;
-    size_t n = strlen(claim_sql[mode]) + 64;
+    size_t n = strlen(claim_sql(mode)) + 64;
     char *sql = malloc(n);
     if (!sql) {
         free(all);
         return rb_set_error(RB_ENOMEM, "out of memory");
     }
     snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s",
-             analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", claim_sql[mode]);
+             analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", claim_sql(mode));
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     PGresult *r =
@@ -1011,28 +1024,12 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
     }
     const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
     int reconnected = 0;
-    PGresult *r = exec_retry(
-        q,
-        "WITH input AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $4::text[]) "
-        "AS t(id, gen, effect)), "
-        "done AS (UPDATE inbox SET status = 'done', completed_at = now(), claimed_by = NULL, "
-        "lease_expires_at = NULL FROM input WHERE inbox.id = input.id AND "
-        "inbox.lease_generation = input.gen AND inbox.claimed_by = $3 AND "
-        "inbox.status = 'claimed' RETURNING inbox.id, inbox.idempotency_key, "
-        "inbox.partition_key, inbox.lease_generation, input.effect) "
-        "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
-        "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, $3, "
-        "effect FROM done RETURNING inbox_id",
-        4, params, PGRES_TUPLES_OK, &reconnected);
+    PGresult *r = exec_retry(q, rb_queue_sql("complete_batch"), 4, params, PGRES_TUPLES_OK, &reconnected);
     if (r && reconnected) {
         /* The first attempt may have committed before the drop: count the
          * effect rows of these leases instead. */
         PQclear(r);
-        r = exec_retry(q,
-                       "SELECT e.inbox_id FROM effects e JOIN unnest($1::bigint[], "
-                       "$2::bigint[]) AS t(id, gen) ON e.inbox_id = t.id AND "
-                       "e.lease_generation = t.gen WHERE e.worker_id = $3",
-                       3, params, PGRES_TUPLES_OK, NULL);
+        r = exec_retry(q, rb_queue_sql("completed_check"), 3, params, PGRES_TUPLES_OK, NULL);
     }
     for (int a = 0; a < 3; a++) free(arr[a]);
     if (!r) return RB_EDB;

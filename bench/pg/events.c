@@ -1,5 +1,5 @@
 /*
- * bench_events.c — the fault half of `ringbench pg bench` (bench.h):
+ * events.c — the fault half of `ringbench pg bench` (events.h):
  *
  * Scale event: 3 affinity workers at steady state, a 4th joins. Moved buckets
  * are counted on the rings built from the live membership before and after
@@ -24,7 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "db.h"
+#include "events.h"
 
 static void sleep_ms(double ms) {
     if (ms > 0) rbb_sleep_us((uint64_t)(ms * 1000));
@@ -105,7 +106,15 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     memset(ch, 0, sizeof ch);
     size_t n = 0;
     double t_go = 0, t_join = 0, t_end = 0;
-    for (; n < 3 && !rc; n++) rc = spawn_ready(&ch[n], &spec, err, err_size);
+    /* member ids fixed by the seed: the same ring, the same moved buckets, every run */
+    char fixed_id[4][RBB_WORKER_ID_BYTES];
+    for (size_t i = 0; i < 4; i++)
+        snprintf(fixed_id[i], sizeof fixed_id[i], "scale-%s-s%llu-w%zu", algo,
+                 (unsigned long long)p->seed, i);
+    for (; n < 3 && !rc; n++) {
+        spec.worker_id = fixed_id[n]; /* the child takes its copy at the fork */
+        rc = spawn_ready(&ch[n], &spec, err, err_size);
+    }
     /* the 3 start on their own; the steady state begins once all 3 run */
     if (!rc) rc = rbb_queue_db_epoch(c, &t_go, err, err_size);
     char ids[4][RBB_WORKER_ID_BYTES];
@@ -116,6 +125,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     if (!rc) {
         sleep_ms(1000 * p->scale_pre_s);
         for (size_t i = 0; i < 3; i++) memcpy(ids[i], ch[i].worker_id, RBB_WORKER_ID_BYTES);
+        spec.worker_id = fixed_id[3];
         rc = spawn_ready(&ch[n], &spec, err, err_size);
         if (!rc) {
             n++;
@@ -177,6 +187,10 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     for (size_t i = out->join_bin; i < out->n_bins && k < 1000 / RBB_BIN_MS; i++, k++)
         sum += out->rows_per_s[i];
     out->post_rows_per_s = k ? sum / (double)k : 0;
+    /* the dip over 1 s windows beside the same statistic before the join (the first
+     * 0.5 s skipped: the workers' first claims and plans) */
+    out->dip_1s = rbb_timeline_window_dip(out->rows_per_s, out->n_bins, out->join_bin,
+                                          1000 / RBB_BIN_MS, 500 / RBB_BIN_MS);
     return 0;
 }
 

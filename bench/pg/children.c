@@ -1,5 +1,5 @@
 /*
- * bench_run.c — worker processes of `ringbench pg bench` (bench.h): fork a
+ * children.c — worker processes of `ringbench pg bench` (children.h): fork a
  * worker, wait until every worker is connected and registered, release them
  * all at once, collect their reports while sampling the server's wait events.
  *
@@ -17,7 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "children.h"
+#include "stats.h"
 
 static int write_all(int fd, const void *buf, size_t n) {
     const char *p = buf;

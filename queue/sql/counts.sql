@@ -1,0 +1,12 @@
+-- counts.sql — rows by status, effects, and workers by status (live = alive and heartbeat
+-- within its TTL by the database clock).
+SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'),
+       (SELECT count(*) FROM inbox WHERE status = 'claimed'),
+       (SELECT count(*) FROM inbox WHERE status = 'done'),
+       (SELECT count(*) FROM inbox WHERE status = 'failed'),
+       (SELECT count(*) FROM effects),
+       (SELECT count(*) FROM workers WHERE status = 'alive'),
+       (SELECT count(*) FROM workers
+        WHERE status = 'alive' AND last_seen_at > now() - ttl_ms * interval '1 millisecond'),
+       (SELECT count(*) FROM workers WHERE status = 'dead'),
+       (SELECT count(*) FROM workers WHERE status = 'left')
