@@ -18,7 +18,9 @@
     X(binary)                                                                                      \
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
-    X(table)
+    X(table)                                                                                       \
+    X(maglev)                                                                                      \
+    X(ketama)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)
