@@ -1,5 +1,5 @@
 /*
- * bench_stats.c — summary statistics for `ringbench pg bench` (bench.h):
+ * stats.c — summary statistics for `ringbench pg bench` (stats.h):
  * nearest-rank percentiles, per-100 ms throughput timelines and the dip /
  * recovery figures of a scale event.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
+#include "stats.h"
 
 void rbb_sleep_us(uint64_t us) {
     struct timespec ts = {.tv_sec = (time_t)(us / 1000000u), .tv_nsec = (long)(us % 1000000u) * 1000};
@@ -71,4 +71,28 @@ rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size
         }
     }
     return r;
+}
+
+static double window_mean(const double *v, size_t from, size_t n) {
+    double sum = 0;
+    for (size_t i = from; i < from + n; i++) sum += v[i];
+    return n ? sum / (double)n : 0;
+}
+
+rbb_window_dip rbb_timeline_window_dip(const double *rows_per_s, size_t n_bins, size_t event_bin,
+                                       size_t n_window, size_t skip_bins) {
+    rbb_window_dip d = {0, 0, -1, -1, 0};
+    if (n_window == 0 || event_bin > n_bins) return d;
+    if (event_bin >= n_window) d.before_rows_per_s = window_mean(rows_per_s, event_bin - n_window, n_window);
+    if (event_bin + n_window <= n_bins) d.after_rows_per_s = window_mean(rows_per_s, event_bin, n_window);
+    if (event_bin >= n_window && event_bin + n_window <= n_bins && d.before_rows_per_s > 0)
+        d.dip_fraction = 1.0 - d.after_rows_per_s / d.before_rows_per_s;
+    double lo = -1, hi = -1;
+    for (size_t i = skip_bins; i + n_window <= event_bin; i++, d.n_pre_windows++) {
+        double m = window_mean(rows_per_s, i, n_window);
+        if (lo < 0 || m < lo) lo = m;
+        if (hi < 0 || m > hi) hi = m;
+    }
+    if (d.n_pre_windows && hi > 0) d.pre_variation = 1.0 - lo / hi;
+    return d;
 }

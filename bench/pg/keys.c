@@ -1,6 +1,6 @@
 /*
- * bench_keys.c — partition keys for `ringbench pg bench`: uniform or
- * Zipf-skewed draws over K keys, reproducible from a seed (see bench.h).
+ * keys.c — partition keys for `ringbench pg bench`: uniform or
+ * Zipf-skewed draws over K keys, reproducible from a seed (see keys.h).
  *
  * Keys are "order:<rank>"; ranks come from the shared samplers of
  * datasets/keygen.h (splitmix64; Zipf by inversion), so a seed gives the same
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "keys.h"
 #include "keygen.h"
 
 int rbb_keys_init(rbb_keys *k, rbb_dist dist, uint32_t n_keys, double zipf_s, uint64_t seed) {

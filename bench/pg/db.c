@@ -1,6 +1,6 @@
 /*
- * bench_db.c — the driver's own libpq helpers for `ringbench pg bench`
- * (bench.h): connecting to a named database on the server a conninfo points
+ * db.c — the driver's own libpq helpers for `ringbench pg bench`
+ * (db.h): connecting to a named database on the server a conninfo points
  * at, turning a live connection back into a conninfo string for the workers,
  * and one-value queries.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "db.h"
 
 PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size_t err_size) {
     const char *kw[3] = {"dbname", dbname ? "dbname" : NULL, NULL};

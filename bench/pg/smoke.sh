@@ -1,10 +1,10 @@
-# bench_smoke.sh [PROFILE] — ctest pg_bench_smoke / pg_bench_quick (label pg): `ringbench pg
+# smoke.sh [PROFILE] — ctest pg_bench_smoke / pg_bench_quick (label pg): `ringbench pg
 # bench --PROFILE` (smoke by default, or quick) against the
 # pg_server fixture's server (queue/tests/lib.sh: RINGBENCH_PG_CONNINFO, else the embedded
 # cluster, else SKIP). Correctness only, never speed: every cell, the crash run and the exit
 # status must show duplicates == 0 and lost == 0. Own databases, so it runs beside the
 # scenario tests.
-source "$(dirname "$0")/tests/lib.sh"
+source "$RB_PG_LIB"
 profile=${1:-smoke}
 case $profile in smoke | quick) ;; *) fail "unknown profile '$profile' (smoke or quick)" ;; esac
 out=$TMP/out

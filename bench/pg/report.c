@@ -1,5 +1,5 @@
 /*
- * bench_report.c — the outputs of `ringbench pg bench` (bench.h): one JSON
+ * report.c — the outputs of `ringbench pg bench` (report.h): one JSON
  * document with every parameter, the machine record and every figure; the
  * Markdown tables published in results/; the scale-event timeline as CSV.
  * Ratios against pgbench are rows/s (or tx/s) divided by pgbench
@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "bench.h"
+#include "report.h"
 #include "cli.h"
 
 static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }
@@ -91,13 +91,13 @@ static void json_params(FILE *f, const rbb_params *p) {
             "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
             "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
             "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d, "
-            "\"pgbench_group_s\": %g, "
+            "\"pgbench_group_s\": %g, \"repeats\": %u, \"pgbench_drift_max\": %.2f, "
             "\"completion\": \"%s\"}",
             p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
             p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
             p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
-            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s,
-            p->complete_each ? "one commit per row" : "one commit per batch");
+            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s, p->repeats,
+            RBB_DRIFT_MAX, p->complete_each ? "one commit per row" : "one commit per batch");
 }
 
 static void json_cell(FILE *f, const rbb_cell *c) {
@@ -128,7 +128,19 @@ static void json_cell(FILE *f, const rbb_cell *c) {
     json_counts(f, &c->after);
     fprintf(f, ", \"wait_events\": ");
     json_waits(f, &c->waits);
-    fprintf(f, "}");
+    fprintf(f, ", \"n_repeats\": %u, \"rows_per_s_is\": \"median of the repetitions\", "
+               "\"rows_per_s_min\": %.1f, \"rows_per_s_max\": %.1f, \"repeat_rows_per_s\": [",
+            c->n_repeats, c->rows_per_s_min, c->rows_per_s_max);
+    for (uint32_t i = 0; i < c->n_repeats; i++)
+        fprintf(f, "%s%.1f", i ? ", " : "", c->rep_rows_per_s[i]);
+    fprintf(f, "], \"repeat_claim_p50_us\": [");
+    for (uint32_t i = 0; i < c->n_repeats; i++)
+        fprintf(f, "%s%.1f", i ? ", " : "", c->rep_claim_p50_us[i]);
+    fprintf(f,
+            "], \"pgbench_drift\": %.3f, \"pgbench_drift_flagged\": %s, \"remeasured\": %s, "
+            "\"first_pgbench_drift\": %.3f}",
+            c->pgbench_drift, c->drift_flagged ? "true" : "false",
+            c->remeasured ? "true" : "false", c->first_drift);
 }
 
 static const rbb_cell *find_cell(const rbb_run *run, rbb_mode m, uint32_t w, uint32_t b,
@@ -197,12 +209,17 @@ static void json_scale(FILE *f, const rbb_scale *s) {
             "\"n_claimed_on_moved_at_join\": %llu, \"n_pending_on_moved_at_join\": %llu, "
             "\"n_lost\": %llu, \"baseline_rows_per_s\": %.1f, \"min_rows_per_s\": %.1f, "
             "\"min_at_ms\": %.0f, \"dip_fraction\": %.3f, \"recovery_to_90pct_ms\": %.0f, "
-            "\"post_join_1s_rows_per_s\": %.1f, \"after\": ",
+            "\"post_join_1s_rows_per_s\": %.1f, \"before_join_1s_rows_per_s\": %.1f, "
+            "\"dip_1s_fraction\": %.3f, \"pre_join_1s_variation\": %.3f, "
+            "\"n_pre_join_windows\": %zu, \"member_ids\": \"scale-<algo>-s<seed>-w<i>\", "
+            "\"after\": ",
             s->failed ? "true" : "false", s->n_before, s->batch, s->n_buckets, s->n_moved_buckets,
             s->n_before ? s->n_buckets / (s->n_before + 1) : 0, s->n_moved_to_new,
             (unsigned long long)s->n_claimed_on_moved, (unsigned long long)s->n_pending_on_moved,
             (unsigned long long)s->n_lost, s->rec.baseline_rows_per_s, s->rec.min_rows_per_s,
-            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms, s->post_rows_per_s);
+            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms, s->post_rows_per_s,
+            s->dip_1s.before_rows_per_s, s->dip_1s.dip_fraction, s->dip_1s.pre_variation,
+            s->dip_1s.n_pre_windows);
     json_counts(f, &s->after);
     fprintf(f, ", \"join_bin\": %zu, \"rows_per_s_timeline\": [", s->join_bin);
     for (size_t i = 0; i < s->n_bins; i++) fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
@@ -230,6 +247,81 @@ static void json_crash(FILE *f, const rbb_crash *c) {
                 "\"reclaim_ms\": %.0f, \"redone_ms\": %.0f}",
                 (unsigned long long)k->n_rows_held, (unsigned long long)k->n_rows_orphaned,
                 k->detect_ms, k->reclaim_ms, k->redone_ms);
+    }
+    fprintf(f, "]}");
+}
+
+/* The backlog sweep: per mode, claim p50 at the largest backlog / at the smallest. */
+static double backlog_ratio(const rbb_run *run, rbb_mode m, uint64_t *lo, uint64_t *hi) {
+    const rbb_backlog_point *a = NULL, *b = NULL;
+    for (size_t i = 0; i < run->n_backlog; i++) {
+        const rbb_backlog_point *x = &run->backlog[i];
+        if (x->cell.mode != m || x->cell.failed) continue;
+        if (!a || x->backlog < a->backlog) a = x;
+        if (!b || x->backlog > b->backlog) b = x;
+    }
+    if (!a || !b || a == b) return 0;
+    *lo = a->backlog, *hi = b->backlog;
+    return ratio(b->cell.claim_p50_us, a->cell.claim_p50_us);
+}
+
+static void json_backlog(FILE *f, const rbb_run *run) {
+    const rbb_params *p = &run->p;
+    fprintf(f,
+            "{\"n_workers\": %u, \"batch\": %u, \"secs\": %g, \"hot_key\": \"%s\", "
+            "\"hot_share\": %.3f, \"hot_head_in_flight\": %s, \"points\": [",
+            p->backlog_workers, p->backlog_batch, p->backlog_s, RBB_HOT_KEY,
+            p->backlog_hot_every ? 1.0 / p->backlog_hot_every : 0.0,
+            p->backlog_hot_every ? "true" : "false");
+    for (size_t i = 0; i < run->n_backlog; i++) {
+        const rbb_backlog_point *x = &run->backlog[i];
+        const rbb_cell *c = &x->cell;
+        fprintf(f,
+                "%s\n    {\"backlog\": %llu, \"n_hot_pending\": %llu, \"mode\": \"%s\", "
+                "\"failed\": %s, \"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, "
+                "\"rows_per_s\": %.1f, \"n_claims\": %llu, \"n_empty_claims\": %llu, "
+                "\"n_lost\": %llu, \"n_duplicates\": %llu}",
+                i ? "," : "", (unsigned long long)x->backlog,
+                (unsigned long long)x->n_hot_pending, rbb_mode_name(c->mode),
+                c->failed ? "true" : "false", c->claim_p50_us, c->claim_p99_us, c->rows_per_s,
+                (unsigned long long)c->n_claims, (unsigned long long)c->n_empty_claims,
+                (unsigned long long)c->n_lost,
+                (unsigned long long)(c->after.n_duplicates + c->n_dup_executions));
+    }
+    fprintf(f, "], \"targets\": [");
+    for (size_t m = 0, k = 0; m < p->n_modes; m++) {
+        uint64_t lo = 0, hi = 0;
+        double r = backlog_ratio(run, p->modes[m], &lo, &hi);
+        if (r <= 0) continue;
+        fprintf(f,
+                "%s{\"target\": \"claim p50 at the largest backlog / at the smallest\", "
+                "\"mode\": \"%s\", \"backlog_small\": %llu, \"backlog_large\": %llu, "
+                "\"measured\": %.3f, \"wanted_at_most\": 1.5, \"met\": %s}",
+                k++ ? ", " : "", rbb_mode_name(p->modes[m]), (unsigned long long)lo,
+                (unsigned long long)hi, r, r <= 1.5 ? "true" : "false");
+    }
+    fprintf(f, "]}");
+}
+
+static void json_soak(FILE *f, const rbb_soak *s) {
+    fprintf(f,
+            "{\"failed\": %s, \"secs\": %g, \"interval_s\": %g, \"n_workers\": %u, "
+            "\"batch\": %u, \"mode\": \"affinity\", \"backlog\": %llu, \"n_rows\": %llu, "
+            "\"n_lost\": %llu, \"n_duplicates\": %llu, \"last_vs_first\": %.3f, "
+            "\"wanted_last_vs_first\": 0.9, \"autovacuum\": ",
+            s->failed ? "true" : "false", s->secs, s->interval_s, s->n_workers, s->batch,
+            (unsigned long long)s->backlog, (unsigned long long)s->n_rows,
+            (unsigned long long)s->n_lost, (unsigned long long)s->n_duplicates, s->last_vs_first);
+    jstr(f, s->autovacuum);
+    fprintf(f, ", \"intervals\": [");
+    for (size_t i = 0; i < s->n_intervals; i++) {
+        const rbb_soak_interval *v = &s->iv[i];
+        fprintf(f,
+                "%s{\"t_end_s\": %.1f, \"rows_per_s\": %.1f, \"n_inbox_rows\": %llu, "
+                "\"n_pending\": %llu, \"n_dead_tup\": %llu, \"inbox_bytes\": %llu}",
+                i ? ", " : "", v->t_end_s, v->rows_per_s, (unsigned long long)v->n_inbox_rows,
+                (unsigned long long)v->n_pending, (unsigned long long)v->n_dead_tup,
+                (unsigned long long)v->inbox_bytes);
     }
     fprintf(f, "]}");
 }
@@ -278,7 +370,17 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
     fprintf(f, "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
             (unsigned long long)run->explain_backlog);
     jstr(f, run->explain ? run->explain : "");
-    fprintf(f, "},\n  \"crash\": ");
+    fprintf(f, "},\n  \"backlog_sweep\": ");
+    if (run->p.n_backlogs)
+        json_backlog(f, run);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"soak\": ");
+    if (run->has_soak)
+        json_soak(f, &run->soak);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"crash\": ");
     if (run->has_crash)
         json_crash(f, &run->crash);
     else
@@ -294,6 +396,64 @@ static void md_top_waits(FILE *f, const rbb_waits *w) {
                 100 * ratio((double)w->count[idx[i]], (double)w->n_backend_samples));
 }
 
+static void md_backlog(FILE *f, const rbb_run *run) {
+    const rbb_params *p = &run->p;
+    fprintf(f,
+            "\n## Backlog sweep: claim p50 against the pending rows (W %u, batch %u, %g s each)\n\n"
+            "One hot key (`%s`) holds 1/%u of the backlog and its head row is in flight (leased "
+            "to a holder that never completes it), so ordered mode's guard meets its blocked "
+            "rows at every size; the backlog is topped up to its size before each mode. Claim "
+            "latency in µs (p50 / p99).\n\n| backlog | mode | pending of the hot key | claim p50 "
+            "µs | claim p99 µs | rows/s | dup | lost |\n|---:|---|---:|---:|---:|---:|---:|---:|\n",
+            p->backlog_workers, p->backlog_batch, p->backlog_s, RBB_HOT_KEY, p->backlog_hot_every);
+    for (size_t i = 0; i < run->n_backlog; i++) {
+        const rbb_backlog_point *x = &run->backlog[i];
+        const rbb_cell *c = &x->cell;
+        if (c->failed) {
+            fprintf(f, "| %llu | %s | failed ||||||\n", (unsigned long long)x->backlog,
+                    rbb_mode_name(c->mode));
+            continue;
+        }
+        fprintf(f, "| %llu | %s | %llu | %.0f | %.0f | %.0f | %llu | %llu |\n",
+                (unsigned long long)x->backlog, rbb_mode_name(c->mode),
+                (unsigned long long)x->n_hot_pending, c->claim_p50_us, c->claim_p99_us,
+                c->rows_per_s, (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
+                (unsigned long long)c->n_lost);
+    }
+    fprintf(f, "\n| mode | claim p50 at the largest backlog / at the smallest | wanted | met "
+               "|\n|---|---:|---:|---|\n");
+    for (size_t m = 0; m < p->n_modes; m++) {
+        uint64_t lo = 0, hi = 0;
+        double r = backlog_ratio(run, p->modes[m], &lo, &hi);
+        if (r > 0)
+            fprintf(f, "| %s | %.2f (%llu vs %llu rows) | <= 1.5 | %s |\n",
+                    rbb_mode_name(p->modes[m]), r, (unsigned long long)hi,
+                    (unsigned long long)lo, r <= 1.5 ? "yes" : "**no**");
+    }
+}
+
+static void md_soak(FILE *f, const rbb_soak *s) {
+    fprintf(f,
+            "\n## Soak: %u affinity workers, batch %u, %.0f s, backlog kept at %llu rows\n\n",
+            s->n_workers, s->batch, s->secs, (unsigned long long)s->backlog);
+    if (s->failed) {
+        fprintf(f, "**failed** (see stderr of the run)\n");
+        return;
+    }
+    fprintf(f, "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB |\n"
+               "|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < s->n_intervals; i++)
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f |\n", s->iv[i].t_end_s,
+                s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
+                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_dead_tup,
+                (double)s->iv[i].inbox_bytes / 1048576.0);
+    fprintf(f,
+            "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
+            "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",
+            s->last_vs_first, (unsigned long long)s->n_rows, (unsigned long long)s->n_lost,
+            (unsigned long long)s->n_duplicates, s->autovacuum);
+}
+
 void rbb_report_md(FILE *f, const rbb_run *run) {
     const rbb_params *p = &run->p;
     fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
@@ -301,7 +461,8 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
             "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
             "affinity ring `%s`, 1,024 buckets. Machine record and every parameter: "
             "`pgbench.json`.\n\n",
-            p->sync_commit ? "on" : "off", p->n_keys, p->n_dists > 1 ? "uniform and Zipf" : "uniform",
+            p->sync_commit ? "on" : "off", p->n_keys,
+            p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]),
             p->zipf_s, (unsigned long long)p->seed, p->cell_s, p->ring_algo);
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (!run->pgbench_ok) {
@@ -315,26 +476,34 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
         fprintf(f, "\n");
     }
     fprintf(f, "## Claim throughput\n\n");
-    fprintf(f, "rows/s: rows completed (effect written) per second; tx/s: claim + completion "
+    fprintf(f, "rows/s: rows completed (effect written) per second, the median of %u "
+               "repetitions measured in interleaved order (min-max beside it); the other figures "
+               "are the median repetition's; tx/s: claim + completion "
                "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count, "
-               "measured right before and after the group of three modes (mean; column ref TPS). "
-               "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n");
-    fprintf(f, "| dist | W | batch | mode | rows/s | ref TPS | x pgbench | tx/s | tx x pgbench | "
-               "claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | lost | top wait "
-               "events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-               "---|\n");
+               "measured right before and after the group of modes (mean; column ref TPS; "
+               "drift: |after - before| / mean, **flagged** above %.0f%%, and the group is then "
+               "measured once more: `again`). "
+               "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n",
+            p->repeats, 100 * RBB_DRIFT_MAX);
+    fprintf(f, "| dist | W | batch | mode | rows/s | min-max | ref TPS | drift | x pgbench | tx/s | "
+               "tx x pgbench | claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | "
+               "lost | top wait events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+               "---:|---:|---:|---:|---:|---:|---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
         if (c->failed) {
-            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||\n", dist_name(c->dist),
+            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||||\n", dist_name(c->dist),
                     c->n_workers, c->batch, rbb_mode_name(c->mode));
             continue;
         }
         fprintf(f,
-                "| %s | %u | %u | %s | %.0f%s | %.0f | %.2f | %.0f | %.2f | %.0f | %.0f | %llu | "
-                "%llu | %llu | %llu | ",
+                "| %s | %u | %u | %s | %.0f%s | %.0f-%.0f | %.0f | %s%.0f%%%s%s | %.2f | %.0f | "
+                "%.2f | %.0f | %.0f | %llu | %llu | %llu | %llu | ",
                 dist_name(c->dist), c->n_workers, c->batch, rbb_mode_name(c->mode), c->rows_per_s,
-                c->backlog_exhausted ? "*" : "", c->pgbench_tps, ratio(c->rows_per_s, c->pgbench_tps),
+                c->backlog_exhausted ? "*" : "", c->rows_per_s_min, c->rows_per_s_max,
+                c->pgbench_tps, c->drift_flagged ? "**" : "", 100 * c->pgbench_drift,
+                c->drift_flagged ? " flagged**" : "", c->remeasured ? " again" : "",
+                ratio(c->rows_per_s, c->pgbench_tps),
                 c->tx_per_s, ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us,
                 c->claim_p99_us, (unsigned long long)c->n_empty_claims,
                 (unsigned long long)c->after.n_dead_tup,
@@ -355,26 +524,35 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
     }
     if (run->n_scale) {
         fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
+        fprintf(f, "Member ids are fixed by the seed (`scale-<algo>-s<seed>-w<i>`), so the "
+                   "moved buckets are the same in every run. Dip over 1 s: 1 - (first 1 s after "
+                   "the join) / (1 s before it); beside it the pre-join variation of the same "
+                   "1 s means (1 - min / max over every 1 s window before the join, the first "
+                   "0.5 s skipped): a dip within it is noise.\n\n");
         fprintf(f, "| ownership | moved buckets | ideal | moved to joiner | rows claimed on moved "
                    "at join | backlog on moved at join | baseline rows/s (1 s before) | first "
-                   "1 s after | min 100 ms bin (2 s after) | dip | back to 90%% ms | dup | lost "
-                   "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                   "1 s after | dip over 1 s | pre-join 1 s variation | min 100 ms bin (2 s "
+                   "after) | dip (100 ms bin) | back to 90%% ms | dup | lost "
+                   "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < run->n_scale; i++) {
             const rbb_scale *s = &run->scale[i];
             if (s->failed) {
-                fprintf(f, "| %s | failed |||||||||||\n", s->algo);
+                fprintf(f, "| %s | failed |||||||||||||\n", s->algo);
                 continue;
             }
             fprintf(f,
-                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f | %.0f%% | %.0f | %llu "
-                    "| %llu |\n",
+                    "| %s | %u | %u | %u | %llu | %llu | %.0f | %.0f | %.0f%% | %.0f%% | %.0f | "
+                    "%.0f%% | %.0f | %llu | %llu |\n",
                     s->algo, s->n_moved_buckets, s->n_buckets / (s->n_before + 1),
                     s->n_moved_to_new, (unsigned long long)s->n_claimed_on_moved,
                     (unsigned long long)s->n_pending_on_moved, s->rec.baseline_rows_per_s,
-                    s->post_rows_per_s, s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
+                    s->post_rows_per_s, 100 * s->dip_1s.dip_fraction,
+                    100 * s->dip_1s.pre_variation, s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
                     (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
         }
     }
+    if (run->n_backlog) md_backlog(f, run);
+    if (run->has_soak) md_soak(f, &run->soak);
     if (run->has_crash) {
         const rbb_crash *c = &run->crash;
         fprintf(f,

@@ -1,6 +1,6 @@
 /*
- * bench_queue.c — the queue library (queue.h) as `ringbench pg bench` drives
- * it (bench.h): the driver's session (migrate, the ring configuration,
+ * queue_load.c — the queue library (queue.h) as `ringbench pg bench` drives
+ * it (queue_load.h): the claim modes, the driver's session (migrate, the ring configuration,
  * EXPLAIN), the backlog filled by COPY, the queue's state read back with
  * plain SQL on the schema of queue/schema.sql, and the worker
  * process body: the claim loop of queue.h with timing around each claim and
@@ -18,10 +18,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "children.h"
+#include "db.h"
 #include "queue.h"
+#include "queue_load.h"
+#include "stats.h"
 
 #define RBB_SCHEMA "ringbench"
+
+static const char *const mode_names[] = {"competing", "affinity", "ordered"};
+
+const char *rbb_mode_name(rbb_mode m) { return m < RBB_N_MODES ? mode_names[m] : "?"; }
+
+int rbb_mode_parse(const char *s, rbb_mode *out) {
+    for (int m = 0; m < RBB_N_MODES; m++)
+        if (strcmp(s, mode_names[m]) == 0) return *out = (rbb_mode)m, 0;
+    return -1;
+}
 
 static char *driver_conninfo; /* the bench database */
 static rb_config ring_cfg;     /* the queue's ring parameters (queue_config) */
@@ -81,7 +94,8 @@ int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring
     return rb_ring_build(a, &ring_cfg, members, n, out);
 }
 
-int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, char *err,
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every,
+                   const char *tag, char *err,
                    size_t err_size) {
     PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
                             "FROM STDIN");
@@ -94,7 +108,9 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, 
     char line[160], key[32];
     int ok = 1;
     for (uint64_t i = 0; ok && i < n_rows; i++) {
-        size_t kl = rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
+        size_t kl = hot_every && i % hot_every == 0
+                        ? (size_t)snprintf(key, sizeof key, "%s", RBB_HOT_KEY)
+                        : rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
         int n = snprintf(line, sizeof line, "%s\t%u\t%s:%llu\n", key,
                          rb_bucket_of(&ring_cfg, key, kl), tag, (unsigned long long)i);
         ok = PQputCopyData(c, line, n) == 1;
@@ -117,7 +133,7 @@ int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, 
     if (rbb_keys_init(&keys, dist, n_keys, zipf_s, seed))
         return snprintf(err, err_size, "out of memory"), -1;
     int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, tag, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, 0, tag, err, err_size);
     if (!rc) rc = rbb_queue_settle(c, err, err_size);
     rbb_keys_free(&keys);
     return rc;
@@ -174,12 +190,24 @@ int rbb_queue_db_epoch(PGconn *c, double *out, char *err, size_t err_size) {
     return rbb_db_double(c, out, err, err_size, "SELECT extract(epoch FROM clock_timestamp())");
 }
 
-static char *bucket_array(const uint32_t *b, size_t n) {
-    char *s = malloc(n * 6 + 4);
+/* A Postgres array literal "{v0,v1,...}" of n integers, from u32[] or, when
+ * u32 is NULL, from i64[] (malloc'ed; NULL when out of memory). Each element
+ * is written with a bound (snprintf into what is left): 21 bytes hold any
+ * int64 or uint32 and its comma, whatever B or the ids are (issue 10, kind 12). */
+static char *int_array_literal(const uint32_t *u32, const int64_t *i64, size_t n) {
+    size_t cap = n * 21 + 3, k = 0;
+    char *s = malloc(cap);
     if (!s) return NULL;
-    size_t k = 0;
     s[k++] = '{';
-    for (size_t i = 0; i < n; i++) k += (size_t)sprintf(s + k, "%s%u", i ? "," : "", b[i]);
+    for (size_t i = 0; i < n; i++) {
+        int w = u32 ? snprintf(s + k, cap - k, "%s%u", i ? "," : "", u32[i])
+                    : snprintf(s + k, cap - k, "%s%lld", i ? "," : "", (long long)i64[i]);
+        if (w < 0 || (size_t)w >= cap - k) {
+            free(s);
+            return NULL;
+        }
+        k += (size_t)w;
+    }
     s[k++] = '}';
     s[k] = '\0';
     return s;
@@ -187,7 +215,7 @@ static char *bucket_array(const uint32_t *b, size_t n) {
 
 int rbb_queue_count_on_buckets(PGconn *c, const uint32_t *buckets, size_t n, uint64_t *claimed,
                                uint64_t *pending, char *err, size_t err_size) {
-    char *arr = bucket_array(buckets, n);
+    char *arr = int_array_literal(buckets, NULL, n);
     if (!arr) return snprintf(err, err_size, "out of memory"), -1;
     const char *v[1] = {arr};
     PGresult *r = PQexecParams(c,
@@ -283,13 +311,8 @@ int rbb_queue_rows_held(PGconn *c, const char *id, int64_t **ids, size_t *n, cha
 
 long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, size_t err_size) {
     if (n == 0) return 0;
-    char *s = malloc(n * 21 + 4);
-    if (!s) return -1;
-    size_t k = 0;
-    s[k++] = '{';
-    for (size_t i = 0; i < n; i++) k += (size_t)sprintf(s + k, "%s%lld", i ? "," : "", (long long)ids[i]);
-    s[k++] = '}';
-    s[k] = '\0';
+    char *s = int_array_literal(NULL, ids, n);
+    if (!s) return snprintf(err, err_size, "out of memory"), -1;
     const char *v[1] = {s};
     PGresult *r = PQexecParams(c,
                                "SELECT count(*) FROM inbox WHERE id = ANY($1::bigint[]) AND "
@@ -406,6 +429,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     cfg.ttl_ms = s->ttl_ms;
     cfg.heartbeat_ms = s->heartbeat_ms;
     cfg.algo = rb_algo_by_name(s->ring_algo);
+    cfg.worker_id = s->worker_id;
     cfg.ring = ring_cfg;
     cfg.ring_override = 1;
     rb_queue *q = NULL;

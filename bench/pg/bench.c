@@ -3,8 +3,8 @@
  * library on a live Postgres (W worker processes x mode x batch x key
  * distribution), pgbench simple-update on the same server in the same run as
  * the reference, then the scale event and the crash injection
- * (bench_events.c). Results: JSON + Markdown (+ CSV timeline) into --out;
- * the Markdown table also to stdout. Progress on stderr. See queue/BENCH.md.
+ * (events.c). Results: JSON + Markdown (+ CSV timeline) into --out;
+ * the Markdown table also to stdout. Progress on stderr. See bench/pg/README.md.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -15,8 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "backlog.h"
+#include "cells.h"
 #include "cli.h"
+#include "db.h"
+#include "events.h"
+#include "report.h"
+#include "soak.h"
 
 #ifndef RINGBENCH_SOURCE_DIR
 #define RINGBENCH_SOURCE_DIR "."
@@ -34,8 +39,9 @@ static const char usage_text[] =
     "\n"
     "profiles (default --full):\n"
     "  --smoke          < 30 s: correctness (duplicates, lost) on a tiny matrix + 1 kill\n"
-    "  --quick          about 2 minutes (W 1,4; batch 1,32)\n"
-    "  --full           the whole matrix (W 1,2,4,8; batch 1,8,32), about 12 minutes\n"
+    "  --quick          about 3 minutes (W 1,4; batch 1,32; 3 repetitions of 1 s)\n"
+    "  --full           the whole matrix (W 1,2,4,8; batch 1,8,32; 3 repetitions of 3 s),\n"
+    "                   about 20 minutes\n"
     "options (override the profile):\n"
     "  --db STR         server to use, as for the other pg commands (--conninfo is the same;\n"
     "                   default $RINGBENCH_PG_CONNINFO, else PG* variables)\n"
@@ -50,13 +56,21 @@ static const char usage_text[] =
     "  --keys K         partition keys (default 10000)\n"
     "  --zipf-s S       Zipf exponent (default 1.0)\n"
     "  --seed N         key stream seed (default 1)\n"
-    "  --secs S         measured seconds per cell\n"
+    "  --secs S         measured seconds per cell and repetition\n"
+    "  --repeats N      repetitions of every cell, interleaved across the modes; the median\n"
+    "                   and the min-max are reported (default 3; smoke 1)\n"
     "  --pgbench-secs S seconds per pgbench run before / after the matrix\n"
     "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
     "  --complete batch|each one commit per claimed batch (default), or one per row\n"
     "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
+    "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
+    "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
+    "                   none to skip (default: full 10k,100k,1M; quick 10k,100k; smoke 2k,8k)\n"
+    "  --backlog-secs S measured seconds per backlog size and mode\n"
+    "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
+    "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
     "  --kills N        SIGKILLs in the crash run\n"
     "  --out DIR        results folder (default results/pgbench-<date>)\n"
     "  --format md|json what goes to stdout (default md)\n";
@@ -75,22 +89,29 @@ static void set_profile(rbb_params *p, const char *name) {
         w = w_smoke, nw = 2, b = b_smoke, nb = 2;
         p->n_dists = 1;
         p->cell_s = 0.8;
+        p->repeats = 1;
         p->pgbench_s = 1, p->pgbench_group_s = 1;
         p->scale = 0;
         p->crash = 1, p->crash_kills = 1, p->crash_rows = 1500;
+        p->backlogs[0] = 2000, p->backlogs[1] = 8000, p->n_backlogs = 2, p->backlog_s = 0.5;
     } else if (strcmp(name, "quick") == 0) {
         w = w_quick, nw = 2, b = b_quick, nb = 2;
         p->n_dists = 2;
-        p->cell_s = 1.5;
+        p->cell_s = 1.0;
+        p->repeats = 3;
         p->pgbench_s = 2, p->pgbench_group_s = 1;
         p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
         p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->n_backlogs = 2, p->backlog_s = 1;
     } else {
         p->n_dists = 2;
-        p->cell_s = 5;
+        p->cell_s = 3;
+        p->repeats = 3;
         p->pgbench_s = 3, p->pgbench_group_s = 2;
         p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
         p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->backlogs[2] = 1000000;
+        p->n_backlogs = 3, p->backlog_s = 2;
     }
     memcpy(p->workers, w, nw * sizeof *w);
     p->n_workers = nw;
@@ -116,6 +137,9 @@ static void params_init(rbb_params *p) {
     p->crash_lease_ms = 1500;
     p->crash_ttl_ms = 600;
     p->crash_heartbeat_ms = 150;
+    p->backlog_workers = 2;
+    p->backlog_batch = 8;
+    p->backlog_hot_every = 10; /* the hot key holds 10% of the backlog */
     set_profile(p, "full");
 }
 
@@ -128,6 +152,28 @@ static int parse_u32_list(const char *s, uint32_t min, uint32_t max, uint32_t *o
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (*n == RBB_MAX_LIST || rb_cli_parse_u32(t, min, max, &out[*n])) return -1;
         (*n)++;
+    }
+    return *n ? 0 : -1;
+}
+
+/* Comma list of row counts with an optional k (1e3) or M (1e6) suffix, each in
+ * 1,000..10,000,000 (at most RBB_MAX_LIST). 0 or -1. */
+static int parse_count_list(const char *s, uint64_t *out, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    memcpy(buf, s, strlen(s) + 1);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t len = strlen(t);
+        uint64_t mul = 1, v;
+        if (len > 1 && (t[len - 1] == 'k' || t[len - 1] == 'M')) {
+            mul = t[len - 1] == 'k' ? 1000 : 1000000;
+            t[len - 1] = '\0';
+        }
+        if (*n == RBB_MAX_LIST || rb_cli_parse_u64(t, &v) || v > 10000000 / mul) return -1;
+        v *= mul;
+        if (v < 1000) return -1;
+        out[(*n)++] = v;
     }
     return *n ? 0 : -1;
 }
@@ -149,16 +195,6 @@ static int parse_names(const char *s, const char *const *names, size_t n_names, 
 }
 
 static const char *const dist_names[] = {"uniform", "zipf"};
-static const char *const mode_names[] = {"competing", "affinity", "ordered"};
-
-const char *rbb_mode_name(rbb_mode m) { return m < RBB_N_MODES ? mode_names[m] : "?"; }
-
-int rbb_mode_parse(const char *s, rbb_mode *out) {
-    for (int m = 0; m < RBB_N_MODES; m++)
-        if (strcmp(s, mode_names[m]) == 0) return *out = (rbb_mode)m, 0;
-    return -1;
-}
-
 /* The field an option taking a plain string sets, or NULL. */
 static const char **string_option(const char *a, rbb_params *p) {
     const struct {
@@ -191,8 +227,11 @@ static const numeric_opt numeric_opts[] = {
     {"--zipf-s", 'd', offsetof(rbb_params, zipf_s), 0, 10, "0..10"},
     {"--seed", 'u', offsetof(rbb_params, seed), 0, -1, "an unsigned integer"},
     {"--secs", 'd', offsetof(rbb_params, cell_s), 0.1, 3600, "0.1..3600"},
+    {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS, "1.." STR(RBB_MAX_REPEATS)},
     {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
     {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
+    {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400, "10..86400 seconds"},
+    {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600, "0.1..3600"},
     {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS, "1.." STR(RBB_MAX_KILLS)},
 };
 
@@ -269,6 +308,8 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         } else if (strcmp(a, "--modes") == 0) {
             NEED_VALUE();
             int m[RBB_N_MODES];
+            const char *mode_names[RBB_N_MODES];
+            for (int k = 0; k < RBB_N_MODES; k++) mode_names[k] = rbb_mode_name((rbb_mode)k);
             if (parse_names(v, mode_names, RBB_N_MODES, m, RBB_N_MODES, &p->n_modes))
                 return rb_cli_usage_error(
                     CMD, "--modes wants a list of competing,affinity,ordered, got '%s'", v);
@@ -295,6 +336,14 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             if (strcmp(v, "batch") && strcmp(v, "each"))
                 return rb_cli_usage_error(CMD, "--complete wants batch or each, got '%s'", v);
             p->complete_each = strcmp(v, "each") == 0;
+        } else if (strcmp(a, "--backlog") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "none") == 0)
+                p->n_backlogs = 0;
+            else if (parse_count_list(v, p->backlogs, &p->n_backlogs))
+                return rb_cli_usage_error(
+                    CMD, "--backlog wants a list of row counts 1k..10M (e.g. 10k,100k,1M) or none, got '%s'",
+                    v);
         } else if (strcmp(a, "--no-scale") == 0) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
@@ -312,169 +361,14 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     return RB_EXIT_OK;
 }
 
-/* Rows to enqueue (see bench.h): the best total rate measured so far at this
- * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
- * and a head-room of 2.5 for the swings of a shared disk; a default estimate
- * before the first cell. A cell that still runs dry is flagged
- * backlog_exhausted. */
-static struct {
-    uint32_t batch;
-    double rows_per_s;
-} rates_seen[16];
-
-void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s) {
-    (void)n_workers;
-    for (size_t i = 0; i < 16; i++) {
-        if (rates_seen[i].batch != batch && rates_seen[i].batch != 0) continue;
-        rates_seen[i].batch = batch;
-        if (rows_per_s > rates_seen[i].rows_per_s) rates_seen[i].rows_per_s = rows_per_s;
-        return;
-    }
-}
-
-uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs) {
-    (void)n_workers;
-    if (p->n_rows) return p->n_rows;
-    double per_s = batch <= 1 ? 1500 : batch <= 8 ? 8000 : 20000;
-    for (size_t i = 0; i < 16; i++)
-        if (rates_seen[i].batch == batch) per_s = rates_seen[i].rows_per_s;
-    uint64_t r = (uint64_t)(per_s * secs * 2.5);
-    return r < 1000 ? 1000 : r;
-}
-
-static void summarize_latencies(rbb_cell *c, rbb_child *ch, size_t n) {
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++) total += ch[i].has_final ? ch[i].final.n_samples : 0;
-    uint32_t *claim = malloc((total ? total : 1) * sizeof *claim);
-    uint32_t *comp = malloc((total ? total : 1) * sizeof *comp);
-    if (!claim || !comp) {
-        free(claim);
-        free(comp);
-        return;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!ch[i].has_final) continue;
-        for (uint64_t j = 0; j < ch[i].final.n_samples; j++, k++) {
-            claim[k] = ch[i].samples[j].claim_ns;
-            comp[k] = ch[i].samples[j].complete_ns;
-        }
-    }
-    rbb_sort_u32(claim, total);
-    rbb_sort_u32(comp, total);
-    c->claim_p50_us = rbb_percentile_sorted(claim, total, 50) / 1e3;
-    c->claim_p99_us = rbb_percentile_sorted(claim, total, 99) / 1e3;
-    c->complete_p50_us = rbb_percentile_sorted(comp, total, 50) / 1e3;
-    c->complete_p99_us = rbb_percentile_sorted(comp, total, 99) / 1e3;
-    free(claim);
-    free(comp);
-}
-
-/* Wait until no other backend is connected to the bench database, so the
- * workers' statistics (n_dead_tup) are flushed: a backend flushes at exit. */
-static void wait_backends_gone(PGconn *c) {
-    for (int i = 0; i < 200; i++) {
-        double n = 0;
-        char err[256];
-        if (rbb_db_double(c, &n, err, sizeof err,
-                          "SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                          "current_database() AND pid <> pg_backend_pid() AND backend_type = "
-                          "'client backend'") ||
-            n == 0)
-            break;
-        rbb_sleep_us(10000);
-    }
-}
-
-/* Run one matrix cell. 0, or -1 with err (the cell is marked failed). */
+/* Run one matrix cell on a fresh backlog. 0, or -1 with err (the cell is marked failed). */
 static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                     uint64_t seed, char *err, size_t err_size) {
     cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
     int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
                              "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
-
-    rbb_worker_spec spec = {.conninfo = conninfo,
-                            .mode = cell->mode,
-                            .batch = cell->batch,
-                            .ring_algo = p->ring_algo,
-                            .run_s = p->cell_s,
-                            .lease_ms = 30000,
-                            .ttl_ms = 3000,
-                            .heartbeat_ms = 1000,
-                            .max_samples = 1u << 20,
-                            .complete_each = p->complete_each};
-    int go[2];
-    if (pipe(go)) {
-        snprintf(err, err_size, "pipe: %s", strerror(errno));
-        return cell->failed = 1, -1;
-    }
-    rbb_child ch[64];
-    size_t n = cell->n_workers;
-    for (size_t i = 0; i < n; i++) {
-        if (rbb_spawn(&ch[i], go[0], go[1], rbb_worker_body, &spec) < 0) {
-            n = i;
-            snprintf(err, err_size, "fork: %s", strerror(errno));
-            rc = -1;
-            break;
-        }
-    }
-    close(go[0]);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (rbb_wait_ready(&ch[i], 20000)) {
-            snprintf(err, err_size, "worker %zu did not become ready (see its message above)",
-                     i);
-            rc = -1;
-        }
-    if (rc)
-        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
-    uint64_t t_go = rbb_now_ns();
-    close(go[1]); /* EOF: every worker starts now */
-    memset(&cell->waits, 0, sizeof cell->waits);
-    rbb_collect(ch, n, c, &cell->waits, 50);
-    if (rc) {
-        for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
-        return cell->failed = 1, -1;
-    }
-
-    uint64_t t_end = t_go;
-    for (size_t i = 0; i < n; i++) {
-        if (!ch[i].has_final || ch[i].exit_status != 0) {
-            cell->failed = 1;
-            snprintf(err, err_size, "worker %zu exited with status %d%s", i, ch[i].exit_status,
-                     ch[i].has_final ? "" : " without a report");
-            continue;
-        }
-        const rbb_report_head *h = &ch[i].final;
-        if (h->t_end_ns > t_end) t_end = h->t_end_ns;
-        cell->n_rows += h->n_rows;
-        cell->n_claims += h->n_claims;
-        cell->n_empty_claims += h->n_empty_claims;
-        cell->n_short_claims += h->n_short_claims;
-        cell->n_complete_tx += h->n_complete_tx;
-        cell->n_fenced += h->n_fenced;
-        cell->n_errors += h->n_errors;
-    }
-    cell->elapsed_s = (double)(t_end - t_go) / 1e9;
-    if (cell->elapsed_s > 0) {
-        cell->rows_per_s = (double)cell->n_rows / cell->elapsed_s;
-        cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
-        cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
-    }
-    summarize_latencies(cell, ch, n);
-    rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
-    for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
-
-    wait_backends_gone(c);
-    if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
-    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
-    cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
-    cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
-    /* completions the workers saw succeed beyond the rows done: a row done twice */
-    if (cell->n_rows > cell->after.n_completed)
-        cell->n_dup_executions = cell->n_rows - cell->after.n_completed;
-    cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
-    return cell->failed ? -1 : 0;
+    return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
 }
 
 /* scripts/machine-record's JSON object, or NULL. */
@@ -551,6 +445,7 @@ static void free_run(rbb_run *run) {
     free(run->machine_json);
     free(run->explain);
     free(run->cells);
+    free(run->backlog);
     for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
 }
 
@@ -624,13 +519,68 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
     run->pgbench_rounds = round + 1;
 }
 
-double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
-    if (!run->pgbench_ok) return 0;
-    for (size_t i = 0; i < run->p.n_workers; i++)
-        if (run->p.workers[i] == n_workers)
-            return run->pgbench_rounds > 1 ? (run->pgbench[i].tps + run->pgbench_after[i].tps) / 2
-                                           : run->pgbench[i].tps;
-    return 0;
+/* Measure one group of the matrix (distribution d, W = workers[w], batch = batches[b]):
+ * every mode p->repeats times in interleaved order (each round runs the modes in
+ * an order rotated by one, so no mode always runs first or last after a fill),
+ * between two adjacent pgbench runs at the same W. Writes group[0 .. n_modes)
+ * (the median repetition of each mode, see rbb_cell_aggregate). Returns the
+ * reference's drift |after - before| / mean (0 without pgbench); *n_bad counts
+ * failed cells and cells with duplicates or lost rows. */
+static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_t d, size_t w,
+                            size_t b, rbb_cell *group, uint64_t t0, int *n_bad) {
+    const rbb_params *p = &run->p;
+    size_t n_modes = p->n_modes, n_rep = p->repeats;
+    rbb_cell reps[RBB_N_MODES][RBB_MAX_REPEATS];
+    memset(reps, 0, sizeof reps);
+    /* the reference adjacent to this group: pgbench at the same W right before
+     * and right after it (the disk and CPU of a shared machine drift within
+     * minutes) */
+    rbb_pgbench_result ref_before = {0}, ref_after = {0};
+    if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_before);
+    char err[1024];
+    for (size_t r = 0; r < n_rep; r++)
+        for (size_t k = 0; k < n_modes; k++) {
+            size_t m = (k + r) % n_modes;
+            rbb_cell *cell = &reps[m][r];
+            cell->dist = p->dists[d];
+            cell->n_workers = p->workers[w];
+            cell->batch = p->batches[b];
+            cell->mode = p->modes[m];
+            fprintf(stderr, "pg bench: %s W=%u batch=%u %s, repetition %zu/%zu ... ",
+                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
+                    dist_names[cell->dist], r + 1, n_rep);
+            if (run_cell(p, conninfo, c, cell, p->seed + d, err, sizeof err)) {
+                fprintf(stderr, "FAILED: %s\n", err);
+                continue;
+            }
+            fprintf(stderr, "%.0f rows/s, claim p50 %.0f us, dup %llu, lost %llu (%.0f s)\n",
+                    cell->rows_per_s, cell->claim_p50_us,
+                    (unsigned long long)(cell->after.n_duplicates + cell->n_dup_executions),
+                    (unsigned long long)cell->n_lost, (double)(rbb_now_ns() - t0) / 1e9);
+        }
+    if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_after);
+    double mean = (ref_before.tps + ref_after.tps) / 2;
+    double drift = ref_before.tps > 0 && ref_after.tps > 0
+                       ? (ref_after.tps > ref_before.tps ? ref_after.tps - ref_before.tps
+                                                         : ref_before.tps - ref_after.tps) / mean
+                       : 0;
+    for (size_t m = 0; m < n_modes; m++) {
+        rbb_cell *cell = &group[m];
+        rbb_cell_aggregate(cell, reps[m], n_rep);
+        cell->pgbench_adjacent_before_tps = ref_before.tps;
+        cell->pgbench_adjacent_after_tps = ref_after.tps;
+        cell->pgbench_drift = drift;
+        cell->drift_flagged = drift > RBB_DRIFT_MAX;
+        if (cell->failed || cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
+            (*n_bad)++;
+        fprintf(stderr, "pg bench:   %s: median %.0f rows/s (%.0f..%.0f)\n",
+                rbb_mode_name(cell->mode), cell->rows_per_s, cell->rows_per_s_min,
+                cell->rows_per_s_max);
+    }
+    if (run->pgbench_ok)
+        fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps (drift %.0f%%)\n",
+                p->workers[w], ref_before.tps, ref_after.tps, 100 * drift);
+    return drift;
 }
 
 int rb_pg_cmd_bench(int argc, char **argv) {
@@ -690,45 +640,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     for (size_t d = 0; d < p->n_dists; d++)
         for (size_t w = 0; w < p->n_workers; w++)
             for (size_t b = 0; b < p->n_batches; b++) {
-                /* the reference adjacent to this group of modes: pgbench at the
-                 * same W right before and right after it (the disk and CPU of a
-                 * shared machine drift within minutes) */
-                rbb_pgbench_result ref_before = {0}, ref_after = {0};
-                size_t first = run.n_cells;
-                if (run.pgbench_ok)
-                    pgbench_once(&run, c, p->workers[w], p->pgbench_group_s, &ref_before);
-                for (size_t m = 0; m < p->n_modes; m++) {
-                    rbb_cell *cell = &run.cells[run.n_cells++];
-                    cell->dist = p->dists[d];
-                    cell->n_workers = p->workers[w];
-                    cell->batch = p->batches[b];
-                    cell->mode = p->modes[m];
-                    fprintf(stderr, "pg bench: [%zu/%zu] %s W=%u batch=%u %s ... ", run.n_cells,
-                            n_cells, rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
-                            dist_names[cell->dist]);
-                    if (run_cell(p, conninfo, c, cell, p->seed + d, err, sizeof err)) {
-                        fprintf(stderr, "FAILED: %s\n", err);
-                        n_bad++;
-                        continue;
+                rbb_cell *group = &run.cells[run.n_cells];
+                double drift = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
+                if (drift > RBB_DRIFT_MAX) {
+                    /* the reference moved: flag the group and measure it once more */
+                    fprintf(stderr, "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n",
+                            100 * drift, 100 * RBB_DRIFT_MAX);
+                    double again = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
+                    for (size_t m = 0; m < p->n_modes; m++) {
+                        group[m].remeasured = 1;
+                        group[m].first_drift = drift;
+                        group[m].drift_flagged = again > RBB_DRIFT_MAX;
                     }
-                    fprintf(stderr, "%.0f rows/s, claim p99 %.0f us, dup %llu, lost %llu (%.0f s)\n",
-                            cell->rows_per_s, cell->claim_p99_us,
-                            (unsigned long long)(cell->after.n_duplicates +
-                                                 cell->n_dup_executions),
-                            (unsigned long long)cell->n_lost,
-                            (double)(rbb_now_ns() - t0) / 1e9);
-                    if (cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
-                        n_bad++;
                 }
-                if (run.pgbench_ok)
-                    pgbench_once(&run, c, p->workers[w], p->pgbench_group_s, &ref_after);
-                for (size_t k = first; k < run.n_cells; k++) {
-                    run.cells[k].pgbench_adjacent_before_tps = ref_before.tps;
-                    run.cells[k].pgbench_adjacent_after_tps = ref_after.tps;
-                }
-                if (run.pgbench_ok)
-                    fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps\n",
-                            p->workers[w], ref_before.tps, ref_after.tps);
+                run.n_cells += p->n_modes;
             }
 
     /* the reference again after the matrix: the ratios use the mean of both */
@@ -788,6 +713,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                     (unsigned long long)run.crash.n_lost,
                     (unsigned long long)run.crash.n_fenced);
             if (run.crash.after.n_duplicates || run.crash.n_lost) n_bad++;
+        }
+    }
+    if (p->n_backlogs) {
+        int bad = rbb_run_backlog(&run, conninfo, c, err, sizeof err);
+        if (bad < 0) fprintf(stderr, "pg bench: backlog sweep failed: %s\n", err);
+        n_bad += bad < 0 ? 1 : bad;
+    }
+    if (p->soak_s > 0) {
+        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s\n", p->soak_s);
+        if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
+            fprintf(stderr, "pg bench: soak failed: %s\n", err);
+            n_bad++;
+        } else if (run.soak.n_lost || run.soak.n_duplicates) {
+            n_bad++;
         }
     }
     PQfinish(c);

@@ -1,5 +1,5 @@
 /*
- * bench_run.c — worker processes of `ringbench pg bench` (bench.h): fork a
+ * children.c — worker processes of `ringbench pg bench` (children.h): fork a
  * worker, wait until every worker is connected and registered, release them
  * all at once, collect their reports while sampling the server's wait events.
  *
@@ -17,7 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "children.h"
+#include "stats.h"
 
 static int write_all(int fd, const void *buf, size_t n) {
     const char *p = buf;
@@ -199,4 +200,18 @@ void rbb_child_free(rbb_child *ch) {
     free(ch->buf);
     memset(ch, 0, sizeof *ch);
     ch->fd = -1;
+}
+
+int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report_fd), void *arg,
+                    char *err, size_t err_size) {
+    if (rbb_spawn(ch, -1, -1, body, arg) < 0) {
+        snprintf(err, err_size, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (rbb_wait_ready(ch, 20000)) {
+        snprintf(err, err_size, "a worker did not become ready (see its message above)");
+        kill(ch->pid, SIGKILL);
+        return -1;
+    }
+    return 0;
 }

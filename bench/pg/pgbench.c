@@ -1,9 +1,9 @@
 /*
- * bench_pgbench.c — the reference of `ringbench pg bench`: the server's own
+ * pgbench.c — the reference of `ringbench pg bench`: the server's own
  * `pgbench` built-in "simple-update" script (one UPDATE of
  * pgbench_accounts, one SELECT, one INSERT into pgbench_history per
  * transaction) with -c W -j W clients, run in the same process tree against
- * the same server, in a separate database (bench.h).
+ * the same server, in a separate database (pgbench.h).
  */
 #include <errno.h>
 #include <glob.h>
@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "children.h"
+#include "pgbench.h"
 
 const char *rbb_pgbench_find(const char *explicit_path) {
     static char found[512];

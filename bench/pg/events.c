@@ -1,5 +1,5 @@
 /*
- * bench_events.c — the fault half of `ringbench pg bench` (bench.h):
+ * events.c — the fault half of `ringbench pg bench` (events.h):
  *
  * Scale event: 3 affinity workers at steady state, a 4th joins. Moved buckets
  * are counted on the rings built from the live membership before and after
@@ -24,24 +24,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "db.h"
+#include "events.h"
 
 static void sleep_ms(double ms) {
     if (ms > 0) rbb_sleep_us((uint64_t)(ms * 1000));
-}
-
-/* Spawn one worker that starts at once (no go pipe) and wait for READY. */
-static int spawn_ready(rbb_child *ch, rbb_worker_spec *spec, char *err, size_t err_size) {
-    if (rbb_spawn(ch, -1, -1, rbb_worker_body, spec) < 0) {
-        snprintf(err, err_size, "fork: %s", strerror(errno));
-        return -1;
-    }
-    if (rbb_wait_ready(ch, 20000)) {
-        snprintf(err, err_size, "a worker did not become ready (see its message above)");
-        kill(ch->pid, SIGKILL);
-        return -1;
-    }
-    return 0;
 }
 
 static void stop_all(rbb_child *ch, size_t n, int sig) {
@@ -105,7 +92,15 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     memset(ch, 0, sizeof ch);
     size_t n = 0;
     double t_go = 0, t_join = 0, t_end = 0;
-    for (; n < 3 && !rc; n++) rc = spawn_ready(&ch[n], &spec, err, err_size);
+    /* member ids fixed by the seed: the same ring, the same moved buckets, every run */
+    char fixed_id[4][RBB_WORKER_ID_BYTES];
+    for (size_t i = 0; i < 4; i++)
+        snprintf(fixed_id[i], sizeof fixed_id[i], "scale-%s-s%llu-w%zu", algo,
+                 (unsigned long long)p->seed, i);
+    for (; n < 3 && !rc; n++) {
+        spec.worker_id = fixed_id[n]; /* the child takes its copy at the fork */
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
+    }
     /* the 3 start on their own; the steady state begins once all 3 run */
     if (!rc) rc = rbb_queue_db_epoch(c, &t_go, err, err_size);
     char ids[4][RBB_WORKER_ID_BYTES];
@@ -116,7 +111,8 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     if (!rc) {
         sleep_ms(1000 * p->scale_pre_s);
         for (size_t i = 0; i < 3; i++) memcpy(ids[i], ch[i].worker_id, RBB_WORKER_ID_BYTES);
-        rc = spawn_ready(&ch[n], &spec, err, err_size);
+        spec.worker_id = fixed_id[3];
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
         if (!rc) {
             n++;
             rc = rbb_queue_db_epoch(c, &t_join, err, err_size);
@@ -177,6 +173,10 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     for (size_t i = out->join_bin; i < out->n_bins && k < 1000 / RBB_BIN_MS; i++, k++)
         sum += out->rows_per_s[i];
     out->post_rows_per_s = k ? sum / (double)k : 0;
+    /* the dip over 1 s windows beside the same statistic before the join (the first
+     * 0.5 s skipped: the workers' first claims and plans) */
+    out->dip_1s = rbb_timeline_window_dip(out->rows_per_s, out->n_bins, out->join_bin,
+                                          1000 / RBB_BIN_MS, 500 / RBB_BIN_MS);
     return 0;
 }
 
@@ -233,7 +233,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
     size_t n = 0;
     int alive[MAX_CH] = {0};
     for (uint32_t i = 0; i < out->n_workers && !rc && n < MAX_CH; i++, n++) {
-        rc = spawn_ready(&ch[n], &spec, err, err_size);
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
         alive[n] = !rc;
     }
     uint64_t t0 = rbb_now_ns();
@@ -284,7 +284,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
                 out->n_kills, kk->at_s, kk->worker_id, (unsigned long long)kk->n_rows_held,
                 ww->n_held);
         if (!rc && n < MAX_CH) { /* a replacement keeps W constant */
-            rc = spawn_ready(&ch[n], &spec, err, err_size);
+            rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
             alive[n] = !rc;
             n++;
         }
