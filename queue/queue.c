@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keygen.h"
 #include "ringbench/error.h"
 
 #include "queue_sql.h"
@@ -253,16 +254,16 @@ static int classify(const rb_queue *q, const PGresult *r) {
     return ERR_FATAL;
 }
 
-/* A random value in [0, 1) for backoff jitter (not for anything else). */
+/* A random value in [0, 1) for backoff jitter: the project's splitmix64
+ * (datasets/keygen.h), one stream per thread seeded from the clock and pid. */
 static double jitter_unit(void) {
     static _Thread_local uint64_t state;
     if (!state) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        state = rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts);
+        state = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts;
     }
-    state = rb_hash_fmix64(state + 0x9e3779b97f4a7c15ULL);
-    return (double)(state >> 11) / 9007199254740992.0;
+    return rb_uniform01(&state);
 }
 
 /*
