@@ -16,7 +16,10 @@
     X(binary)                                                                                      \
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
-    X(table)
+    X(table)                                                                                       \
+    X(anchor)                                                                                      \
+    X(memento)                                                                                     \
+    X(dx)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)
