@@ -33,7 +33,6 @@
  */
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
 #include "slotmap.h"
 
 #define ANCHOR_DEFAULT_CAPACITY 1024u /* slots when --param capacity is not given */
@@ -46,10 +45,12 @@ typedef struct {
     uint32_t *K;       /* a entries */
 } anchor_ring;
 
-static uint32_t capacity_of(const rb_ring *hdr) {
-    (void)hdr;
-    return ANCHOR_DEFAULT_CAPACITY;
-}
+static const rb_param_spec params[] = {
+    {"capacity", "slots a, >= the total member weight (room to add members back)",
+     ANCHOR_DEFAULT_CAPACITY, 1, RB_MAX_POINTS, NULL},
+};
+
+static uint32_t capacity_of(const rb_ring *hdr) { return (uint32_t)rb_ring_param(hdr, "capacity"); }
 
 /* A and K from the slot map: slots >= n_used removed in the order a-1 .. n_used
  * (A[j] = j, K[j] = j), then the stack replayed oldest first (RemoveBucket). */
@@ -134,11 +135,17 @@ const rb_algo rb_algo_anchor = {
     .description = "AnchorHash over member slots, capacity a (list order; derive: any removal "
                    "minimal)",
     .source = "Mendelson et al., AnchorHash: A Scalable Consistent Hash, IEEE/ACM ToN 2021",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .derive = rb_stateful_derive,
+    /* through derive a change moves exactly the changed member's slots'
+     * share: about the ideal; 1.5 leaves room for the spread of slot shares
+     * over B = 1024 buckets at small N, as for jump */
+    .movement_bound = 1.5,
+    .params = params,
+    .n_params = sizeof params / sizeof params[0],
 };

@@ -31,7 +31,6 @@
  */
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
 #include "slotmap.h"
 
 #define DX_DEFAULT_CAPACITY 1024u /* slots when --param capacity is not given */
@@ -44,10 +43,12 @@ typedef struct {
     uint64_t n_probes; /* DX_PROBES_PER_SLOT * a */
 } dx_ring;
 
-static uint32_t capacity_of(const rb_ring *hdr) {
-    (void)hdr;
-    return DX_DEFAULT_CAPACITY;
-}
+static const rb_param_spec params[] = {
+    {"capacity", "slots a, >= the total member weight (room to add members back)",
+     DX_DEFAULT_CAPACITY, 1, RB_MAX_POINTS, NULL},
+};
+
+static uint32_t capacity_of(const rb_ring *hdr) { return (uint32_t)rb_ring_param(hdr, "capacity"); }
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     uint32_t a = capacity_of(hdr);
@@ -105,11 +106,17 @@ const rb_algo rb_algo_dx = {
                    "order; derive: any removal minimal)",
     .source = "Dong & Wang, DxHash: A Scalable Consistent Hash Based on the Pseudo-Random "
               "Sequence, arXiv:2107.07930, 2021",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .derive = rb_stateful_derive,
+    /* through derive a change moves exactly the changed member's slots'
+     * share: about the ideal; 1.5 leaves room for the spread of slot shares
+     * over B = 1024 buckets at small N, as for jump */
+    .movement_bound = 1.5,
+    .params = params,
+    .n_params = sizeof params / sizeof params[0],
 };

@@ -31,7 +31,6 @@
  */
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
 #include "slotmap.h"
 
 typedef struct {
@@ -134,11 +133,15 @@ const rb_algo rb_algo_memento = {
     .description = "MementoHash: jump + replacement set (list order; derive: any removal "
                    "minimal)",
     .source = "Coluzzi, Brocco, Antonucci, Leidi, MementoHash, IEEE/ACM ToN 2024",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .derive = rb_stateful_derive,
+    /* through derive a change moves exactly the changed member's slots'
+     * share: about the ideal; 1.5 leaves room for the spread of slot shares
+     * over B = 1024 buckets at small N, as for jump */
+    .movement_bound = 1.5,
 };

@@ -38,7 +38,7 @@
 
 #include <stdint.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 
 #define RB_SLOT_FREE UINT32_MAX /* owner[] of a slot no member owns */
 
