@@ -34,7 +34,7 @@ check() {
     fi
     set --
     [ -n "$derive" ] && set -- --derive "$derive"
-    [ "$algo" != memento ] && set -- "$@" --param capacity="$cap"
+    [ "$algo" != memento ] && [ "$cap" != 0 ] && set -- "$@" --param capacity="$cap"
     if ! $limit "$bin" table --algo "$algo" --hash fnv1a32 --buckets "$buckets" --members "$members" \
         "$@" --format csv >"$tmp/got"; then
         echo "FAIL $algo $label: ringbench table failed"
@@ -76,6 +76,8 @@ for algo in anchor memento dx; do
     check $algo 256 a,b,c,d,e "a,c,d,e;a,c,e;a,c,e,f;a,c,e,f,g,h,i,j" "capacity 8: to full" 8
     check $algo 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f" "capacity 5 (= N)" 5
     check $algo 256 a,b "a;a,c;c;c,d,e" "capacity 40, N 1..3" 40
+    check $algo 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f;a,b,d,e,f,g,h" "automatic capacity (16)" 0
+    check $algo 256 w1=3,w2 "w1=3;w1=3,w3" "automatic capacity, weights (8)" 0
 done
 
 # a full capacity is bad input (exit 2, one line naming it), not a wrong table
