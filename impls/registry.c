@@ -18,7 +18,12 @@
     X(binary)                                                                                      \
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
-    X(table)
+    X(table)                                                                                       \
+    X(maglev)                                                                                      \
+    X(ketama)                                                                                      \
+    X(anchor)                                                                                      \
+    X(memento)                                                                                     \
+    X(dx)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)

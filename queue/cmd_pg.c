@@ -1,18 +1,22 @@
 /* cmd_pg.c — `ringbench pg SUBCOMMAND`: the table, session options, migrate,
  * enqueue, status, explain. The worker is in cmd_pg_worker.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
+#include "enqueue_line.h"
 #include "pg_cli.h"
 
 static const rb_command pg_commands[] = {
     {"migrate", "create the queue schema (idempotent)", rb_pg_cmd_migrate},
     {"enqueue", "enqueue rows from a key file (one key per line)", rb_pg_cmd_enqueue},
     {"worker", "run a claim loop (competing, affinity, ordered)", rb_pg_cmd_worker},
-    {"status", "row counts by status and the worker membership", rb_pg_cmd_status},
+    {"status", "row counts by status, the worker membership, dead letters", rb_pg_cmd_status},
+    {"retry", "re-drive dead letters (failed rows) by id or all", rb_pg_cmd_retry},
     {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
+    {"chaos", "drain a backlog under injected faults; report lost, duplicates, deaths", rb_pg_cmd_chaos},
     {"bench", "claim throughput vs pgbench, scale event, crash injection", rb_pg_cmd_bench},
 };
 #define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
@@ -182,12 +186,71 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
 static const char enqueue_help[] =
     "usage: ringbench pg enqueue [options] FILE      (FILE '-' or absent: stdin)\n"
     "\n"
-    "One row per line: KEY[<TAB>IDEMPOTENCY_KEY[<TAB>PAYLOAD]]. partition_bucket is\n"
-    "bucket_hash(KEY) mod B with the queue's bucket hash (rb_bucket_of). Without an\n"
-    "idempotency key the row gets KEY#LINE (line number from 1), so enqueueing the\n"
-    "same file twice creates nothing the second time. Multi-row INSERTs of 1000 rows;\n"
-    "prints rows inserted and duplicate idempotency keys skipped.\n"
+    "One row per line: KEY[<TAB>IDEMPOTENCY_KEY[<TAB>PAYLOAD]]; the payload is the\n"
+    "rest of the line (TABs included); a trailing CR is dropped; blank lines are\n"
+    "skipped. partition_bucket is bucket_hash(KEY) mod B with the queue's bucket hash\n"
+    "(rb_bucket_of). Without an idempotency key the row gets KEY#LINE (line number\n"
+    "from 1), so enqueueing the same file twice creates nothing the second time.\n"
+    "Every line is checked first (text without NUL, valid UTF-8, KEY and\n"
+    "IDEMPOTENCY_KEY non-empty and at most 2000 bytes): a bad line exits 2 naming\n"
+    "it. Then one INSERT of all rows: all or nothing. Prints rows inserted and\n"
+    "duplicate idempotency keys skipped.\n"
     "  --format F         text, json or csv (default text)\n";
+
+/* The rows of an input: each line parsed by rb_enqueue_line_parse (blank lines
+ * skipped) into NUL-terminated fields, all checked before any row is sent.
+ * Returns -1 with *items, *owned (one allocation per row) and *n set, else
+ * the exit code after printing "NAME line N: reason" (nothing to free). */
+static int enqueue_items(const char *cmd, const char *name, const rb_key_list *lines,
+                         rb_queue_item **items_out, char ***owned_out, size_t *n_out) {
+    rb_queue_item *items = calloc(lines->n ? lines->n : 1, sizeof *items);
+    char **owned = calloc(lines->n ? lines->n : 1, sizeof *owned);
+    size_t n = 0;
+    int rc = items && owned ? -1 : rb_cli_fail(cmd, "out of memory");
+    for (size_t k = 0; rc < 0 && k < lines->n; k++) {
+        rb_enqueue_line l;
+        char err[200];
+        int kind = rb_enqueue_line_parse(lines->keys[k], lines->len[k], &l, err, sizeof err);
+        if (kind < 0) {
+            rc = rb_cli_usage_error(cmd, "%s line %zu: %s (nothing enqueued)", name, k + 1, err);
+            break;
+        }
+        if (kind == RB_ENQUEUE_LINE_BLANK) continue;
+        /* KEY NUL IDEM-or-KEY#LINE NUL PAYLOAD NUL */
+        size_t idem_len = l.idem ? l.idem_len : l.key_len + 21;
+        char *s = malloc(l.key_len + idem_len + l.payload_len + 3);
+        if (!(owned[n] = s)) {
+            rc = rb_cli_fail(cmd, "out of memory");
+            break;
+        }
+        items[n].partition_key = memcpy(s, l.key, l.key_len);
+        s[l.key_len] = 0;
+        char *idem = s + l.key_len + 1;
+        if (l.idem)
+            memcpy(idem, l.idem, l.idem_len), idem[l.idem_len] = 0;
+        else
+            snprintf(idem, idem_len + 1, "%.*s#%zu", (int)l.key_len, l.key, k + 1);
+        items[n].idempotency_key = idem;
+        if (l.payload) {
+            char *pay = idem + strlen(idem) + 1;
+            memcpy(pay, l.payload, l.payload_len);
+            pay[l.payload_len] = 0;
+            items[n].payload = pay;
+        }
+        n++;
+    }
+    if (rc >= 0) {
+        for (size_t k = 0; owned && k < n; k++)
+            free(owned[k]);
+        free(owned);
+        free(items);
+        return rc;
+    }
+    *items_out = items;
+    *owned_out = owned;
+    *n_out = n;
+    return -1;
+}
 
 int rb_pg_cmd_enqueue(int argc, char **argv) {
     const char *cmd = "pg enqueue";
@@ -201,63 +264,22 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     const char *path = n_pos ? argv[1] : "-";
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return rb_cli_usage_error(cmd, "cannot open '%s'", path);
+    const char *name = f == stdin ? "stdin" : path;
     rb_key_list lines;
     rc = rb_key_list_read(f, &lines);
     if (f != stdin) fclose(f);
-    if (rc) return rb_cli_fail(cmd, "cannot read '%s'", path);
-    /* Split each line into NUL-terminated fields. */
-    rb_queue_item *items = calloc(lines.n ? lines.n : 1, sizeof *items);
-    char **owned = calloc(lines.n ? lines.n : 1, sizeof *owned);
+    if (rc) return rb_cli_fail(cmd, "cannot read '%s'", name);
+    rb_queue_item *items = NULL;
+    char **owned = NULL;
     size_t n = 0;
-    rc = items && owned ? -1 : rb_cli_fail(cmd, "out of memory");
-    for (size_t k = 0; rc < 0 && k < lines.n; k++) {
-        size_t len = lines.len[k];
-        if (len && lines.keys[k][len - 1] == '\r') len--;
-        if (len == 0) continue; /* blank line */
-        if (memchr(lines.keys[k], 0, len)) {
-            rc = rb_cli_usage_error(cmd, "%s line %zu: NUL byte (keys are text)", path, k + 1);
-            break;
-        }
-        /* Every field is stored as text: the server would reject the whole batch
-         * (and the batches before it would already be in). Same check as fnv1a32-js. */
-        if (rb_hash_check(&rb_hash_fnv1a32_js, lines.keys[k], len)) {
-            rc = rb_cli_usage_error(cmd, "%s line %zu: not valid UTF-8 (%s)", path, k + 1,
-                                    rb_error_detail());
-            break;
-        }
-        /* Room for KEY NUL KEY#LINE NUL. */
-        char *s = malloc(2 * len + 32);
-        if (!(owned[n] = s)) {
-            rc = rb_cli_fail(cmd, "out of memory");
-            break;
-        }
-        memcpy(s, lines.keys[k], len);
-        s[len] = 0;
-        items[n].partition_key = s;
-        char *tab = strchr(s, '\t');
-        if (tab) {
-            *tab = 0;
-            items[n].idempotency_key = tab + 1;
-            char *tab2 = strchr(tab + 1, '\t');
-            if (tab2) {
-                *tab2 = 0;
-                items[n].payload = tab2 + 1;
-            }
-        } else {
-            char *idem = s + len + 1;
-            memcpy(idem, s, len);
-            snprintf(idem + len, 31, "#%zu", k + 1);
-            items[n].idempotency_key = idem;
-        }
-        n++;
-    }
+    rc = enqueue_items(cmd, name, &lines, &items, &owned, &n);
     rb_key_list_free(&lines);
     rb_queue *q = NULL;
     size_t n_inserted = 0;
     if (rc < 0 && (rc = rb_pg_open(cmd, &cfg, &q)) == 0) rc = -1;
     if (rc < 0) {
         if (rb_queue_enqueue(q, items, n, &n_inserted))
-            rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+            rc = rb_cli_fail(cmd, "%s (nothing enqueued)", rb_error_detail());
     }
     if (rc < 0) {
         size_t n_dup = n - n_inserted;
@@ -285,46 +307,198 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
 static const char status_help[] =
     "usage: ringbench pg status [options]\n"
     "\n"
-    "Rows by status (pending, claimed, done, failed), effects, and workers by status\n"
+    "Rows by status (pending, claimed, done, failed), effects, workers by status\n"
     "(alive, live = alive and heartbeat within its TTL by the database clock, dead,\n"
-    "left).\n"
+    "left), and pending rows blocked behind a dead letter of their key (ordered mode).\n"
+    "With --dead-letters: the failed rows instead (id, key, attempts, claims, re-drives,\n"
+    "last error, when), oldest first; `ringbench pg retry` re-drives them.\n"
+    "  --dead-letters     list dead letters (up to --limit, default 100)\n"
+    "  --limit N          rows listed with --dead-letters\n"
     "  --format F         text, json or csv (default text)\n";
+
+typedef struct status_opts {
+    rb_format fmt;
+    int dead_letters;
+    uint32_t limit;
+} status_opts;
+
+static int status_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    status_opts *o = ctx;
+    if (strcmp(argv[*i], "--dead-letters") == 0) {
+        o->dead_letters = 1;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--limit") == 0) {
+        if (*i + 1 >= argc || rb_cli_parse_u32(argv[*i + 1], 1, 1000000000u, &o->limit)) {
+            rb_cli_usage_error(cmd, "--limit must be a whole number from 1 to 1000000000");
+            return -1;
+        }
+        ++*i;
+        return 1;
+    }
+    return format_option(cmd, &o->fmt, argc, argv, i);
+}
+
+static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
+    if (fmt == RB_FMT_CSV)
+        printf("id,partition_key,idempotency_key,attempts,claims,redrives,failed_at,last_error\n");
+    else if (fmt == RB_FMT_TEXT)
+        printf("%-10s %-24s %-24s %8s %6s %8s  %-29s %s\n", "id", "partition_key",
+               "idempotency_key", "attempts", "claims", "redrives", "failed_at", "last_error");
+    else
+        printf("[");
+    for (size_t i = 0; i < d->n; i++) {
+        const rb_queue_dead_letter *r = &d->rows[i];
+        if (fmt == RB_FMT_JSON) {
+            printf("%s{\"id\": %lld, \"partition_key\": ", i ? ", " : "", (long long)r->id);
+            rb_json_string(stdout, r->partition_key, strlen(r->partition_key));
+            printf(", \"idempotency_key\": ");
+            rb_json_string(stdout, r->idempotency_key, strlen(r->idempotency_key));
+            printf(", \"attempts\": %u, \"claims\": %u, \"redrives\": %u, \"failed_at\": ",
+                   r->attempts, r->claims, r->redrive_count);
+            rb_json_string(stdout, r->failed_at, strlen(r->failed_at));
+            printf(", \"last_error\": ");
+            rb_json_string(stdout, r->last_error, strlen(r->last_error));
+            printf("}");
+        } else if (fmt == RB_FMT_CSV) {
+            printf("%lld,", (long long)r->id);
+            rb_csv_field(stdout, r->partition_key, strlen(r->partition_key));
+            printf(",");
+            rb_csv_field(stdout, r->idempotency_key, strlen(r->idempotency_key));
+            printf(",%u,%u,%u,%s,", r->attempts, r->claims, r->redrive_count, r->failed_at);
+            rb_csv_field(stdout, r->last_error, strlen(r->last_error));
+            printf("\n");
+        } else {
+            printf("%-10lld %-24s %-24s %8u %6u %8u  %-29s %s\n", (long long)r->id,
+                   r->partition_key, r->idempotency_key, r->attempts, r->claims, r->redrive_count,
+                   r->failed_at, r->last_error);
+        }
+    }
+    if (fmt == RB_FMT_JSON) printf("]\n");
+}
 
 int rb_pg_cmd_status(int argc, char **argv) {
     const char *cmd = "pg status";
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
-    rb_format fmt = RB_FMT_TEXT;
-    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, format_option,
-                                 &fmt, NULL, NULL);
+    status_opts o = {RB_FMT_TEXT, 0, 100};
+    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, status_option,
+                                 &o, NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
+    if (o.dead_letters) {
+        rb_queue_dead_letters d;
+        if (rb_queue_dead_letters_get(q, o.limit, &d))
+            rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+        else
+            print_dead_letters(&d, o.fmt);
+        rb_queue_dead_letters_free(&d);
+        rb_queue_close(q);
+        return rc ? rc : RB_EXIT_OK;
+    }
     rb_queue_counts c;
     if (rb_queue_counts_get(q, &c)) {
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         rb_queue_close(q);
         return rc;
     }
-    static const char *const names[] = {"pending",      "claimed",      "done",
-                                        "failed",       "effects",      "workers_alive",
-                                        "workers_live", "workers_dead", "workers_left"};
+    static const char *const names[] = {"pending",       "claimed",      "done",
+                                        "failed",        "effects",      "workers_alive",
+                                        "workers_live",  "workers_dead", "workers_left",
+                                        "blocked"};
     const int64_t v[] = {c.n_pending,      c.n_claimed,      c.n_done,
                          c.n_failed,       c.n_effects,      c.n_workers_alive,
-                         c.n_workers_live, c.n_workers_dead, c.n_workers_left};
-    for (size_t k = 0; k < 9; k++) {
-        if (fmt == RB_FMT_JSON)
+                         c.n_workers_live, c.n_workers_dead, c.n_workers_left,
+                         c.n_blocked};
+    const size_t nf = sizeof v / sizeof v[0];
+    for (size_t k = 0; k < nf; k++) {
+        if (o.fmt == RB_FMT_JSON)
             printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k],
-                   k == 8 ? "}\n" : "");
-        else if (fmt == RB_FMT_CSV)
-            printf("%s%s", names[k], k == 8 ? "\n" : ",");
+                   k == nf - 1 ? "}\n" : "");
+        else if (o.fmt == RB_FMT_CSV)
+            printf("%s%s", names[k], k == nf - 1 ? "\n" : ",");
         else
             printf("%-14s %lld\n", names[k], (long long)v[k]);
     }
-    for (size_t k = 0; fmt == RB_FMT_CSV && k < 9; k++)
-        printf("%lld%s", (long long)v[k], k == 8 ? "\n" : ",");
+    for (size_t k = 0; o.fmt == RB_FMT_CSV && k < nf; k++)
+        printf("%lld%s", (long long)v[k], k == nf - 1 ? "\n" : ",");
+    if (o.fmt == RB_FMT_TEXT && c.n_failed)
+        printf("(%lld dead letters: `ringbench pg status --dead-letters` lists them, `ringbench pg "
+               "retry` re-drives them)\n",
+               (long long)c.n_failed);
     rb_queue_close(q);
     return RB_EXIT_OK;
+}
+
+/* ---- retry ---- */
+
+static const char retry_help[] =
+    "usage: ringbench pg retry [options] (--all | ID...)\n"
+    "\n"
+    "Re-drive dead letters: the failed rows ID... (or every failed row with --all) go\n"
+    "back to pending now, attempts and claims reset, each re-drive recorded in the\n"
+    "redrives table. All or nothing: when an ID is not a dead letter (unknown, or no\n"
+    "longer failed) nothing changes (exit 1). Prints how many rows were re-driven.\n"
+    "  --all              every dead letter\n"
+    "  --format F         text, json or csv (default text)\n";
+
+typedef struct retry_opts {
+    rb_format fmt;
+    int all;
+} retry_opts;
+
+static int retry_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    retry_opts *o = ctx;
+    if (strcmp(argv[*i], "--all") == 0) {
+        o->all = 1;
+        return 1;
+    }
+    return format_option(cmd, &o->fmt, argc, argv, i);
+}
+
+int rb_pg_cmd_retry(int argc, char **argv) {
+    const char *cmd = "pg retry";
+    rb_queue_config cfg;
+    rb_pg_session_defaults(&cfg);
+    retry_opts o = {RB_FMT_TEXT, 0};
+    int n_pos = 0, rc = rb_pg_parse_options(cmd, retry_help, NULL, argc, argv, &cfg, NULL,
+                                            retry_option, &o, &n_pos, NULL);
+    if (rc >= 0) return rc;
+    if (o.all && n_pos > 0) return rb_cli_usage_error(cmd, "give --all or row ids, not both");
+    if (!o.all && n_pos == 0)
+        return rb_cli_usage_error(cmd, "give the ids of the dead letters to re-drive, or --all");
+    int64_t *ids = calloc(n_pos ? (size_t)n_pos : 1, sizeof *ids);
+    if (!ids) return rb_cli_fail(cmd, "out of memory");
+    for (int k = 0; k < n_pos; k++) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(argv[1 + k], &end, 10);
+        if (errno || end == argv[1 + k] || *end || v < 1) {
+            free(ids);
+            return rb_cli_usage_error(cmd, "row id must be a whole number >= 1, got '%s'",
+                                      argv[1 + k]);
+        }
+        ids[k] = v;
+    }
+    rb_queue *q;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) {
+        free(ids);
+        return rc;
+    }
+    size_t n = 0;
+    rc = rb_queue_redrive(q, ids, (size_t)n_pos, o.all, &n);
+    free(ids);
+    if (rc)
+        rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+    else if (o.fmt == RB_FMT_JSON)
+        printf("{\"redriven\": %zu}\n", n);
+    else if (o.fmt == RB_FMT_CSV)
+        printf("redriven\n%zu\n", n);
+    else
+        printf("re-drove %zu dead letter%s (pending now, attempts reset)\n", n, n == 1 ? "" : "s");
+    rb_queue_close(q);
+    return rc ? rc : RB_EXIT_OK;
 }
 
 /* ---- explain ---- */

@@ -15,11 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backlog.h"
 #include "cells.h"
 #include "cli.h"
 #include "db.h"
 #include "events.h"
 #include "report.h"
+#include "soak.h"
 
 #ifndef RINGBENCH_SOURCE_DIR
 #define RINGBENCH_SOURCE_DIR "."
@@ -63,6 +65,12 @@ static const char usage_text[] =
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
     "  --complete batch|each one commit per claimed batch (default), or one per row\n"
     "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
+    "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
+    "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
+    "                   none to skip (default: full 10k,100k,1M; quick 10k,100k; smoke 2k,8k)\n"
+    "  --backlog-secs S measured seconds per backlog size and mode\n"
+    "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
+    "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
     "  --kills N        SIGKILLs in the crash run\n"
     "  --out DIR        results folder (default results/pgbench-<date>)\n"
     "  --format md|json what goes to stdout (default md)\n";
@@ -85,6 +93,7 @@ static void set_profile(rbb_params *p, const char *name) {
         p->pgbench_s = 1, p->pgbench_group_s = 1;
         p->scale = 0;
         p->crash = 1, p->crash_kills = 1, p->crash_rows = 1500;
+        p->backlogs[0] = 2000, p->backlogs[1] = 8000, p->n_backlogs = 2, p->backlog_s = 0.5;
     } else if (strcmp(name, "quick") == 0) {
         w = w_quick, nw = 2, b = b_quick, nb = 2;
         p->n_dists = 2;
@@ -93,6 +102,7 @@ static void set_profile(rbb_params *p, const char *name) {
         p->pgbench_s = 2, p->pgbench_group_s = 1;
         p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
         p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->n_backlogs = 2, p->backlog_s = 1;
     } else {
         p->n_dists = 2;
         p->cell_s = 3;
@@ -100,6 +110,8 @@ static void set_profile(rbb_params *p, const char *name) {
         p->pgbench_s = 3, p->pgbench_group_s = 2;
         p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
         p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->backlogs[2] = 1000000;
+        p->n_backlogs = 3, p->backlog_s = 2;
     }
     memcpy(p->workers, w, nw * sizeof *w);
     p->n_workers = nw;
@@ -125,6 +137,9 @@ static void params_init(rbb_params *p) {
     p->crash_lease_ms = 1500;
     p->crash_ttl_ms = 600;
     p->crash_heartbeat_ms = 150;
+    p->backlog_workers = 2;
+    p->backlog_batch = 8;
+    p->backlog_hot_every = 10; /* the hot key holds 10% of the backlog */
     set_profile(p, "full");
 }
 
@@ -137,6 +152,28 @@ static int parse_u32_list(const char *s, uint32_t min, uint32_t max, uint32_t *o
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (*n == RBB_MAX_LIST || rb_cli_parse_u32(t, min, max, &out[*n])) return -1;
         (*n)++;
+    }
+    return *n ? 0 : -1;
+}
+
+/* Comma list of row counts with an optional k (1e3) or M (1e6) suffix, each in
+ * 1,000..10,000,000 (at most RBB_MAX_LIST). 0 or -1. */
+static int parse_count_list(const char *s, uint64_t *out, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    memcpy(buf, s, strlen(s) + 1);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t len = strlen(t);
+        uint64_t mul = 1, v;
+        if (len > 1 && (t[len - 1] == 'k' || t[len - 1] == 'M')) {
+            mul = t[len - 1] == 'k' ? 1000 : 1000000;
+            t[len - 1] = '\0';
+        }
+        if (*n == RBB_MAX_LIST || rb_cli_parse_u64(t, &v) || v > 10000000 / mul) return -1;
+        v *= mul;
+        if (v < 1000) return -1;
+        out[(*n)++] = v;
     }
     return *n ? 0 : -1;
 }
@@ -193,6 +230,8 @@ static const numeric_opt numeric_opts[] = {
     {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS, "1.." STR(RBB_MAX_REPEATS)},
     {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
     {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
+    {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400, "10..86400 seconds"},
+    {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600, "0.1..3600"},
     {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS, "1.." STR(RBB_MAX_KILLS)},
 };
 
@@ -297,6 +336,14 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             if (strcmp(v, "batch") && strcmp(v, "each"))
                 return rb_cli_usage_error(CMD, "--complete wants batch or each, got '%s'", v);
             p->complete_each = strcmp(v, "each") == 0;
+        } else if (strcmp(a, "--backlog") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "none") == 0)
+                p->n_backlogs = 0;
+            else if (parse_count_list(v, p->backlogs, &p->n_backlogs))
+                return rb_cli_usage_error(
+                    CMD, "--backlog wants a list of row counts 1k..10M (e.g. 10k,100k,1M) or none, got '%s'",
+                    v);
         } else if (strcmp(a, "--no-scale") == 0) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
@@ -314,111 +361,14 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     return RB_EXIT_OK;
 }
 
-/* Wait until no other backend is connected to the bench database, so the
- * workers' statistics (n_dead_tup) are flushed: a backend flushes at exit. */
-static void wait_backends_gone(PGconn *c) {
-    for (int i = 0; i < 200; i++) {
-        double n = 0;
-        char err[256];
-        if (rbb_db_double(c, &n, err, sizeof err,
-                          "SELECT count(*) FROM pg_stat_activity WHERE datname = "
-                          "current_database() AND pid <> pg_backend_pid() AND backend_type = "
-                          "'client backend'") ||
-            n == 0)
-            break;
-        rbb_sleep_us(10000);
-    }
-}
-
-/* Run one matrix cell. 0, or -1 with err (the cell is marked failed). */
+/* Run one matrix cell on a fresh backlog. 0, or -1 with err (the cell is marked failed). */
 static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                     uint64_t seed, char *err, size_t err_size) {
     cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
     int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
                              "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
-
-    rbb_worker_spec spec = {.conninfo = conninfo,
-                            .mode = cell->mode,
-                            .batch = cell->batch,
-                            .ring_algo = p->ring_algo,
-                            .run_s = p->cell_s,
-                            .lease_ms = 30000,
-                            .ttl_ms = 3000,
-                            .heartbeat_ms = 1000,
-                            .max_samples = 1u << 20,
-                            .complete_each = p->complete_each};
-    int go[2];
-    if (pipe(go)) {
-        snprintf(err, err_size, "pipe: %s", strerror(errno));
-        return cell->failed = 1, -1;
-    }
-    rbb_child ch[64];
-    size_t n = cell->n_workers;
-    for (size_t i = 0; i < n; i++) {
-        if (rbb_spawn(&ch[i], go[0], go[1], rbb_worker_body, &spec) < 0) {
-            n = i;
-            snprintf(err, err_size, "fork: %s", strerror(errno));
-            rc = -1;
-            break;
-        }
-    }
-    close(go[0]);
-    for (size_t i = 0; !rc && i < n; i++)
-        if (rbb_wait_ready(&ch[i], 20000)) {
-            snprintf(err, err_size, "worker %zu did not become ready (see its message above)",
-                     i);
-            rc = -1;
-        }
-    if (rc)
-        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
-    uint64_t t_go = rbb_now_ns();
-    close(go[1]); /* EOF: every worker starts now */
-    memset(&cell->waits, 0, sizeof cell->waits);
-    rbb_collect(ch, n, c, &cell->waits, 50);
-    if (rc) {
-        for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
-        return cell->failed = 1, -1;
-    }
-
-    uint64_t t_end = t_go;
-    for (size_t i = 0; i < n; i++) {
-        if (!ch[i].has_final || ch[i].exit_status != 0) {
-            cell->failed = 1;
-            snprintf(err, err_size, "worker %zu exited with status %d%s", i, ch[i].exit_status,
-                     ch[i].has_final ? "" : " without a report");
-            continue;
-        }
-        const rbb_report_head *h = &ch[i].final;
-        if (h->t_end_ns > t_end) t_end = h->t_end_ns;
-        cell->n_rows += h->n_rows;
-        cell->n_claims += h->n_claims;
-        cell->n_empty_claims += h->n_empty_claims;
-        cell->n_short_claims += h->n_short_claims;
-        cell->n_complete_tx += h->n_complete_tx;
-        cell->n_fenced += h->n_fenced;
-        cell->n_errors += h->n_errors;
-    }
-    cell->elapsed_s = (double)(t_end - t_go) / 1e9;
-    if (cell->elapsed_s > 0) {
-        cell->rows_per_s = (double)cell->n_rows / cell->elapsed_s;
-        cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
-        cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
-    }
-    rbb_cell_latencies(cell, ch, n);
-    rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
-    for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
-
-    wait_backends_gone(c);
-    if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
-    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
-    cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
-    cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
-    /* completions the workers saw succeed beyond the rows done: a row done twice */
-    if (cell->n_rows > cell->after.n_completed)
-        cell->n_dup_executions = cell->n_rows - cell->after.n_completed;
-    cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
-    return cell->failed ? -1 : 0;
+    return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
 }
 
 /* scripts/machine-record's JSON object, or NULL. */
@@ -495,6 +445,7 @@ static void free_run(rbb_run *run) {
     free(run->machine_json);
     free(run->explain);
     free(run->cells);
+    free(run->backlog);
     for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
 }
 
@@ -762,6 +713,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                     (unsigned long long)run.crash.n_lost,
                     (unsigned long long)run.crash.n_fenced);
             if (run.crash.after.n_duplicates || run.crash.n_lost) n_bad++;
+        }
+    }
+    if (p->n_backlogs) {
+        int bad = rbb_run_backlog(&run, conninfo, c, err, sizeof err);
+        if (bad < 0) fprintf(stderr, "pg bench: backlog sweep failed: %s\n", err);
+        n_bad += bad < 0 ? 1 : bad;
+    }
+    if (p->soak_s > 0) {
+        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s\n", p->soak_s);
+        if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
+            fprintf(stderr, "pg bench: soak failed: %s\n", err);
+            n_bad++;
+        } else if (run.soak.n_lost || run.soak.n_duplicates) {
+            n_bad++;
         }
     }
     PQfinish(c);

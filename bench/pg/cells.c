@@ -3,9 +3,14 @@
  * events and the report (cells.h): the backlog a cell is given, the pgbench
  * reference it is divided by, its latency percentiles.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cells.h"
+#include "db.h"
 
 /* Rows to enqueue (see cells.h): the best total rate measured so far at this
  * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
@@ -99,3 +104,107 @@ void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
     agg.rows_per_s_max = n_ok ? reps[order[n_ok - 1]].rows_per_s : 0;
     *out = agg;
 }
+
+/* Wait until no other backend is connected to the bench database, so the
+ * workers' statistics (n_dead_tup) are flushed: a backend flushes at exit. */
+static void wait_backends_gone(PGconn *c) {
+    for (int i = 0; i < 200; i++) {
+        double n = 0;
+        char err[256];
+        if (rbb_db_double(c, &n, err, sizeof err,
+                          "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                          "current_database() AND pid <> pg_backend_pid() AND backend_type = "
+                          "'client backend'") ||
+            n == 0)
+            break;
+        rbb_sleep_us(10000);
+    }
+}
+
+/* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
+int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
+                     double secs, char *err, size_t err_size) {
+    int rc = 0;
+    rbb_worker_spec spec = {.conninfo = conninfo,
+                            .mode = cell->mode,
+                            .batch = cell->batch,
+                            .ring_algo = p->ring_algo,
+                            .run_s = secs,
+                            .lease_ms = 30000,
+                            .ttl_ms = 3000,
+                            .heartbeat_ms = 1000,
+                            .max_samples = 1u << 20,
+                            .complete_each = p->complete_each};
+    int go[2];
+    if (pipe(go)) {
+        snprintf(err, err_size, "pipe: %s", strerror(errno));
+        return cell->failed = 1, -1;
+    }
+    rbb_child ch[64];
+    size_t n = cell->n_workers;
+    for (size_t i = 0; i < n; i++) {
+        if (rbb_spawn(&ch[i], go[0], go[1], rbb_worker_body, &spec) < 0) {
+            n = i;
+            snprintf(err, err_size, "fork: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+    }
+    close(go[0]);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (rbb_wait_ready(&ch[i], 20000)) {
+            snprintf(err, err_size, "worker %zu did not become ready (see its message above)",
+                     i);
+            rc = -1;
+        }
+    if (rc)
+        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
+    uint64_t t_go = rbb_now_ns();
+    close(go[1]); /* EOF: every worker starts now */
+    memset(&cell->waits, 0, sizeof cell->waits);
+    rbb_collect(ch, n, c, &cell->waits, 50);
+    if (rc) {
+        for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+        return cell->failed = 1, -1;
+    }
+
+    uint64_t t_end = t_go;
+    for (size_t i = 0; i < n; i++) {
+        if (!ch[i].has_final || ch[i].exit_status != 0) {
+            cell->failed = 1;
+            snprintf(err, err_size, "worker %zu exited with status %d%s", i, ch[i].exit_status,
+                     ch[i].has_final ? "" : " without a report");
+            continue;
+        }
+        const rbb_report_head *h = &ch[i].final;
+        if (h->t_end_ns > t_end) t_end = h->t_end_ns;
+        cell->n_rows += h->n_rows;
+        cell->n_claims += h->n_claims;
+        cell->n_empty_claims += h->n_empty_claims;
+        cell->n_short_claims += h->n_short_claims;
+        cell->n_complete_tx += h->n_complete_tx;
+        cell->n_fenced += h->n_fenced;
+        cell->n_errors += h->n_errors;
+    }
+    cell->elapsed_s = (double)(t_end - t_go) / 1e9;
+    if (cell->elapsed_s > 0) {
+        cell->rows_per_s = (double)cell->n_rows / cell->elapsed_s;
+        cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
+        cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
+    }
+    rbb_cell_latencies(cell, ch, n);
+    rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
+    for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+
+    wait_backends_gone(c);
+    if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
+    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
+    cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
+    cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
+    /* completions the workers saw succeed beyond the rows done: a row done twice */
+    if (cell->n_rows > cell->after.n_completed)
+        cell->n_dup_executions = cell->n_rows - cell->after.n_completed;
+    cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
+    return cell->failed ? -1 : 0;
+}
+

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libpq-fe.h>
+
 #include "children.h"
 #include "keys.h"
 #include "pgbench.h"
@@ -57,6 +59,11 @@ typedef struct rbb_params {
     uint32_t crash_kills, crash_workers, crash_batch, crash_handler_us;
     uint64_t crash_rows;
     uint32_t crash_lease_ms, crash_ttl_ms, crash_heartbeat_ms;
+    uint64_t backlogs[RBB_MAX_LIST]; /* the backlog sweep (--backlog); none when n_backlogs = 0 */
+    size_t n_backlogs;
+    uint32_t backlog_workers, backlog_batch, backlog_hot_every;
+    double backlog_s;     /* measured seconds per (backlog, mode) */
+    double soak_s;        /* the soak run (--soak); 0: none */
 } rbb_params;
 
 /* One matrix cell: mode x W x batch x distribution. */
@@ -134,6 +141,41 @@ typedef struct rbb_crash {
     int failed;
 } rbb_crash;
 
+/* One point of the backlog sweep: the claim cost of one mode over a backlog of
+ * `backlog` pending rows, one hot key holding 1/hot_every of them with its head row in
+ * flight (backlog.c). */
+typedef struct rbb_backlog_point {
+    uint64_t backlog;       /* pending rows when the workers were released */
+    uint64_t n_hot_pending; /* of those, rows of the hot key */
+    rbb_cell cell;          /* mode, W, batch, claim p50/p99, rows/s, lost, duplicates */
+} rbb_backlog_point;
+
+/* One interval of the soak run (soak.c). */
+typedef struct rbb_soak_interval {
+    double t_end_s;          /* since the workers started */
+    double rows_per_s;       /* rows completed in the interval per second */
+    uint64_t n_inbox_rows;   /* rows in inbox at its end (every status) */
+    uint64_t n_pending;      /* of those, pending */
+    uint64_t n_dead_tup;     /* pg_stat_user_tables.n_dead_tup, inbox + effects */
+    uint64_t inbox_bytes;    /* pg_total_relation_size('inbox') */
+} rbb_soak_interval;
+
+#define RBB_MAX_SOAK_INTERVALS 64
+
+/* The soak run: W 4 affinity workers at batch 8 for soak_s while a producer keeps the
+ * backlog topped up (issue 11, target 6). */
+typedef struct rbb_soak {
+    double secs, interval_s;
+    uint32_t n_workers, batch;
+    uint64_t backlog;        /* the producer tops pending rows up to this */
+    size_t n_intervals;
+    rbb_soak_interval iv[RBB_MAX_SOAK_INTERVALS];
+    double last_vs_first;    /* rows/s of the last interval / the first */
+    uint64_t n_rows, n_lost, n_duplicates;
+    char autovacuum[512];    /* the server's autovacuum settings and inbox's reloptions */
+    int failed;
+} rbb_soak;
+
 typedef struct rbb_run {
     rbb_params p;
     char *machine_json; /* scripts/machine-record output (owned), or NULL */
@@ -150,6 +192,10 @@ typedef struct rbb_run {
     size_t n_scale;
     rbb_crash crash;
     int has_crash;
+    rbb_backlog_point *backlog; /* n_backlogs x n_modes points (owned) */
+    size_t n_backlog;
+    rbb_soak soak;
+    int has_soak;
 } rbb_run;
 
 
@@ -165,6 +211,12 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers);
 /* Claim and completion p50 / p99 of a cell from its workers' samples (the
  * children ch[0..n) that sent a FINAL report). Out of memory: left 0. */
 void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n);
+/* Measure one cell over the backlog as it is in the queue (cell->n_rows_enqueued rows):
+ * fork cell->n_workers workers (cell->mode, cell->batch), release them at once, let them
+ * claim and complete for secs, collect their reports, count the queue afterwards (lost,
+ * duplicates). 0, or -1 with err (cell->failed set). */
+int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
+                     double secs, char *err, size_t err_size);
 /* One cell from its repetitions reps[0..n) (n <= RBB_MAX_REPEATS, in the order measured):
  * the figures of the median repetition by rows/s (of those that did not fail; the
  * upper middle one when n is even), rows/s and claim p50 of every repetition, the

@@ -201,3 +201,17 @@ void rbb_child_free(rbb_child *ch) {
     memset(ch, 0, sizeof *ch);
     ch->fd = -1;
 }
+
+int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report_fd), void *arg,
+                    char *err, size_t err_size) {
+    if (rbb_spawn(ch, -1, -1, body, arg) < 0) {
+        snprintf(err, err_size, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (rbb_wait_ready(ch, 20000)) {
+        snprintf(err, err_size, "a worker did not become ready (see its message above)");
+        kill(ch->pid, SIGKILL);
+        return -1;
+    }
+    return 0;
+}

@@ -55,6 +55,10 @@ typedef struct rbb_child {
  * the child closes go_wfd. Returns the pid, or -1. */
 pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
                 void (*body)(void *arg, int go_fd, int report_fd), void *arg);
+/* Spawn one worker that starts at once (no go pipe) and wait up to 20 s for its READY.
+ * 0, or -1 with err (a worker that did not become ready is killed). */
+int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report_fd), void *arg,
+                    char *err, size_t err_size);
 /* Send a report head and samples (child side). 0 or -1. */
 int rbb_report_send(int fd, const rbb_report_head *h, const rbb_sample *samples);
 /* Wait for the READY head; 0, or -1 on timeout / EOF / garbage. */

@@ -31,20 +31,6 @@ static void sleep_ms(double ms) {
     if (ms > 0) rbb_sleep_us((uint64_t)(ms * 1000));
 }
 
-/* Spawn one worker that starts at once (no go pipe) and wait for READY. */
-static int spawn_ready(rbb_child *ch, rbb_worker_spec *spec, char *err, size_t err_size) {
-    if (rbb_spawn(ch, -1, -1, rbb_worker_body, spec) < 0) {
-        snprintf(err, err_size, "fork: %s", strerror(errno));
-        return -1;
-    }
-    if (rbb_wait_ready(ch, 20000)) {
-        snprintf(err, err_size, "a worker did not become ready (see its message above)");
-        kill(ch->pid, SIGKILL);
-        return -1;
-    }
-    return 0;
-}
-
 static void stop_all(rbb_child *ch, size_t n, int sig) {
     for (size_t i = 0; i < n; i++)
         if (ch[i].pid > 0) kill(ch[i].pid, sig);
@@ -113,7 +99,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
                  (unsigned long long)p->seed, i);
     for (; n < 3 && !rc; n++) {
         spec.worker_id = fixed_id[n]; /* the child takes its copy at the fork */
-        rc = spawn_ready(&ch[n], &spec, err, err_size);
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
     }
     /* the 3 start on their own; the steady state begins once all 3 run */
     if (!rc) rc = rbb_queue_db_epoch(c, &t_go, err, err_size);
@@ -126,7 +112,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
         sleep_ms(1000 * p->scale_pre_s);
         for (size_t i = 0; i < 3; i++) memcpy(ids[i], ch[i].worker_id, RBB_WORKER_ID_BYTES);
         spec.worker_id = fixed_id[3];
-        rc = spawn_ready(&ch[n], &spec, err, err_size);
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
         if (!rc) {
             n++;
             rc = rbb_queue_db_epoch(c, &t_join, err, err_size);
@@ -247,7 +233,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
     size_t n = 0;
     int alive[MAX_CH] = {0};
     for (uint32_t i = 0; i < out->n_workers && !rc && n < MAX_CH; i++, n++) {
-        rc = spawn_ready(&ch[n], &spec, err, err_size);
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
         alive[n] = !rc;
     }
     uint64_t t0 = rbb_now_ns();
@@ -298,7 +284,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
                 out->n_kills, kk->at_s, kk->worker_id, (unsigned long long)kk->n_rows_held,
                 ww->n_held);
         if (!rc && n < MAX_CH) { /* a replacement keeps W constant */
-            rc = spawn_ready(&ch[n], &spec, err, err_size);
+            rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
             alive[n] = !rc;
             n++;
         }

@@ -55,11 +55,15 @@ int rbb_queue_reset(PGconn *c, char *err, size_t err_size);
 /* VACUUM ANALYZE the queue tables after a fill (a fresh start: no dead
  * tuples, planner statistics current). */
 int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
+#define RBB_HOT_KEY "order:hot"
 /* Enqueue n_rows rows with keys from `keys`, idempotency keys "<tag>:<i>",
  * by COPY on `c` (setup, not measured: ~10x faster than rb_queue_enqueue's
  * INSERTs); the bucket is rb_bucket_of under the queue's ring configuration,
- * exactly what rb_queue_enqueue stores. */
-int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, const char *tag, char *err,
+ * exactly what rb_queue_enqueue stores. hot_every > 0: row i of this call with
+ * i % hot_every == 0 gets the key RBB_HOT_KEY instead (a hot key holding 1/hot_every of
+ * the rows), 0: none. */
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every,
+                   const char *tag, char *err,
                    size_t err_size);
 
 /* EXPLAIN (ANALYZE; rolled back) of the claim statement of every mode at

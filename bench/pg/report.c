@@ -251,6 +251,81 @@ static void json_crash(FILE *f, const rbb_crash *c) {
     fprintf(f, "]}");
 }
 
+/* The backlog sweep: per mode, claim p50 at the largest backlog / at the smallest. */
+static double backlog_ratio(const rbb_run *run, rbb_mode m, uint64_t *lo, uint64_t *hi) {
+    const rbb_backlog_point *a = NULL, *b = NULL;
+    for (size_t i = 0; i < run->n_backlog; i++) {
+        const rbb_backlog_point *x = &run->backlog[i];
+        if (x->cell.mode != m || x->cell.failed) continue;
+        if (!a || x->backlog < a->backlog) a = x;
+        if (!b || x->backlog > b->backlog) b = x;
+    }
+    if (!a || !b || a == b) return 0;
+    *lo = a->backlog, *hi = b->backlog;
+    return ratio(b->cell.claim_p50_us, a->cell.claim_p50_us);
+}
+
+static void json_backlog(FILE *f, const rbb_run *run) {
+    const rbb_params *p = &run->p;
+    fprintf(f,
+            "{\"n_workers\": %u, \"batch\": %u, \"secs\": %g, \"hot_key\": \"%s\", "
+            "\"hot_share\": %.3f, \"hot_head_in_flight\": %s, \"points\": [",
+            p->backlog_workers, p->backlog_batch, p->backlog_s, RBB_HOT_KEY,
+            p->backlog_hot_every ? 1.0 / p->backlog_hot_every : 0.0,
+            p->backlog_hot_every ? "true" : "false");
+    for (size_t i = 0; i < run->n_backlog; i++) {
+        const rbb_backlog_point *x = &run->backlog[i];
+        const rbb_cell *c = &x->cell;
+        fprintf(f,
+                "%s\n    {\"backlog\": %llu, \"n_hot_pending\": %llu, \"mode\": \"%s\", "
+                "\"failed\": %s, \"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, "
+                "\"rows_per_s\": %.1f, \"n_claims\": %llu, \"n_empty_claims\": %llu, "
+                "\"n_lost\": %llu, \"n_duplicates\": %llu}",
+                i ? "," : "", (unsigned long long)x->backlog,
+                (unsigned long long)x->n_hot_pending, rbb_mode_name(c->mode),
+                c->failed ? "true" : "false", c->claim_p50_us, c->claim_p99_us, c->rows_per_s,
+                (unsigned long long)c->n_claims, (unsigned long long)c->n_empty_claims,
+                (unsigned long long)c->n_lost,
+                (unsigned long long)(c->after.n_duplicates + c->n_dup_executions));
+    }
+    fprintf(f, "], \"targets\": [");
+    for (size_t m = 0, k = 0; m < p->n_modes; m++) {
+        uint64_t lo = 0, hi = 0;
+        double r = backlog_ratio(run, p->modes[m], &lo, &hi);
+        if (r <= 0) continue;
+        fprintf(f,
+                "%s{\"target\": \"claim p50 at the largest backlog / at the smallest\", "
+                "\"mode\": \"%s\", \"backlog_small\": %llu, \"backlog_large\": %llu, "
+                "\"measured\": %.3f, \"wanted_at_most\": 1.5, \"met\": %s}",
+                k++ ? ", " : "", rbb_mode_name(p->modes[m]), (unsigned long long)lo,
+                (unsigned long long)hi, r, r <= 1.5 ? "true" : "false");
+    }
+    fprintf(f, "]}");
+}
+
+static void json_soak(FILE *f, const rbb_soak *s) {
+    fprintf(f,
+            "{\"failed\": %s, \"secs\": %g, \"interval_s\": %g, \"n_workers\": %u, "
+            "\"batch\": %u, \"mode\": \"affinity\", \"backlog\": %llu, \"n_rows\": %llu, "
+            "\"n_lost\": %llu, \"n_duplicates\": %llu, \"last_vs_first\": %.3f, "
+            "\"wanted_last_vs_first\": 0.9, \"autovacuum\": ",
+            s->failed ? "true" : "false", s->secs, s->interval_s, s->n_workers, s->batch,
+            (unsigned long long)s->backlog, (unsigned long long)s->n_rows,
+            (unsigned long long)s->n_lost, (unsigned long long)s->n_duplicates, s->last_vs_first);
+    jstr(f, s->autovacuum);
+    fprintf(f, ", \"intervals\": [");
+    for (size_t i = 0; i < s->n_intervals; i++) {
+        const rbb_soak_interval *v = &s->iv[i];
+        fprintf(f,
+                "%s{\"t_end_s\": %.1f, \"rows_per_s\": %.1f, \"n_inbox_rows\": %llu, "
+                "\"n_pending\": %llu, \"n_dead_tup\": %llu, \"inbox_bytes\": %llu}",
+                i ? ", " : "", v->t_end_s, v->rows_per_s, (unsigned long long)v->n_inbox_rows,
+                (unsigned long long)v->n_pending, (unsigned long long)v->n_dead_tup,
+                (unsigned long long)v->inbox_bytes);
+    }
+    fprintf(f, "]}");
+}
+
 void rbb_report_json(FILE *f, const rbb_run *run) {
     fprintf(f, "{\n  \"benchmark\": \"ringbench pg bench\",\n  \"date\": ");
     jstr(f, run->date);
@@ -295,7 +370,17 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
     fprintf(f, "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
             (unsigned long long)run->explain_backlog);
     jstr(f, run->explain ? run->explain : "");
-    fprintf(f, "},\n  \"crash\": ");
+    fprintf(f, "},\n  \"backlog_sweep\": ");
+    if (run->p.n_backlogs)
+        json_backlog(f, run);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"soak\": ");
+    if (run->has_soak)
+        json_soak(f, &run->soak);
+    else
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"crash\": ");
     if (run->has_crash)
         json_crash(f, &run->crash);
     else
@@ -309,6 +394,64 @@ static void md_top_waits(FILE *f, const rbb_waits *w) {
     for (size_t i = 0; i < n && i < 3; i++)
         fprintf(f, "%s%s %.0f%%", i ? ", " : "", w->label[idx[i]],
                 100 * ratio((double)w->count[idx[i]], (double)w->n_backend_samples));
+}
+
+static void md_backlog(FILE *f, const rbb_run *run) {
+    const rbb_params *p = &run->p;
+    fprintf(f,
+            "\n## Backlog sweep: claim p50 against the pending rows (W %u, batch %u, %g s each)\n\n"
+            "One hot key (`%s`) holds 1/%u of the backlog and its head row is in flight (leased "
+            "to a holder that never completes it), so ordered mode's guard meets its blocked "
+            "rows at every size; the backlog is topped up to its size before each mode. Claim "
+            "latency in µs (p50 / p99).\n\n| backlog | mode | pending of the hot key | claim p50 "
+            "µs | claim p99 µs | rows/s | dup | lost |\n|---:|---|---:|---:|---:|---:|---:|---:|\n",
+            p->backlog_workers, p->backlog_batch, p->backlog_s, RBB_HOT_KEY, p->backlog_hot_every);
+    for (size_t i = 0; i < run->n_backlog; i++) {
+        const rbb_backlog_point *x = &run->backlog[i];
+        const rbb_cell *c = &x->cell;
+        if (c->failed) {
+            fprintf(f, "| %llu | %s | failed ||||||\n", (unsigned long long)x->backlog,
+                    rbb_mode_name(c->mode));
+            continue;
+        }
+        fprintf(f, "| %llu | %s | %llu | %.0f | %.0f | %.0f | %llu | %llu |\n",
+                (unsigned long long)x->backlog, rbb_mode_name(c->mode),
+                (unsigned long long)x->n_hot_pending, c->claim_p50_us, c->claim_p99_us,
+                c->rows_per_s, (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
+                (unsigned long long)c->n_lost);
+    }
+    fprintf(f, "\n| mode | claim p50 at the largest backlog / at the smallest | wanted | met "
+               "|\n|---|---:|---:|---|\n");
+    for (size_t m = 0; m < p->n_modes; m++) {
+        uint64_t lo = 0, hi = 0;
+        double r = backlog_ratio(run, p->modes[m], &lo, &hi);
+        if (r > 0)
+            fprintf(f, "| %s | %.2f (%llu vs %llu rows) | <= 1.5 | %s |\n",
+                    rbb_mode_name(p->modes[m]), r, (unsigned long long)hi,
+                    (unsigned long long)lo, r <= 1.5 ? "yes" : "**no**");
+    }
+}
+
+static void md_soak(FILE *f, const rbb_soak *s) {
+    fprintf(f,
+            "\n## Soak: %u affinity workers, batch %u, %.0f s, backlog kept at %llu rows\n\n",
+            s->n_workers, s->batch, s->secs, (unsigned long long)s->backlog);
+    if (s->failed) {
+        fprintf(f, "**failed** (see stderr of the run)\n");
+        return;
+    }
+    fprintf(f, "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB |\n"
+               "|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < s->n_intervals; i++)
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f |\n", s->iv[i].t_end_s,
+                s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
+                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_dead_tup,
+                (double)s->iv[i].inbox_bytes / 1048576.0);
+    fprintf(f,
+            "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
+            "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",
+            s->last_vs_first, (unsigned long long)s->n_rows, (unsigned long long)s->n_lost,
+            (unsigned long long)s->n_duplicates, s->autovacuum);
 }
 
 void rbb_report_md(FILE *f, const rbb_run *run) {
@@ -408,6 +551,8 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                     (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
         }
     }
+    if (run->n_backlog) md_backlog(f, run);
+    if (run->has_soak) md_soak(f, &run->soak);
     if (run->has_crash) {
         const rbb_crash *c = &run->crash;
         fprintf(f,
