@@ -15,6 +15,10 @@ The goldens in datasets/test_genkeys.sh came from this script; the test also run
 import bisect
 import sys
 import uuid
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "pylib"))
+from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
 
 MASK = (1 << 64) - 1
 
@@ -49,13 +53,19 @@ def zipf(count, seed, customers, s):
 
 
 def main(argv):
-    if len(argv) >= 4 and argv[1] == "uuid":
-        out = uuids(int(argv[2]), int(argv[3]))
-    elif len(argv) >= 6 and argv[1] == "zipf":
-        out = zipf(int(argv[2]), int(argv[3]), int(argv[4]), float(argv[5]))
+    p = parser("genkeys_ref.py", __doc__)
+    kinds = p.add_subparsers(dest="kind", required=True, metavar="uuid|zipf")
+    u = kinds.add_parser("uuid", add_help=False)
+    u.add_argument("count", type=int, metavar="COUNT")
+    u.add_argument("seed", type=int, metavar="SEED")
+    z = kinds.add_parser("zipf", add_help=False)
+    for name, kind in (("count", int), ("seed", int), ("customers", int), ("s", float)):
+        z.add_argument(name, type=kind, metavar=name.upper())
+    o = p.parse_args(argv[1:])
+    if o.kind == "uuid":
+        out = uuids(o.count, o.seed)
     else:
-        sys.stderr.write("usage: genkeys_ref.py uuid COUNT SEED | zipf COUNT SEED CUSTOMERS S\n")
-        return 2
+        out = zipf(o.count, o.seed, o.customers, o.s)
     for line in out:
         print(line)
     return 0

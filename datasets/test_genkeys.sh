@@ -50,11 +50,13 @@ check "zipf known answer seed 7" \
 # The goldens above come from datasets/genkeys_ref.py (an independent Python splitmix64, UUIDv4
 # and Zipf inverse transform); run it on more cases (every seed edge, skews 0.99 and 2.5).
 ref=$(dirname "$0")/genkeys_ref.py
+# shellcheck disable=SC2086 # $c holds one case's words, split on purpose
 for c in "uuid 500 0" "uuid 500 18446744073709551615" "uuid 3 42"; do
     set -- $c
     check "uuid count $2 seed $3 against genkeys_ref.py" \
         "$("$G" --kind uuid --count $2 --seed $3 | sha256sum)" "$(python3 "$ref" uuid $2 $3 | sha256sum)"
 done
+# shellcheck disable=SC2086 # $c holds one case's words, split on purpose
 for c in "2000 11 1000 0.99" "2000 3 7 2.5" "5 7 100 1"; do
     set -- $c
     check "zipf count $1 seed $2 customers $3 s $4 against genkeys_ref.py" \

@@ -13,6 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 many=$(i=0; while [ $i -lt 40 ]; do printf 'node-%d,' $i; i=$((i + 1)); done)
 many=${many%,}
+# shellcheck disable=SC2046 # the member list split into lines on purpose
 shuffled=$(printf '%s\n' $(echo "$many" | tr , ' ') | sort -r | paste -sd, -)
 
 # check NAME M B SEED MEMBERS

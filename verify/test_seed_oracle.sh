@@ -22,6 +22,7 @@ fail() { echo "FAIL $*" >&2; fails=$((fails + 1)); }
 case $MODE in
 tables)
     # memberships (ids with ':' and '-', 1 to 7 members, a reordered list), V, B
+    # shellcheck disable=SC2086 # $case holds one case's words, split on purpose
     for case in "worker-1,worker-2,worker-3 128 1024" "worker-1,worker-2,worker-3,worker-4 128 1024" \
         "w1 16 64" "a,b 1 100" "node:7,node:3,node:11,node:5 4 257" \
         "worker-4,worker-2,worker-1,worker-3 32 4096" "alpha,beta,gamma,delta,epsilon,zeta,eta 64 1000" \
@@ -47,8 +48,9 @@ PY
     done ;;
 seed-example)
     ids=worker-1,worker-2,worker-3,worker-4
-    ring=$(node "$REF" moved 128 1024 $ids) && modn=$(node "$REF" modn-moved 128 1024 $ids) ||
-        { echo "FAIL oracle failed" >&2; exit 1; }
+    if ! { ring=$(node "$REF" moved 128 1024 $ids) && modn=$(node "$REF" modn-moved 128 1024 $ids); }; then
+        echo "FAIL oracle failed" >&2; exit 1
+    fi
     "$RB" verify --seed-example --seeds 8 --format json >"$tmp/got" || { echo "FAIL ringbench exit $?" >&2; exit 1; }
     out=$(python3 - "$tmp/got" "$ring" "$modn" <<'PY'
 import json, sys

@@ -61,23 +61,23 @@ for x in ["n1", "n2", "n3"]:
 print(";".join(out))')
 
 for algo in anchor memento dx; do
-    check $algo 64 a,b,c,d,e "" "fresh, 5 members"
-    check $algo 64 w1 "" "fresh, 1 member"
-    check $algo 64 a,b,c,d,e "a,b,d,e" "remove the middle member"
-    check $algo 64 a,b,c,d,e "b,c,d,e" "remove the first member"
-    check $algo 64 a,b,c,d,e "a,b,c,d" "remove the last member"
-    check $algo 64 a,b,c,d,e "a,e" "remove three at once"
-    check $algo 64 a,b,c,d,e "a,b,d,e;a,d,e;a,d,e,f;a,d,e,f,g" "remove c, b; add f, g"
-    check $algo 64 a,b,c,d,e "a,b,c,d;a,b,c;a,b,c,x;a,b,c,x,y;a,c,x,y" "shrink, grow, remove"
-    check $algo 256 a=2,b,c=3,d "a=2,b,d;a=2,b,d,e=2;a,b,d,e=2" "weights: remove, add, change"
-    check $algo 1024 "$big" "$steps" "40 members: remove 4, add 3"
+    check "$algo" 64 a,b,c,d,e "" "fresh, 5 members"
+    check "$algo" 64 w1 "" "fresh, 1 member"
+    check "$algo" 64 a,b,c,d,e "a,b,d,e" "remove the middle member"
+    check "$algo" 64 a,b,c,d,e "b,c,d,e" "remove the first member"
+    check "$algo" 64 a,b,c,d,e "a,b,c,d" "remove the last member"
+    check "$algo" 64 a,b,c,d,e "a,e" "remove three at once"
+    check "$algo" 64 a,b,c,d,e "a,b,d,e;a,d,e;a,d,e,f;a,d,e,f,g" "remove c, b; add f, g"
+    check "$algo" 64 a,b,c,d,e "a,b,c,d;a,b,c;a,b,c,x;a,b,c,x,y;a,c,x,y" "shrink, grow, remove"
+    check "$algo" 256 a=2,b,c=3,d "a=2,b,d;a=2,b,d,e=2;a,b,d,e=2" "weights: remove, add, change"
+    check "$algo" 1024 "$big" "$steps" "40 members: remove 4, add 3"
     # small capacities: most draws land on removed slots (anchor's
     # translations, dx's long sequences)
-    check $algo 256 a,b,c,d,e "a,c,d,e;a,c,e;a,c,e,f;a,c,e,f,g,h,i,j" "capacity 8: to full" 8
-    check $algo 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f" "capacity 5 (= N)" 5
-    check $algo 256 a,b "a;a,c;c;c,d,e" "capacity 40, N 1..3" 40
-    check $algo 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f;a,b,d,e,f,g,h" "automatic capacity (16)" 0
-    check $algo 256 w1=3,w2 "w1=3;w1=3,w3" "automatic capacity, weights (8)" 0
+    check "$algo" 256 a,b,c,d,e "a,c,d,e;a,c,e;a,c,e,f;a,c,e,f,g,h,i,j" "capacity 8: to full" 8
+    check "$algo" 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f" "capacity 5 (= N)" 5
+    check "$algo" 256 a,b "a;a,c;c;c,d,e" "capacity 40, N 1..3" 40
+    check "$algo" 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f;a,b,d,e,f,g,h" "automatic capacity (16)" 0
+    check "$algo" 256 w1=3,w2 "w1=3;w1=3,w3" "automatic capacity, weights (8)" 0
 done
 
 # a full capacity is bad input (exit 2, one line naming it), not a wrong table

@@ -32,7 +32,7 @@ expect_eq "re-drive recorded" "$(q "SELECT inbox_id || ' ' || previous_attempts 
 rc=0; "$RB" pg retry "$id" >/dev/null 2>&1 || rc=$?
 expect_eq "second re-drive of a row no longer failed: exit" "$rc" 1
 "$RB" pg worker --until-empty --poll-ms 10 >/dev/null 2>"$TMP/w.err" || fail "drain after retry: $(tail -2 "$TMP/w.err")"
-expect_eq "re-driven row done" "$(q "SELECT status FROM inbox")" done
+expect_eq "re-driven row done" "$(q "SELECT status FROM inbox")" "done"
 
 for policy in block skip; do
     use_schema $policy

@@ -23,6 +23,11 @@ import hashlib
 import math
 import struct
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                                "pylib"))
+from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
 
 
 def f32(x):
@@ -50,9 +55,13 @@ def get_server(points, values, key):
 
 
 def main():
-    b = int(sys.argv[1])
+    p = parser("ketama_ref.py", __doc__)
+    p.add_argument("n_buckets", type=int, metavar="B")
+    p.add_argument("servers", metavar="addr[=memory],...")
+    o = p.parse_args()
+    b = o.n_buckets
     servers = []
-    for spec in sys.argv[2].split(","):
+    for spec in o.servers.split(","):
         addr, _, m = spec.rpartition("=") if "=" in spec else (spec, "", "1")
         servers.append((addr, int(m)))
     points = continuum(servers)

@@ -21,6 +21,11 @@ usage: maglev_ref.py M B SEED id[=w],id[=w],...
 prints the owner id of buckets 0 .. B-1, one per line.
 """
 import sys
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
+                                "pylib"))
+from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
 
 FNV_BASIS, FNV_PRIME = 2166136261, 16777619
 SKIP_SEED = 0x4D41474C4556
@@ -60,9 +65,15 @@ def populate(members, m, seed):
 
 
 def main():
-    m, b, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+    p = parser("maglev_ref.py", __doc__)
+    p.add_argument("m", type=int, metavar="M")
+    p.add_argument("b", type=int, metavar="B")
+    p.add_argument("seed", type=int, metavar="SEED")
+    p.add_argument("members", metavar="id[=w],id[=w],...")
+    o = p.parse_args()
+    m, b, seed = o.m, o.b, o.seed
     members = []
-    for spec in sys.argv[4].split(","):
+    for spec in o.members.split(","):
         ident, _, w = spec.partition("=")
         members.append((ident.encode(), int(w) if w else 1))
     members.sort(key=lambda x: x[0])  # bytes order; a prefix sorts first
