@@ -77,6 +77,6 @@ err "ringbench_owner: bucket must be 0 .. 1023, got 1024" "SELECT ringbench_owne
 err "ringbench_owner: duplicate member id 'a'" "SELECT ringbench_owner(0, ARRAY['a','a'], 'binary', 8, 1024, 'xxh3', 0)"
 err "ringbench_owner: members is empty" "SELECT ringbench_owner(0, ARRAY[]::text[], 'binary', 8, 1024, 'xxh3', 0)"
 err "ringbench_owner: members\[2\] is NULL" "SELECT ringbench_owner(0, ARRAY['a',NULL], 'binary', 8, 1024, 'xxh3', 0)"
-err "ringbench_owner: unknown algorithm 'ketama'" "SELECT ringbench_owner(0, ARRAY['a'], 'ketama', 8, 1024, 'xxh3', 0)"
+err "ringbench_owner: unknown algorithm 'nosuchalgo'" "SELECT ringbench_owner(0, ARRAY['a'], 'nosuchalgo', 8, 1024, 'xxh3', 0)"
 err "ringbench_owner: n_vnodes must be >= 1, got 0" "SELECT ringbench_owner(0, ARRAY['a'], 'binary', 0, 1024, 'xxh3', 0)"
 echo "PASS [$TEST]"
