@@ -13,7 +13,7 @@ CREATE FUNCTION ringbench_bucket(key text, n_buckets integer, hash text, seed bi
     RETURNS integer
     AS 'MODULE_PATHNAME', 'ringbench_bucket' LANGUAGE C STRICT IMMUTABLE PARALLEL SAFE;
 
--- The owner of a bucket on a ring of `algo` (modn, linear, binary, jump, rendezvous, table)
+-- The owner of a bucket on a ring of `algo` (any name `ringbench list` prints)
 -- over `members` (ids, weight 1; jump and modn use the array order), with n_vnodes per member,
 -- n_buckets buckets and the ring hash `hash`: `ringbench table` for one bucket.
 CREATE FUNCTION ringbench_owner(bucket integer, members text[], algo text, n_vnodes integer,
