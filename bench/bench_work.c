@@ -182,12 +182,14 @@ uint64_t *rb_bench_positions(const rb_config *cfg, const rb_bench_keys *k) {
 
 uint64_t rb_bench_owner_position_latency(const rb_ring *r, const uint64_t *pos, size_t n_pos,
                                          rb_bench_cursor *c, size_t n_lookups) {
-    RB_BENCH_LOOP(1, n_pos, r->algo->owner_position(r, pos[i]));
+    uint32_t (*search)(const rb_ring *, uint64_t) = rb_ring_algo(r)->owner_position;
+    RB_BENCH_LOOP(1, n_pos, search(r, pos[i]));
 }
 
 uint64_t rb_bench_owner_position_throughput(const rb_ring *r, const uint64_t *pos, size_t n_pos,
                                             rb_bench_cursor *c, size_t n_lookups) {
-    RB_BENCH_LOOP(0, n_pos, r->algo->owner_position(r, pos[i]));
+    uint32_t (*search)(const rb_ring *, uint64_t) = rb_ring_algo(r)->owner_position;
+    RB_BENCH_LOOP(0, n_pos, search(r, pos[i]));
 }
 
 int rb_bench_join_refill(const rb_algo *algo, const rb_config *cfg, const rb_member *members,

@@ -9,6 +9,9 @@
 //   position/<mode>/<algo>/xxh3/N:/V:    raw ring search, precomputed position
 //   build/<algo>/xxh3/N:/V:              rb_ring_build + destroy; memory counters
 //   join_refill/<algo>/xxh3/N:/V:        N-member ring -> one joins: build + fill B
+//   resize/<algo>/xxh3/N:/V:             rb_ring_derive of the N-member ring to N+1
+//                                        (incremental when the algorithm has derive,
+//                                        else a rebuild; counter `incremental`)
 //   qsort_u64/N:/V:                      qsort of N*V random u64 (build control)
 // <mode> is latency or throughput (bench_work.h). V is omitted for
 // algorithms without RB_ALGO_USES_VNODES. See bench/README.md.
@@ -42,6 +45,7 @@ struct Options {
     bool smoke = false;           // --smoke: one iteration per case
 };
 Options g_opt;
+rb_config g_params; // --param=NAME=VALUE values (only params/n_params are used)
 rb_bench_keys g_keys;
 uint64_t *g_positions; // xxh3 positions of g_keys (ring seed 0)
 
@@ -66,11 +70,14 @@ rb_config make_config(const rb_hash *hash, int64_t v) {
     rb_config_init(&cfg);
     cfg.ring_hash = cfg.bucket_hash = hash;
     cfg.n_vnodes = static_cast<uint32_t>(v);
+    std::memcpy(cfg.params, g_params.params, sizeof cfg.params);
+    cfg.n_params = g_params.n_params;
     return cfg;
 }
 
 int64_t vnodes_of(const benchmark::State &st, const rb_algo *algo) {
-    return (algo->flags & RB_ALGO_USES_VNODES) ? st.range(1) : RB_DEFAULT_N_VNODES;
+    return (rb_algo_flags(algo, nullptr) & RB_ALGO_USES_VNODES) ? st.range(1)
+                                                                : RB_DEFAULT_N_VNODES;
 }
 
 rb_ring *cached_ring(benchmark::State &st, const rb_algo *algo, const rb_hash *hash) {
@@ -90,6 +97,13 @@ rb_ring *cached_ring(benchmark::State &st, const rb_algo *algo, const rb_hash *h
     }
     g_cache = RingCache{algo, hash, n, v, ring};
     return ring;
+}
+
+// The params of `algo` as a case label ("table_size=65537"), so every row of
+// the JSON says which parameters it measured.
+void label_params(benchmark::State &st, const rb_algo *algo, const rb_config *cfg) {
+    char params[256];
+    if (rb_params_format(algo, cfg, params, sizeof params)) st.SetLabel(params);
 }
 
 void set_lookup_rate(benchmark::State &st) {
@@ -121,6 +135,7 @@ void bench_key(benchmark::State &st, const rb_algo *algo, const rb_hash *hash, b
         benchmark::DoNotOptimize(sum);
     }
     set_lookup_rate(st);
+    label_params(st, algo, rb_ring_config(ring));
 }
 
 void bench_position(benchmark::State &st, const rb_algo *algo, bool latency) {
@@ -137,6 +152,7 @@ void bench_position(benchmark::State &st, const rb_algo *algo, bool latency) {
         benchmark::DoNotOptimize(sum);
     }
     set_lookup_rate(st);
+    label_params(st, algo, rb_ring_config(ring));
 }
 
 // Bytes this thread holds in jemalloc: thread.allocated - thread.deallocated
@@ -165,7 +181,7 @@ void bench_build(benchmark::State &st, const rb_algo *algo) {
     uint64_t jemalloc_bytes = jemalloc_thread_bytes() - before;
     double n_points = static_cast<double>(rb_ring_n_points(ring));
     size_t held = rb_ring_bytes_held(ring);
-    size_t structure = held - ring->header_bytes;
+    size_t structure = rb_ring_structure_bytes(ring);
     rb_ring_destroy(ring);
     for (auto _ : st) {
         int rc = rb_ring_build(algo, &cfg, m.members, n, &ring);
@@ -183,6 +199,7 @@ void bench_build(benchmark::State &st, const rb_algo *algo) {
     st.counters["structure_bytes_per_vnode"] = static_cast<double>(structure) / n_points;
     st.counters["points_per_s"] = benchmark::Counter(
         n_points * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+    label_params(st, algo, &cfg);
 }
 
 void bench_join_refill(benchmark::State &st, const rb_algo *algo) {
@@ -204,6 +221,29 @@ void bench_join_refill(benchmark::State &st, const rb_algo *algo) {
     }
 }
 
+void bench_resize(benchmark::State &st, const rb_algo *algo) {
+    int64_t n = st.range(0), v = vnodes_of(st, algo);
+    Members m(static_cast<uint32_t>(n + 1)); // the N old members and the one that joins
+    rb_config cfg = make_config(&rb_hash_xxh3, v);
+    rb_ring *base = nullptr, *ring = nullptr;
+    if (!m.members || rb_ring_build(algo, &cfg, m.members, n, &base)) {
+        st.SkipWithError(m.members ? rb_error_detail() : "out of memory");
+        return;
+    }
+    for (auto _ : st) {
+        int rc = rb_ring_derive(base, m.members, n + 1, &ring);
+        benchmark::DoNotOptimize(ring);
+        rb_ring_destroy(ring);
+        if (rc) {
+            st.SkipWithError(rb_error_detail());
+            break;
+        }
+    }
+    rb_ring_destroy(base);
+    st.counters["incremental"] = algo->derive ? 1 : 0;
+    label_params(st, algo, &cfg);
+}
+
 void bench_qsort(benchmark::State &st) {
     size_t n = static_cast<size_t>(st.range(0) * st.range(1));
     std::vector<uint64_t> unsorted(n), work(n);
@@ -216,7 +256,7 @@ void bench_qsort(benchmark::State &st) {
 
 // Grid: N x V for vnode algorithms, N alone otherwise.
 benchmark::internal::Benchmark *grid(benchmark::internal::Benchmark *b, const rb_algo *algo) {
-    if (!algo || (algo->flags & RB_ALGO_USES_VNODES))
+    if (!algo || (rb_algo_flags(algo, nullptr) & RB_ALGO_USES_VNODES))
         b->ArgNames({"N", "V"})->ArgsProduct({kMembers, kVnodes});
     else
         b->ArgNames({"N"})->ArgsProduct({kMembers});
@@ -264,6 +304,11 @@ void register_all() {
         std::string name = std::string("join_refill/") + algo->name + "/xxh3";
         grid(benchmark::RegisterBenchmark(name.c_str(), bench_join_refill, algo), algo);
     }
+    for (size_t a = 0; a < rb_algo_count(); a++) {
+        const rb_algo *algo = rb_algo_at(a);
+        std::string name = std::string("resize/") + algo->name + "/xxh3";
+        grid(benchmark::RegisterBenchmark(name.c_str(), bench_resize, algo), algo);
+    }
     grid(benchmark::RegisterBenchmark("qsort_u64", bench_qsort), nullptr);
 }
 
@@ -306,6 +351,12 @@ void add_context() {
     benchmark::AddCustomContext("n_buckets", std::to_string(RB_DEFAULT_N_BUCKETS));
     benchmark::AddCustomContext("seed", "0");
     benchmark::AddCustomContext("members", "worker-0 .. worker-<N-1>, weight 1");
+    rb_config cfg = make_config(&rb_hash_xxh3, RB_DEFAULT_N_VNODES);
+    for (size_t a = 0; a < rb_algo_count(); a++) { // params/<algo>: what its rows measured
+        char params[256];
+        if (rb_params_format(rb_algo_at(a), &cfg, params, sizeof params))
+            benchmark::AddCustomContext(std::string("params/") + rb_algo_at(a)->name, params);
+    }
 }
 
 const char kUsage[] =
@@ -316,7 +367,10 @@ const char kUsage[] =
     "                generated keys order:0 .. order:<N-1>)\n"
     "  --n-keys=N    generated keys (default 1000000; 4096 with --smoke)\n"
     "  --min-time=S  minimum seconds per case (default 0.2)\n"
-    "  --smoke       one iteration per case (CI smoke test)\n";
+    "  --smoke       one iteration per case (CI smoke test)\n"
+    "  --param=NAME=VALUE  a parameter of the algorithms that declare it\n"
+    "                (repeatable; `ringbench list`), recorded in the context\n"
+    "                (params/<algo>) and each case's label\n";
 
 char g_min_time_flag[64];
 
@@ -324,6 +378,7 @@ char g_min_time_flag[64];
 // --min-time becomes --benchmark_min_time (unless that is given), so case
 // names carry no "/min_time:" suffix and filters stay simple.
 int parse_options(int *argc, char **argv) {
+    rb_config_init(&g_params);
     const char *env = std::getenv("RINGBENCH_KEYS");
     if (env) g_opt.keys_path = env;
     bool n_keys_set = false, min_time_given = false;
@@ -351,6 +406,11 @@ int parse_options(int *argc, char **argv) {
         } else if (std::strncmp(a, "--benchmark_min_time=", 21) == 0) {
             min_time_given = true;
             argv[out++] = argv[i];
+        } else if (std::strncmp(a, "--param=", 8) == 0) {
+            if (rb_config_set_param(&g_params, a + 8)) {
+                std::fprintf(stderr, "ringbench-bench: %s\n", rb_error_detail());
+                return 2;
+            }
         } else if (std::strcmp(a, "--smoke") == 0) {
             g_opt.smoke = true;
         } else if (std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0) {
@@ -359,6 +419,12 @@ int parse_options(int *argc, char **argv) {
         } else {
             argv[out++] = argv[i];
         }
+    }
+    std::vector<const rb_algo *> all;
+    for (size_t a = 0; a < rb_algo_count(); a++) all.push_back(rb_algo_at(a));
+    if (rb_algo_check_params(all.data(), all.size(), &g_params)) {
+        std::fprintf(stderr, "ringbench-bench: %s\n", rb_error_detail());
+        return 2;
     }
     if (g_opt.smoke && !n_keys_set) g_opt.n_generated = 4096;
     if (!min_time_given && !g_opt.smoke) {

@@ -215,7 +215,22 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
  * (bad options or membership) / RB_EXIT_FAILURE (out of memory). */
 int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, rb_ring **out);
 
-/* The help text of the shared ring options (for each command's --help). */
+/* The help text of the shared ring options (for each command's --help);
+ * rb_cli_parse_args follows it with rb_cli_print_algos. */
 extern const char rb_cli_ring_help[];
+
+/* rb_cli_print_algos — the registered algorithms with their descriptions and
+ * parameters (from the registry), for --help. */
+void rb_cli_print_algos(FILE *f);
+
+/*
+ * rb_cli_ring_check_params — the --param values of `o` against the
+ * algorithms algos[0..n) a command will build (and the table source when
+ * `table` is one of them): 0, or prints one usage line ("unknown parameter
+ * 'x' (parameters: maglev table_size)", "maglev: --param table_size=65536:
+ * 65536 is not prime") and returns -1 (exit 2).
+ */
+int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_algo *const *algos,
+                             size_t n);
 
 #endif

@@ -15,7 +15,9 @@ static const char *const list_help[] = {
     "usage: ringbench list [--format text|json|csv]\n"
     "\n"
     "The registered ring algorithms, one per line: name (first column) and a\n"
-    "short description; json/csv add the source (paper) of each.\n"
+    "short description (with its --param defaults); json/csv add the source\n"
+    "(paper), the properties it declares (verify checks them) and its\n"
+    "parameters with their defaults.\n"
     "\n"
     "options:\n",
     rb_cli_format_help, NULL};
@@ -29,18 +31,29 @@ int rb_cmd_list(int argc, char **argv) {
     int n_pos, rc = rb_cli_parse_args("list", list_help, list_option, &fmt, argc, argv, &n_pos);
     if (rc != RB_CLI_CONTINUE) return rc;
     if (n_pos) return rb_cli_usage_error("list", "takes no arguments (got '%s')", argv[1]);
-    if (fmt == RB_FMT_TEXT) { /* aligned columns for people */
-        for (size_t i = 0; i < rb_algo_count(); i++)
-            printf("%-11s %s\n", rb_algo_at(i)->name, rb_algo_at(i)->description);
+    rb_config defaults;
+    rb_config_init(&defaults);
+    char params[256], props[128];
+    if (fmt == RB_FMT_TEXT) { /* aligned columns for people; one line each */
+        for (size_t i = 0; i < rb_algo_count(); i++) {
+            const rb_algo *a = rb_algo_at(i);
+            rb_params_format(a, &defaults, params, sizeof params);
+            printf("%-11s %s%s%s%s\n", a->name, a->description, *params ? " [--param " : "",
+                   params, *params ? "]" : "");
+        }
         return RB_EXIT_OK;
     }
     rb_out out;
-    rb_out_begin(&out, stdout, fmt, "name,description,source", NULL);
+    rb_out_begin(&out, stdout, fmt, "name,description,source,properties,params", NULL);
     for (size_t i = 0; i < rb_algo_count(); i++) {
         const rb_algo *a = rb_algo_at(i);
+        rb_params_format(a, &defaults, params, sizeof params);
+        rb_algo_flags_format(rb_algo_flags(a, &defaults), props, sizeof props);
         rb_out_str(&out, "name", a->name, strlen(a->name));
         rb_out_str(&out, "description", a->description, strlen(a->description));
         rb_out_str(&out, "source", a->source, strlen(a->source));
+        rb_out_str(&out, "properties", props, strlen(props));
+        rb_out_str(&out, "params", params, strlen(params));
         rb_out_row_end(&out);
     }
     rb_out_end(&out);
@@ -166,7 +179,7 @@ int rb_cmd_owner(int argc, char **argv) {
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "key,bucket,owner", NULL);
     for (size_t k = 0; k < keys.n; k++) {
-        uint32_t b = rb_bucket_of(&ring->cfg, keys.keys[k], keys.len[k]);
+        uint32_t b = rb_bucket_of(rb_ring_config(ring), keys.keys[k], keys.len[k]);
         rb_out_str(&out, "key", keys.keys[k], keys.len[k]);
         rb_out_u64(&out, "bucket", b);
         out_member(&out, "owner", ring, rb_ring_owner_bucket(ring, b));
@@ -200,7 +213,7 @@ int rb_cmd_table(int argc, char **argv) {
     }
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "bucket,owner", "owner");
-    for (uint32_t b = 0; b < ring->cfg.n_buckets; b++) {
+    for (uint32_t b = 0; b < rb_ring_n_buckets(ring); b++) {
         rb_out_u64(&out, "bucket", b);
         out_member(&out, "owner", ring, rb_ring_owner_bucket(ring, b));
         rb_out_row_end(&out);

@@ -41,11 +41,17 @@ int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn op
         if (!options_done && strcmp(a, "--") == 0) {
             options_done = 1;
         } else if (!options_done && (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)) {
-            for (size_t k = 0; help && help[k]; k++)
+            int ring_cmd = 0;
+            for (size_t k = 0; help && help[k]; k++) {
                 fputs(help[k], stdout);
+                ring_cmd |= help[k] == rb_cli_ring_help;
+            }
+            if (ring_cmd) rb_cli_print_algos(stdout);
             rc = RB_EXIT_OK;
         } else if (!options_done && strncmp(a, "--", 2) == 0) {
-            for (int k = 0; k < n_seen && rc == RB_CLI_CONTINUE; k++)
+            /* --param NAME=VALUE repeats (one per name; rb_config_set_param
+             * rejects a name given twice) */
+            for (int k = 0; k < n_seen && rc == RB_CLI_CONTINUE && strcmp(a, "--param"); k++)
                 if (strcmp(seen[k], a) == 0)
                     rc = rb_cli_usage_error(cmd, "%s is given twice (give each option once)", a);
             if (rc != RB_CLI_CONTINUE) break;
@@ -376,11 +382,24 @@ const char rb_cli_ring_help[] =
     "  --hash H           ring hash, and bucket hash unless --bucket-hash (default xxh3)\n"
     "  --bucket-hash H    key -> bucket hash (fnv1a32, fnv1a32-js, xxh3)\n"
     "  --seed S           seed of both hashes (default 0)\n"
-    "  --table-source A   algorithm that fills `table` (default binary)\n";
+    "  --table-source A   algorithm that fills `table` (default binary)\n"
+    "  --param NAME=VALUE a parameter of the algorithm (repeatable; see below)\n";
+
+void rb_cli_print_algos(FILE *f) {
+    fputs("\nalgorithms (`ringbench list`) and their parameters:\n", f);
+    for (size_t i = 0; i < rb_algo_count(); i++) {
+        const rb_algo *a = rb_algo_at(i);
+        fprintf(f, "  %-18s %s\n", a->name, a->description);
+        for (size_t k = 0; a->params && k < a->n_params; k++)
+            fprintf(f, "  %-18s   --param %s=N: %s (default %llu)\n", "", a->params[k].name,
+                    a->params[k].help, (unsigned long long)a->params[k].def);
+    }
+}
 
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i) {
     static const char *const names[] = {"--algo", "--members",     "--vnodes", "--buckets",
-                                        "--hash", "--bucket-hash", "--seed",   "--table-source"};
+                                        "--hash", "--bucket-hash", "--seed",   "--table-source",
+                                        "--param"};
     size_t which = sizeof names / sizeof names[0];
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(argv[*i], names[k]) == 0) which = k;
@@ -438,9 +457,27 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
         o->cfg.table_source = v;
         break;
     }
+    case 8:
+        if (rb_config_set_param(&o->cfg, v)) goto unknown;
+        break;
     }
     return 1;
 unknown:
+    rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    return -1;
+}
+
+int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_algo *const *algos,
+                             size_t n) {
+    /* `table` reads the parameters of its source */
+    const rb_algo *with_source[64];
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 1 < 64; i++) {
+        with_source[k++] = algos[i];
+        if (strcmp(algos[i]->name, "table") == 0 && o->cfg.table_source)
+            with_source[k++] = rb_algo_by_name(o->cfg.table_source);
+    }
+    if (rb_algo_check_params(with_source, k, &o->cfg) == 0) return 0;
     rb_cli_usage_error(cmd, "%s", rb_error_detail());
     return -1;
 }
@@ -449,6 +486,7 @@ int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, 
     *out = NULL;
     if (!o->algo) return rb_cli_usage_error(cmd, "--algo is required (see `ringbench list`)");
     if (!o->members_spec) return rb_cli_usage_error(cmd, "--members is required");
+    if (rb_cli_ring_check_params(cmd, o, &o->algo, 1)) return RB_EXIT_USAGE;
     char err[256];
     if (rb_member_list_parse(o->members_spec, members, err, sizeof err))
         return rb_cli_usage_error(cmd, "--members: %s", err);

@@ -16,7 +16,7 @@
  */
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "vnode_ring.h"
 
 typedef struct {
@@ -116,7 +116,8 @@ const rb_algo rb_algo_binary = {
     .name = "binary",
     .description = "sorted vnode ring, radix index + binary search (agrees with linear)",
     .source = "Karger et al., Consistent Hashing and Random Trees, STOC 1997, sec. 4",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE |
+             RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,

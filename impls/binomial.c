@@ -12,7 +12,7 @@
  * Constant time. Member order matters; only changes at the end are minimal.
  */
 #include "ringbench/consistent.h"
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "slots.h"
 
 #define BINOMIAL_RETRIES 4 /* the authors' Java: "repeat ... to get a better balance" */
@@ -60,10 +60,13 @@ const rb_algo rb_algo_binomial = {
     .name = "binomial",
     .description = "BinomialHash over member slots: constant time, tree levels (list order)",
     .source = "Coluzzi, Brocco, Antonucci, BinomialHash, arXiv:2406.19836, 2024, sec. 4",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
+    /* a bucket moves to the new last slot with probability 1/(N+1) (as jump;
+     * verify/test_family.c): binomial around the ideal */
+    .movement_bound = 1.5,
 };

@@ -12,7 +12,7 @@
  * Member order matters; only changes at the end of the list are minimal.
  */
 #include "ringbench/consistent.h"
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "slots.h"
 
 #define FLIP_MAX_DRAWS 64u /* the reference crate's MAX_NUM_ITERATIONS */
@@ -67,10 +67,13 @@ const rb_algo rb_algo_fliphash = {
     .name = "fliphash",
     .description = "FlipHash over member slots: constant-time range hashing (list order)",
     .source = "Masson & Lee, FlipHash, arXiv:2402.17549, 2024, alg. 1-3; DataDog fliphash_64",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
+    /* a bucket moves to the new last slot with probability 1/(N+1) (as jump;
+     * verify/test_family.c): binomial around the ideal */
+    .movement_bound = 1.5,
 };

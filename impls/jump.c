@@ -8,7 +8,7 @@
  * slot is minimal movement; removing a member from the middle shifts every
  * later slot and moves far more than 1/N (reported by `ringbench verify`).
  */
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "slots.h"
 
 /* Lamping & Veach, figure 1: the bucket in [0, n) for a 64-bit key. */
@@ -37,10 +37,13 @@ const rb_algo rb_algo_jump = {
     .name = "jump",
     .description = "jump consistent hash over member slots (list order; minimal only at the end)",
     .source = "Lamping & Veach, A Fast, Minimal Memory, Consistent Hash Algorithm, 2014, fig. 1",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
+    /* each bucket moves to the new last slot with probability 1/(N+1) (fig. 1's
+     * invariant): binomial around the ideal */
+    .movement_bound = 1.5,
 };

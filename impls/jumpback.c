@@ -13,7 +13,7 @@
  * changes at the end of the list are minimal, as for `jump`.
  */
 #include "ringbench/consistent.h"
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "slots.h"
 
 #define GOLDEN_GAMMA 0x9e3779b97f4a7c15ULL /* SplitMix64's state increment */
@@ -67,10 +67,13 @@ const rb_algo rb_algo_jumpback = {
     .name = "jumpback",
     .description = "JumpBackHash over member slots: jump's distribution, no division (list order)",
     .source = "Ertl, JumpBackHash, arXiv:2403.18682, 2024, sec. 3; SplitMix64 as in Hash4j",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
+    /* a bucket moves to the new last slot with probability 1/(N+1) (as jump;
+     * verify/test_family.c): binomial around the ideal */
+    .movement_bound = 1.5,
 };

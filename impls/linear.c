@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "vnode_ring.h"
 
 typedef struct {
@@ -53,7 +53,8 @@ const rb_algo rb_algo_linear = {
     .name = "linear",
     .description = "sorted vnode ring, linear scan (the seed's lookupOwner; reference oracle)",
     .source = "Karger et al., Consistent Hashing and Random Trees, STOC 1997, sec. 4",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE |
+             RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,

@@ -5,7 +5,7 @@
  * verifier must report its monotonicity violations. Member list order matters
  * (slots as in `jump`).
  */
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "slots.h"
 
 static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
@@ -21,7 +21,7 @@ const rb_algo rb_algo_modn = {
     .name = "modn",
     .description = "hash mod N: the non-consistent baseline (control)",
     .source = "the seed's hash(key) % N; Karger et al. 1997, sec. 1 (why it fails)",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_CONTROL,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_CONTROL | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,

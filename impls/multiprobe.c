@@ -4,8 +4,9 @@
  * arXiv:1505.00062 (2015), section 2: each member has one point on the ring
  * (per unit of weight); a key is hashed k times and goes to the member whose
  * point follows one of its probes most closely. k = 21 gives a peak-to-mean
- * of about 1.05 (the paper's figure), with one point per member instead of
- * hundreds of vnodes.
+ * of about 1.05 (the paper's example), with one point per member instead of
+ * hundreds of vnodes. k is the parameter `probes` (--param probes=K, 1..1024,
+ * default 21); a lookup costs k binary searches over N points.
  *
  * Points: the vnode ring of `binary` at V = 1 (vnode 0 of each unit of weight:
  * label "id#i", the documented tie order). Probes of a position p: probe 0 is
@@ -18,10 +19,11 @@
  */
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "vnode_ring.h"
 
 #define MULTIPROBE_DEFAULT_K 21u       /* probes: the paper's example (PTM ~1.05) */
+#define MULTIPROBE_MAX_K 1024u         /* k binary searches per lookup */
 #define PROBE_GAMMA 0x9e3779b97f4a7c15ULL /* SplitMix64's increment: probe spacing */
 
 typedef struct {
@@ -44,7 +46,7 @@ static int build(const rb_ring *hdr, rb_ring **out) {
         return rc;
     }
     unsigned bits = hdr->cfg.ring_hash->bits;
-    r->k = MULTIPROBE_DEFAULT_K;
+    r->k = (uint32_t)rb_ring_param(hdr, "probes");
     r->drop = 64u - bits;
     r->mask = bits >= 64 ? UINT64_MAX : (1ULL << bits) - 1;
     *out = &r->hdr;
@@ -102,9 +104,14 @@ static void destroy(rb_ring *ring) {
     free(r);
 }
 
+static const rb_param_spec params[] = {
+    {"probes", "k, probes per key; more probes, less spread (21: peak-to-mean ~1.05)",
+     MULTIPROBE_DEFAULT_K, 1, MULTIPROBE_MAX_K, NULL},
+};
+
 const rb_algo rb_algo_multiprobe = {
     .name = "multiprobe",
-    .description = "multi-probe consistent hashing: 1 point per member, k = 21 probes per key",
+    .description = "multi-probe consistent hashing: 1 point per member, k probes per key (--param probes, 21)",
     .source = "Appleton & O'Reilly, Multi-probe consistent hashing, arXiv:1505.00062, 2015, sec. 2",
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_MONOTONE,
     .build = build,
@@ -112,4 +119,6 @@ const rb_algo rb_algo_multiprobe = {
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
+    .params = params,
+    .n_params = sizeof params / sizeof params[0],
 };

@@ -13,7 +13,7 @@
  * expected time. Member order matters; only changes at the end are minimal.
  */
 #include "ringbench/consistent.h"
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 #include "slots.h"
 
 #define PCG_MULT 6364136223846793005ULL
@@ -92,10 +92,13 @@ const rb_algo rb_algo_powerch = {
     .name = "powerch",
     .description = "power consistent hashing over member slots: O(1) expected (list order)",
     .source = "Leu, Fast Consistent Hashing in Constant Time, arXiv:2307.12448, 2023, sec. VI",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
+    /* a bucket moves to the new last slot with probability 1/(N+1) (as jump;
+     * verify/test_family.c): binomial around the ideal */
+    .movement_bound = 1.5,
 };

@@ -2,8 +2,10 @@
  * registry.c — the one list of ring algorithms and hashes.
  *
  * Adding an algorithm: write impls/<name>.c defining `const rb_algo
- * rb_algo_<name>` and add one X(<name>) line below. The CLI, the verifier and
- * the benchmarks iterate this list and need no other edit.
+ * rb_algo_<name>` (start from impls/TEMPLATE.c.in) and add one X(<name>) line
+ * below; the build compiles every .c file in impls/. The CLI, the verifier, the
+ * benchmarks and the reports iterate this list and need no other edit
+ * (impls/README.md; the test verify.template does exactly this).
  */
 #include <stdio.h>
 #include <string.h>
@@ -16,12 +18,12 @@
     X(binary)                                                                                      \
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
-    X(table)                                                                                       \
     X(jumpback)                                                                                    \
     X(fliphash)                                                                                    \
     X(powerch)                                                                                     \
     X(binomial)                                                                                    \
-    X(multiprobe)
+    X(multiprobe)                                                                                  \
+    X(table)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)

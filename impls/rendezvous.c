@@ -17,7 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 
 typedef struct {
     rb_ring hdr;
@@ -93,10 +93,12 @@ const rb_algo rb_algo_rendezvous = {
     .name = "rendezvous",
     .description = "highest random weight; weighted by the logarithmic method",
     .source = "Thaler & Ravishankar, ToN 1998; weights: Schindelhauer & Schomaker, SPAA 2005",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_MONOTONE,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
+    /* a bucket moves iff the added member's score is the highest: 1/(N+1) */
+    .movement_bound = 1.5,
 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 
 void rb_config_init(rb_config *cfg) {
     cfg->n_vnodes = RB_DEFAULT_N_VNODES;
@@ -16,6 +16,7 @@ void rb_config_init(rb_config *cfg) {
     cfg->bucket_hash = &rb_hash_xxh3;
     cfg->seed = 0;
     cfg->table_source = "binary";
+    cfg->n_params = 0;
 }
 
 /* Decimal ASCII digits of v into buf (at most 10 bytes); returns the count. */
@@ -155,6 +156,20 @@ static int fill_header(rb_ring *h, const rb_algo *algo, const rb_config *cfg, co
     return 0;
 }
 
+/* The values of the parameters `algo` declares (range and check); parameters
+ * it does not declare are another algorithm's (a table source's) and pass. */
+static int check_param_values(const rb_algo *algo, const rb_config *cfg) {
+    if (cfg->n_params > RB_MAX_PARAMS)
+        return rb_set_error(RB_EINVAL, "%u parameters exceed the limit %u", cfg->n_params,
+                            RB_MAX_PARAMS);
+    for (uint32_t i = 0; i < cfg->n_params; i++) {
+        const rb_param_spec *sp = rb_algo_param_spec(algo, cfg->params[i].name);
+        int rc = sp ? rb_param_check_value(algo, sp, cfg->params[i].value) : 0;
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 int rb_ring_build(const rb_algo *algo, const rb_config *cfg, const rb_member *members,
                   size_t n_members, rb_ring **out) {
     *out = NULL;
@@ -173,7 +188,7 @@ int rb_ring_build(const rb_algo *algo, const rb_config *cfg, const rb_member *me
     if (rc) return rc;
     /* points = total weight x V (vnode algorithms): compared by division, since
      * the product of two in-range values can wrap 64 bits (2^33 x 2^31 = 2^64). */
-    uint64_t per_weight = (algo->flags & RB_ALGO_USES_VNODES) ? cfg->n_vnodes : 1;
+    uint64_t per_weight = (rb_algo_flags(algo, cfg) & RB_ALGO_USES_VNODES) ? cfg->n_vnodes : 1;
     if (total_weight > RB_MAX_POINTS / per_weight)
         return rb_set_error(RB_ERANGE,
                             "%zu members x %llu vnodes (total weight %llu) exceed the limit of "
@@ -181,6 +196,8 @@ int rb_ring_build(const rb_algo *algo, const rb_config *cfg, const rb_member *me
                             n_members, (unsigned long long)per_weight,
                             (unsigned long long)total_weight, RB_MAX_POINTS);
     rc = check_ids_encoding(cfg->ring_hash, members, n_members);
+    if (rc) return rc;
+    rc = check_param_values(algo, cfg);
     if (rc) return rc;
     rb_ring hdr;
     rc = fill_header(&hdr, algo, cfg, members, n_members);
@@ -203,6 +220,20 @@ uint32_t rb_bucket_of(const rb_config *cfg, const void *key, size_t len) {
     return (uint32_t)(cfg->bucket_hash->fn(key, len, cfg->seed) % cfg->n_buckets);
 }
 
+uint32_t rb_ring_bucket_of_hash(const rb_ring *r, uint64_t h) {
+    return (uint32_t)(r->bucket_mask ? (h & r->bucket_mask) : (h % r->cfg.n_buckets));
+}
+
+uint32_t rb_ring_owner_bucket(const rb_ring *r, uint32_t b) { return r->algo->owner_bucket(r, b); }
+
+uint32_t rb_ring_owner_position(const rb_ring *r, uint64_t pos) {
+    return r->algo->owner_position ? r->algo->owner_position(r, pos) : UINT32_MAX;
+}
+
+uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) {
+    return r->algo->owner_bucket(r, rb_ring_bucket_of_hash(r, h));
+}
+
 uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len) {
     return rb_ring_owner_hash(r, r->cfg.bucket_hash->fn(key, len, r->cfg.seed));
 }
@@ -218,8 +249,29 @@ const void *rb_ring_member_id(const rb_ring *r, uint32_t idx, size_t *len) {
 
 size_t rb_ring_bytes_held(const rb_ring *r) { return r->header_bytes + r->algo->bytes_held(r); }
 
+size_t rb_ring_structure_bytes(const rb_ring *r) { return r->algo->bytes_held(r); }
+
 uint64_t rb_ring_n_points(const rb_ring *r) {
     uint64_t tw = 0;
     for (uint32_t i = 0; i < r->n_members; i++) tw += r->members[i].weight;
-    return (r->algo->flags & RB_ALGO_USES_VNODES) ? tw * r->cfg.n_vnodes : tw;
+    return (rb_ring_flags(r) & RB_ALGO_USES_VNODES) ? tw * r->cfg.n_vnodes : tw;
+}
+
+int rb_ring_derive(const rb_ring *old, const rb_member *members, size_t n_members,
+                   rb_ring **out) {
+    if (old->algo->derive) {
+        *out = NULL;
+        return old->algo->derive(old, members, n_members, out);
+    }
+    return rb_ring_build(old->algo, &old->cfg, members, n_members, out);
+}
+
+const rb_algo *rb_ring_algo(const rb_ring *r) { return r->algo; }
+const rb_config *rb_ring_config(const rb_ring *r) { return &r->cfg; }
+uint32_t rb_ring_n_members(const rb_ring *r) { return r->n_members; }
+uint32_t rb_ring_n_buckets(const rb_ring *r) { return r->cfg.n_buckets; }
+const rb_member *rb_ring_member(const rb_ring *r, uint32_t idx) { return &r->members[idx]; }
+unsigned rb_ring_flags(const rb_ring *r) { return rb_algo_flags(r->algo, &r->cfg); }
+uint64_t rb_ring_param(const rb_ring *r, const char *name) {
+    return rb_config_param(r->algo, &r->cfg, name);
 }

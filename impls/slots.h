@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 
 typedef struct rb_slots {
     uint32_t n;      /* total weight */

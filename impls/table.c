@@ -11,12 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 
 typedef struct {
     rb_ring hdr;
     uint32_t *owner; /* B entries */
 } table_ring;
+
+extern const rb_algo rb_algo_table;
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     const char *src_name = hdr->cfg.table_source ? hdr->cfg.table_source : "binary";
@@ -59,14 +61,24 @@ static void destroy(rb_ring *ring) {
     free(r);
 }
 
+/* The properties of a table are its source's (it agrees with the source on
+ * every bucket), minus the ring positions: `table` from `jump` depends on
+ * member order and is monotone only at the end of the list, like `jump`. */
+static unsigned flags_for(const rb_config *cfg) {
+    const rb_algo *src = rb_algo_by_name(cfg->table_source ? cfg->table_source : "binary");
+    if (!src || src == &rb_algo_table) return 0;
+    return rb_algo_flags(src, cfg) & ~(unsigned)RB_ALGO_POSITIONAL;
+}
+
 const rb_algo rb_algo_table = {
     .name = "table",
     .description = "precomputed bucket table (B entries) filled from a ring (binary by default)",
     .source = "the seed's 1,024-bucket table; cf. Eisenbud et al., Maglev, NSDI 2016, sec. 3.4",
-    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE,
+    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = NULL,
     .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
+    .flags_for = flags_for,
 };

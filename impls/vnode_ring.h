@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "ringbench/ring.h"
+#include "ring_impl.h"
 
 typedef struct rb_vnode_ring {
     uint64_t *pos;   /* n ring positions, ascending */

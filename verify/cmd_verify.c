@@ -247,8 +247,11 @@ static const char verify_help[] =
     "1/(N+1) or 1/N), monotonicity violations, load spread, and agreement between\n"
     "algorithms that share a placement rule. Mean and worst over --seeds random\n"
     "memberships of worker-<hex> ids. Exit 1 when an algorithm breaks a property\n"
-    "it claims (a MONOTONE algorithm with violations, jump with violations on\n"
-    "add/remove last, a disagreement); modn (control) is expected to violate.\n"
+    "it claims (`ringbench list --format json` shows them): a monotone algorithm\n"
+    "with violations, jump with violations on add/remove last, an order-free one\n"
+    "whose owners change when the members are listed in reverse, a mean movement\n"
+    "above its declared bound, a disagreement. modn (control) is expected to\n"
+    "violate; nothing is reported for a property an algorithm does not claim.\n"
     "\n"
     "options:\n"
     "  --algo A[,A...]      algorithms (default: every registered one)\n"
@@ -259,6 +262,8 @@ static const char verify_help[] =
     "  --buckets B          buckets (default 1024)\n"
     "  --bucket-hash H      key -> bucket hash (default: the --hash of each row)\n"
     "  --table-source A     algorithm that fills `table` (default binary)\n"
+    "  --param NAME=VALUE   a parameter of the algorithms that declare it (repeatable;\n"
+    "                       `ringbench list`); recorded in each row's params\n"
     "  --keys FILE          keys, one per line (default: generated order:0 ..)\n"
     "  --n-keys K           generated keys (default 100000)\n"
     "  --seeds K            random memberships per case (default 5)\n"
@@ -361,6 +366,9 @@ static const rb_col verify_cols[] = {
     {"n_buckets", "", 0, RB_COL_U64},
     {"n_keys", "", 0, RB_COL_U64},
     {"n_seeds", "", 0, RB_COL_U64},
+    {"params", "", 0, RB_COL_STR},     /* the algorithm's parameters, name=value,... */
+    {"properties", "", 0, RB_COL_STR}, /* what it claims (rb_algo_flags), checked here */
+    {"movement_bound", "", 0, RB_COL_F2}, /* declared, x ideal; empty when none */
 };
 #define N_VERIFY_COLS (sizeof verify_cols / sizeof verify_cols[0])
 
@@ -385,17 +393,68 @@ static void report_failure(failures *f, const char *fmt, ...) {
     }
 }
 
+/* Whether `flags` claim monotonicity (and so the movement bound) for change k:
+ * every change for RB_ALGO_MONOTONE, add and remove-last otherwise (jump's
+ * end of the list; a non-monotone algorithm's declared bound, e.g. Maglev). */
+static int claims_change(unsigned flags, rb_change_kind k) {
+    return (flags & RB_ALGO_MONOTONE) || k != RB_CHANGE_REMOVE_MIDDLE;
+}
+
 /* Check the monotonicity an algorithm claims for one measured change. */
-static void check_claims(failures *f, const rb_algo *a, const rb_hash *h, uint32_t n, uint32_t v,
-                         uint64_t seed, rb_change_kind k, const rb_movement *m) {
-    int claims = (a->flags & RB_ALGO_MONOTONE) ||
-                 ((a->flags & RB_ALGO_MONOTONE_LAST) && k != RB_CHANGE_REMOVE_MIDDLE);
+static void check_claims(failures *f, const rb_algo *a, unsigned flags, const rb_hash *h,
+                         uint32_t n, uint32_t v, uint64_t seed, rb_change_kind k,
+                         const rb_movement *m) {
+    int claims = (flags & (RB_ALGO_MONOTONE | RB_ALGO_MONOTONE_LAST)) && claims_change(flags, k);
     if (claims && m->n_violating_buckets)
         report_failure(f,
                        "algo %s hash %s N %u V %u seed %llu %s: %llu buckets violate "
                        "monotonicity (expected 0)",
                        a->name, h->name, n, v, (unsigned long long)seed, rb_change_name(k),
                        (unsigned long long)m->n_violating_buckets);
+}
+
+/* The declared movement bound (rb_algo.movement_bound) against the mean moved
+ * fraction over K seeds: allowed is bound x ideal plus three standard
+ * deviations of a mean of K binomial(B, ideal) fractions, so a small B or few
+ * seeds do not fail an algorithm whose expectation is within the bound. */
+static void check_bound(failures *f, const rb_algo *a, unsigned flags, const rb_config *cfg,
+                        uint32_t n, const change_acc *ch, int has_remove, double K) {
+    if (a->movement_bound <= 0) return;
+    for (int k = 0; k < 3; k++) {
+        if ((k && !has_remove) || !claims_change(flags, (rb_change_kind)k)) continue;
+        double ideal = k == RB_CHANGE_ADD ? 1.0 / (n + 1) : 1.0 / n;
+        double mean = ch[k].sum_fraction / K;
+        double slack = 3 * sqrt(ideal * (1 - ideal) / (cfg->n_buckets * K));
+        if (mean > a->movement_bound * ideal + slack)
+            report_failure(f,
+                           "algo %s hash %s N %u V %u %s: mean moved fraction %.4f exceeds the "
+                           "declared bound %.2f x ideal %.4f (+ %.4f sampling slack)",
+                           a->name, cfg->ring_hash->name, n, cfg->n_vnodes,
+                           rb_change_name((rb_change_kind)k), mean, a->movement_bound, ideal,
+                           slack);
+    }
+}
+
+/* An order-free claim (RB_ALGO_ORDER_FREE): the bucket table of the members
+ * listed in reverse equals `base` (mapped back to the original indices). */
+static int check_order_free(failures *f, const rb_algo *a, const rb_config *cfg,
+                            const rb_member *m, uint32_t n, uint64_t seed, const uint32_t *base,
+                            uint32_t *scratch) {
+    rb_member *rev = malloc(n * sizeof *rev);
+    if (!rev) return rb_set_error(RB_ENOMEM, "out of memory for %u members", n);
+    for (uint32_t i = 0; i < n; i++) rev[i] = m[n - 1 - i];
+    int rc = rb_sweep_table(a, cfg, rev, n, scratch);
+    free(rev);
+    if (rc) return rc;
+    uint64_t bad = 0;
+    for (uint32_t b = 0; b < cfg->n_buckets; b++) bad += n - 1 - scratch[b] != base[b];
+    if (bad)
+        report_failure(f,
+                       "algo %s hash %s N %u V %u seed %llu: claims order-free, yet %llu buckets "
+                       "change owner when the members are listed in reverse (expected 0)",
+                       a->name, cfg->ring_hash->name, n, cfg->n_vnodes, (unsigned long long)seed,
+                       (unsigned long long)bad);
+    return 0;
 }
 
 /* Measure one (algo, hash, N, V) row over the seeds and print it. */
@@ -405,15 +464,20 @@ static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, co
     change_acc ch[3] = {{0}};
     spread_acc bs = {0}, ks = {0};
     int has_remove = 0;
+    unsigned flags = rb_algo_flags(a, cfg);
     for (size_t s = 0; s < ms->n_seeds; s++) {
         rb_case c;
-        int rc = rb_sweep_case(a, cfg, ms->members + s * ms->n, n, kpb, n_keys, scratch, &c);
+        const rb_member *m = ms->members + s * ms->n;
+        int rc = rb_sweep_case(a, cfg, m, n, kpb, n_keys, scratch, &c);
+        if (!rc && (flags & RB_ALGO_ORDER_FREE)) /* scratch[0..B) holds the base table */
+            rc = check_order_free(fails, a, cfg, m, n, o->first_seed + s, scratch,
+                                  scratch + cfg->n_buckets);
         if (rc) return rc;
         has_remove = c.has_remove;
         for (int k = 0; k < 3; k++) {
             if (k && !c.has_remove) continue;
             change_add(&ch[k], &c.change[k]);
-            check_claims(fails, a, cfg->ring_hash, n, cfg->n_vnodes, o->first_seed + s,
+            check_claims(fails, a, flags, cfg->ring_hash, n, cfg->n_vnodes, o->first_seed + s,
                          (rb_change_kind)k, &c.change[k]);
         }
         spread_add(&bs, &c.bucket_spread, s == 0);
@@ -421,12 +485,16 @@ static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, co
     }
     /* a control must be caught: a verifier that sees no violations of modn
      * cannot fail */
-    if ((a->flags & RB_ALGO_CONTROL) && n >= 2 && ch[RB_CHANGE_ADD].worst_violations == 0)
+    check_bound(fails, a, flags, cfg, n, ch, has_remove, (double)ms->n_seeds);
+    if ((flags & RB_ALGO_CONTROL) && n >= 2 && ch[RB_CHANGE_ADD].worst_violations == 0)
         report_failure(fails,
                        "control %s hash %s N %u: no monotonicity violation seen on add in %zu "
                        "seeds (expected some: the verifier must be able to fail)",
                        a->name, cfg->ring_hash->name, n, ms->n_seeds);
     double K = (double)ms->n_seeds, none = NAN;
+    char params[256], props[128];
+    rb_params_format(a, cfg, params, sizeof params);
+    rb_algo_flags_format(flags, props, sizeof props);
     double rm_ideal = 1.0 / n;
 #define RM(x) (has_remove ? (x) : none)
 #define RMU(x) (has_remove ? (uint64_t)(x) : RB_CELL_NONE)
@@ -469,6 +537,9 @@ static int verify_row(const verify_opts *o, rb_report *rep, const rb_algo *a, co
         {.u = cfg->n_buckets},
         {.u = n_keys},
         {.u = ms->n_seeds},
+        {.s = params},
+        {.s = props},
+        {.d = a->movement_bound > 0 ? a->movement_bound : none},
     };
 #undef RM
 #undef RMU
@@ -649,7 +720,7 @@ static int run_sweep(const verify_opts *o) {
                 cfg.n_vnodes = o->vnodes.v[vi];
                 rc = verify_agreement(o, &cfg, &ms, n, scratch, agree, &fails);
                 for (size_t a = 0; a < o->n_algos && !rc; a++) {
-                    int uses = (o->algos[a]->flags & RB_ALGO_USES_VNODES) != 0;
+                    int uses = (rb_algo_flags(o->algos[a], &cfg) & RB_ALGO_USES_VNODES) != 0;
                     if (!uses && vi > 0) continue; /* V does not change its mapping */
                     rc = verify_row(o, &rep, o->algos[a], &cfg, &ms, n, kpb, keys.n, scratch,
                                     &fails, uses, sampling);
@@ -931,7 +1002,9 @@ int rb_cmd_verify(int argc, char **argv) {
             pow2[i] = 1u << i;
         for (int i = 0; i < 63; i++)
             all_n[i] = (uint32_t)i + 2;
-        if ((!o.members.n && set_default_list(&o.members, all_n, 63)) ||
+        if (rb_cli_ring_check_params("verify", &o.ring, o.algos, o.n_algos))
+            rc = RB_EXIT_USAGE;
+        else if ((!o.members.n && set_default_list(&o.members, all_n, 63)) ||
             (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
             rc = rb_cli_fail("verify", "out of memory");
         else if (o.codes)
@@ -1259,7 +1332,7 @@ static int run_vnodes(const vnodes_opts *o) {
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, vnodes_cols, sizeof vnodes_cols / sizeof vnodes_cols[0]);
 
-    int uses = (o->algo->flags & RB_ALGO_USES_VNODES) != 0;
+    int uses = (rb_algo_flags(o->algo, &cfg) & RB_ALGO_USES_VNODES) != 0;
     uint32_t recommended = 0, best_v = 0;
     double best_p2m = INFINITY;
     char ids[RB_SWEEP_ID_BYTES * 64];

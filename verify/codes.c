@@ -28,7 +28,7 @@ static uint64_t fold(uint64_t h, uint32_t owner) {
 
 /* Fold one ring's bucket owners and fixed-key owners into h. */
 static uint64_t fold_ring(uint64_t h, const rb_ring *r) {
-    for (uint32_t b = 0; b < r->cfg.n_buckets; b++)
+    for (uint32_t b = 0; b < rb_ring_n_buckets(r); b++)
         h = fold(h, rb_ring_owner_bucket(r, b));
     char key[32];
     for (uint32_t k = 0; k < CODE_N_ORDER_KEYS; k++) {

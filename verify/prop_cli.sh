@@ -92,6 +92,28 @@ expect 1 "overflow line [0-9]+: expected" verify --codes --codes-file "$tmp/over
 { cat "$codes"; echo "binary xxh3 0x0123456789abcdef"; } >"$tmp/twice"
 expect 1 "twice line [0-9]+: a second code for binary xxh3" verify --codes --codes-file "$tmp/twice"
 
+# --- properties follow the configuration (issue 12) ---
+# `table` from `jump` has jump's properties: its owners depend on member order
+# (the issue's case: node-0 listed first gives node-0, reversed gives node-2),
+# and verify must not report an order-free or remove-middle failure for it.
+expect_out '^order:9182	[0-9]+	node-0$' owner --algo table --table-source jump \
+    --members node-0,node-1,node-2 --hash fnv1a32 order:9182
+expect_out '^order:9182	[0-9]+	node-2$' owner --algo table --table-source jump \
+    --members node-2,node-1,node-0 --hash fnv1a32 order:9182
+expect_out '"table",.*"monotone_last,weighted"' verify --quiet --algo table \
+    --table-source jump --members 2..8 --vnodes 16 --seeds 2 --format json
+expect_out '"table",.*"order_free,vnodes,monotone,weighted"' verify --quiet --algo table \
+    --members 2..4 --vnodes 16 --seeds 2 --format json
+
+# --- per-algorithm parameters: unknown name or bad value, exit 2, one line ---
+expect 2 "^ringbench owner: unknown parameter 'nope'" owner --algo binary --members a,b \
+    --param nope=1 k
+expect 2 "^ringbench owner: --param 'x' is not NAME=VALUE" owner --algo binary --members a \
+    --param x k
+expect 2 "^ringbench verify: unknown parameter 'nope'" verify --algo binary --param nope=3
+expect 2 "^ringbench owner: --param a given twice" owner --algo binary --members a \
+    --param a=1 --param a=2 k
+
 if [ "$failed" -ne 0 ]; then
     echo "prop_cli: $failed cases failed" >&2
     exit 1

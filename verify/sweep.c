@@ -224,32 +224,59 @@ int rb_sweep_agreement(const rb_agreement_group *group, const rb_config *cfg,
     return 0;
 }
 
+/* The bucket table after one change of `base`'s membership, through
+ * rb_ring_derive (the algorithm's incremental add/remove when it has one). */
+static int derived_table(const rb_ring *base, const rb_member *members, size_t n,
+                         uint32_t *owners) {
+    rb_ring *r;
+    int rc = rb_ring_derive(base, members, n, &r);
+    if (rc) return rc;
+    rb_ring_fill_table(r, owners);
+    rb_ring_destroy(r);
+    return 0;
+}
+
+/* The two removes of rb_sweep_case, each derived from `base`. */
+static int sweep_removes(const rb_ring *base, const rb_member *members, size_t n,
+                         const uint32_t *before, const uint32_t *keys_per_bucket, uint64_t n_keys,
+                         uint32_t *after, rb_case *out) {
+    uint32_t B = rb_ring_n_buckets(base);
+    rb_member *fewer = malloc((n - 1) * sizeof *fewer);
+    if (!fewer) return rb_set_error(RB_ENOMEM, "out of memory for %zu members", n);
+    int rc = 0;
+    for (int k = RB_CHANGE_REMOVE_LAST; k <= RB_CHANGE_REMOVE_MIDDLE && !rc; k++) {
+        size_t gone = rb_change_member((rb_change_kind)k, n);
+        for (size_t i = 0, j = 0; i < n; i++)
+            if (i != gone) fewer[j++] = members[i];
+        if ((rc = derived_table(base, fewer, n - 1, after))) break;
+        rb_sweep_movement(before, after, B, n, (rb_change_kind)k, keys_per_bucket, n_keys,
+                          &out->change[k]);
+    }
+    free(fewer);
+    return rc;
+}
+
 int rb_sweep_case(const rb_algo *algo, const rb_config *cfg, const rb_member *members, size_t n,
                   const uint32_t *keys_per_bucket, uint64_t n_keys, uint32_t *scratch,
                   rb_case *out) {
     uint32_t B = cfg->n_buckets, *base = scratch, *after = scratch + B;
     memset(out, 0, sizeof *out);
-    int rc = rb_sweep_table(algo, cfg, members, n, base);
+    rb_ring *r;
+    int rc = rb_ring_build(algo, cfg, members, n, &r);
     if (rc) return rc;
+    rb_ring_fill_table(r, base);
     rb_sweep_spread(base, B, members, n, NULL, &out->bucket_spread);
     if (keys_per_bucket) rb_sweep_spread(base, B, members, n, keys_per_bucket, &out->key_spread);
 
-    if ((rc = rb_sweep_table(algo, cfg, members, n + 1, after))) return rc;
-    rb_sweep_movement(base, after, B, n, RB_CHANGE_ADD, keys_per_bucket, n_keys,
-                      &out->change[RB_CHANGE_ADD]);
-    if (n < 2) return 0;
-    out->has_remove = 1;
-    rb_member *fewer = malloc((n - 1) * sizeof *fewer);
-    if (!fewer) return rb_set_error(RB_ENOMEM, "out of memory for %zu members", n);
-    for (int k = RB_CHANGE_REMOVE_LAST; k <= RB_CHANGE_REMOVE_MIDDLE; k++) {
-        size_t gone = rb_change_member((rb_change_kind)k, n);
-        for (size_t i = 0, j = 0; i < n; i++)
-            if (i != gone) fewer[j++] = members[i];
-        if ((rc = rb_sweep_table(algo, cfg, fewer, n - 1, after))) break;
-        rb_sweep_movement(base, after, B, n, (rb_change_kind)k, keys_per_bucket, n_keys,
-                          &out->change[k]);
+    rc = derived_table(r, members, n + 1, after);
+    if (!rc)
+        rb_sweep_movement(base, after, B, n, RB_CHANGE_ADD, keys_per_bucket, n_keys,
+                          &out->change[RB_CHANGE_ADD]);
+    if (!rc && n >= 2) {
+        out->has_remove = 1;
+        rc = sweep_removes(r, members, n, base, keys_per_bucket, n_keys, after, out);
     }
-    free(fewer);
+    rb_ring_destroy(r);
     return rc;
 }
 

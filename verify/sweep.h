@@ -190,7 +190,9 @@ typedef struct rb_case {
 
 /*
  * rb_sweep_case — measure add, remove last, remove middle and the spreads for
- * members[0..n) (members[n] must exist: the member that is added). `scratch`
+ * members[0..n) (members[n] must exist: the member that is added). Each
+ * change is made with rb_ring_derive from the ring of members[0..n), so an
+ * algorithm with incremental add/remove is measured through it. `scratch`
  * needs 2*B entries. Returns 0 or a build error.
  */
 int rb_sweep_case(const rb_algo *algo, const rb_config *cfg, const rb_member *members, size_t n,

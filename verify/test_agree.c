@@ -204,7 +204,7 @@ static void check_agreement(const rb_config *cfg, const rb_member *m, size_t n, 
             snprintf(c, sizeof c, "%s, position %llu%s", case_, (unsigned long long)at[j],
                      k < 5 ? " (an end of the hash space)" : " (on or next to a point)");
             for (int i = 0; i < 2; i++) /* linear and binary are positional */
-                expect_owner(rs.name[i], c, rs.r[i], rs.r[i]->algo->owner_position(rs.r[i], at[j]),
+                expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_position(rs.r[i], at[j]),
                              &ref, e, &bad[i]);
         }
     }
@@ -308,7 +308,7 @@ static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n,
             char cc[300];
             snprintf(cc, sizeof cc, "%s, position %llu", c, (unsigned long long)ref.p[p].pos);
             for (int i = 0; i < 2; i++) {
-                uint32_t got = less.r[i]->algo->owner_position(less.r[i], ref.p[p].pos);
+                uint32_t got = rb_ring_owner_position(less.r[i], ref.p[p].pos);
                 expect_owner(less.name[i], cc, less.r[i], got, &ref, e, &bad[i]);
                 /* monotone: a position x did not own keeps its owner */
                 uint32_t before = ref_owner(&ref, ref.p[p].pos);

@@ -96,7 +96,7 @@ static void expect_ok(const rb_algo *a, const rb_config *cfg, const rb_member *m
                       const char *case_) {
     rb_ring *r = rb_unit_build(a, cfg, m, n, case_);
     if (!r) return;
-    rb_unit_eq(a->name, case_, r->n_members, n);
+    rb_unit_eq(a->name, case_, rb_ring_n_members(r), n);
     check_ring(a, r, case_);
     rb_ring_destroy(r);
 }
@@ -184,24 +184,24 @@ static void check_key(const rb_algo *a, const rb_ring *r, const void *key, size_
                       const char *case_, const char *key_desc) {
     char c[256];
     snprintf(c, sizeof c, "%s, key %s", case_, key_desc);
-    const rb_config *cfg = &r->cfg;
+    const rb_config *cfg = rb_ring_config(r);
     uint64_t h = cfg->bucket_hash->fn(key, len, cfg->seed);
     uint64_t expected_bucket = h % cfg->n_buckets; /* unsigned 64-bit arithmetic */
     rb_unit_eq(a->name, c, rb_bucket_of(cfg, key, len), expected_bucket);
     uint32_t owner = rb_ring_owner_key(r, key, len);
-    rb_unit_true(a->name, c, owner < r->n_members, "got owner %u, expected < %u", owner,
-                 r->n_members);
+    rb_unit_true(a->name, c, owner < rb_ring_n_members(r), "got owner %u, expected < %u", owner,
+                 rb_ring_n_members(r));
     rb_unit_eq(a->name, c, owner, rb_ring_owner_bucket(r, (uint32_t)expected_bucket));
     rb_unit_eq(a->name, c, rb_ring_owner_hash(r, h), owner);
 }
 
 static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
-    const rb_config *cfg = &r->cfg;
+    const rb_config *cfg = rb_ring_config(r);
     char c[256];
     uint32_t bad = 0;
     for (uint32_t b = 0; b < cfg->n_buckets; b++) {
         uint32_t owner = rb_ring_owner_bucket(r, b);
-        if (owner >= r->n_members) bad++;
+        if (owner >= rb_ring_n_members(r)) bad++;
         if (a->owner_position) {
             char label[12];
             int len = snprintf(label, sizeof label, "%u", b);
@@ -219,8 +219,8 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
         for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
             uint32_t owner = a->owner_position(r, pos[i]);
             snprintf(c, sizeof c, "%s, position %llu", case_, (unsigned long long)pos[i]);
-            rb_unit_true(a->name, c, owner < r->n_members, "got owner %u, expected < %u", owner,
-                         r->n_members);
+            rb_unit_true(a->name, c, owner < rb_ring_n_members(r), "got owner %u, expected < %u", owner,
+                         rb_ring_n_members(r));
         }
     }
     static const struct {
@@ -250,8 +250,8 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
     snprintf(c, sizeof c, "%s, bytes held", case_);
     rb_unit_true(a->name, c, rb_ring_bytes_held(r) > 0, "got 0 bytes, expected > 0");
     uint64_t tw = 0;
-    for (uint32_t i = 0; i < r->n_members; i++)
-        tw += r->members[i].weight;
+    for (uint32_t i = 0; i < rb_ring_n_members(r); i++)
+        tw += rb_ring_member(r, i)->weight;
     snprintf(c, sizeof c, "%s, n_points", case_);
     rb_unit_eq(a->name, c, rb_ring_n_points(r),
                (a->flags & RB_ALGO_USES_VNODES) ? tw * cfg->n_vnodes : tw);
@@ -308,7 +308,7 @@ static void shuffle(rb_member *m, size_t n, uint64_t *rng) {
  * id-sorted membership (independent of list order). */
 static void owner_ids(const rb_algo *a, const rb_ring *r, const uint64_t *pos, size_t n_pos,
                       char (*out)[32]) {
-    uint32_t B = r->cfg.n_buckets;
+    uint32_t B = rb_ring_n_buckets(r);
     for (uint32_t b = 0; b < B; b++)
         snprintf(out[b], 32, "%s", rb_unit_member_name(r, rb_ring_owner_bucket(r, b)));
     for (size_t i = 0; a->owner_position && i < n_pos; i++)
@@ -340,7 +340,7 @@ static void test_order(const rb_algo *a) {
         owner_ids(a, r, pos, N_POS, base);
         rb_ring_destroy(r);
         for (int round = 0; round < 5; round++) {
-            int order_free = (a->flags & RB_ALGO_ORDER_FREE) != 0;
+            int order_free = (rb_algo_flags(a, &cfg) & RB_ALGO_ORDER_FREE) != 0;
             if (order_free)
                 shuffle(ms.m, N, &rng); /* else: the same order must give the same owners */
             snprintf(c, sizeof c, "%s, %s %d", cfg.ring_hash->name,

@@ -14,6 +14,10 @@
  *                agree on about 1/n of the keys, as two independent uniform
  *                maps would (within 5 standard deviations).
  *
+ *   multi-probe with one probe (--param probes=1) is the vnode ring at
+ *                V = 1 (`binary`): the same owner for every bucket, N = 1..40,
+ *                both ring hashes.
+ *
  * Keys: splitmix64 from a fixed seed (replayable). Failures name the
  * algorithm, n, got and expected.
  */
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 
 #include "ringbench/consistent.h"
+#include "ringbench/hash.h"
 #include "ringbench/ring.h"
 #include "unit.h"
 
@@ -109,6 +114,35 @@ static void test_jump_vs_jumpback(void) {
     }
 }
 
+static void test_multiprobe_one_probe(void) {
+    const rb_algo *mp = rb_algo_by_name("multiprobe"), *bin = rb_algo_by_name("binary");
+    const rb_hash *hashes[] = {&rb_hash_xxh3, &rb_hash_fnv1a32};
+    for (size_t h = 0; h < 2; h++)
+        for (uint32_t n = 1; n <= 40; n++) {
+            rb_config cfg;
+            rb_config_init(&cfg);
+            cfg.ring_hash = hashes[h];
+            cfg.n_vnodes = 1;
+            rb_unit_members ms;
+            rb_unit_members_make(&ms, n, "worker-%u");
+            char case_[64];
+            snprintf(case_, sizeof case_, "probes=1 vs binary V=1, %s N %u", hashes[h]->name, n);
+            rb_ring *b = rb_unit_build(bin, &cfg, ms.m, ms.n, case_);
+            rb_ring *m = rb_config_set_param(&cfg, "probes=1") == 0
+                             ? rb_unit_build(mp, &cfg, ms.m, ms.n, case_)
+                             : NULL;
+            uint32_t differ = 0, first = 0;
+            for (uint32_t k = 0; b && m && k < cfg.n_buckets; k++)
+                if (rb_ring_owner_bucket(b, k) != rb_ring_owner_bucket(m, k) && !differ++) first = k;
+            rb_unit_true("multiprobe", case_, b && m && differ == 0,
+                         "got %u buckets with another owner (first: bucket %u), expected 0", differ,
+                         first);
+            rb_ring_destroy(b);
+            rb_ring_destroy(m);
+            rb_unit_members_free(&ms);
+        }
+}
+
 int main(void) {
     uint64_t state = 0x13a1f2b6c3d4e5f7ULL;
     for (int i = 0; i < N_KEYS; i++)
@@ -118,5 +152,6 @@ int main(void) {
         test_uniformity(&fams[i]);
     }
     test_jump_vs_jumpback();
+    test_multiprobe_one_probe();
     return rb_unit_finish("test_family");
 }

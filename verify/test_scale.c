@@ -50,7 +50,7 @@ static void measure(const rb_ring *before, const rb_ring *after, const char *cha
                     movement *buckets, movement *keys) {
     memset(buckets, 0, sizeof *buckets);
     memset(keys, 0, sizeof *keys);
-    for (uint32_t b = 0; b < before->cfg.n_buckets; b++)
+    for (uint32_t b = 0; b < rb_ring_n_buckets(before); b++)
         count(buckets, before, rb_ring_owner_bucket(before, b), after,
               rb_ring_owner_bucket(after, b), changed, is_add);
     char key[32];

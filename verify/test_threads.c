@@ -20,7 +20,7 @@ typedef struct {
 } job;
 
 static void lookup_all(const rb_ring *r, uint32_t *out) {
-    uint32_t B = r->cfg.n_buckets;
+    uint32_t B = rb_ring_n_buckets(r);
     for (uint32_t b = 0; b < B; b++)
         out[b] = rb_ring_owner_bucket(r, b);
     char key[32];

@@ -57,6 +57,31 @@ typedef struct rb_member {
     uint32_t weight; /* 1 .. RB_MAX_WEIGHT; 0 leaves no point and is rejected */
 } rb_member;
 
+/* Per-algorithm parameters: at most RB_MAX_PARAMS set on one config, names of
+ * at most RB_MAX_PARAM_NAME - 1 bytes, values whole numbers. */
+#define RB_MAX_PARAMS 4u
+#define RB_MAX_PARAM_NAME 32u
+
+/* One parameter set on a config: `name=value`. */
+typedef struct rb_param {
+    char name[RB_MAX_PARAM_NAME];
+    uint64_t value;
+} rb_param;
+
+/*
+ * rb_param_spec — one parameter an algorithm declares (rb_algo.params).
+ * `check`, when not NULL, validates a value already inside [min, max]:
+ * returns 0, or RB_EINVAL with a detail ("65536 is not prime"). Checks that
+ * need the membership (Maglev's M >= N) belong in the algorithm's build.
+ */
+typedef struct rb_param_spec {
+    const char *name; /* e.g. "table_size" */
+    const char *help; /* one line for `ringbench list` and --help */
+    uint64_t def;     /* value when not set */
+    uint64_t min, max;
+    int (*check)(uint64_t value);
+} rb_param_spec;
+
 /* Parameters of a ring. Initialise with rb_config_init(), then override. */
 typedef struct rb_config {
     uint32_t n_vnodes;          /* V, vnodes per unit of weight; >= 1 */
@@ -65,6 +90,11 @@ typedef struct rb_config {
     const rb_hash *bucket_hash; /* key -> bucket (bucket_hash(key) mod B) */
     uint64_t seed;              /* seed of both hashes */
     const char *table_source;   /* `table` only: algorithm that fills it ("binary") */
+    /* per-algorithm parameters (`--param NAME=VALUE`), set with
+     * rb_config_set_param; an algorithm reads those it declares
+     * (rb_algo.params) and ignores the others. */
+    rb_param params[RB_MAX_PARAMS];
+    uint32_t n_params;
 } rb_config;
 
 /*
@@ -73,6 +103,8 @@ typedef struct rb_config {
  */
 void rb_config_init(rb_config *cfg);
 
+/* rb_ring — a built ring: an opaque handle (its layout is private to
+ * impls/, see impls/ring_impl.h); read it through the accessors below. */
 typedef struct rb_ring rb_ring;
 typedef struct rb_algo rb_algo;
 
@@ -84,21 +116,7 @@ enum {
     RB_ALGO_MONOTONE = 1u << 3,      /* adding/removing any member moves only its items */
     RB_ALGO_MONOTONE_LAST = 1u << 4, /* ... only when it is the last member (jump) */
     RB_ALGO_CONTROL = 1u << 5,       /* a deliberately non-consistent baseline (modn) */
-};
-
-/*
- * The ring header every implementation embeds as its first member. Built and
- * filled by rb_ring_build before the algorithm's build runs; read-only after.
- */
-struct rb_ring {
-    const rb_algo *algo;
-    rb_config cfg;
-    uint32_t n_members;
-    const rb_member *members; /* copies; ids owned by the ring */
-    uint32_t *id_order;       /* member indices sorted by id (the tie-break order) */
-    uint64_t *bucket_pos;     /* B ring positions of the buckets (positional algos) */
-    uint64_t bucket_mask;     /* B - 1 when B is a power of two, else 0 */
-    size_t header_bytes;      /* bytes held by this header, ids and bucket_pos */
+    RB_ALGO_WEIGHTED = 1u << 6,      /* a member's expected load is proportional to its weight */
 };
 
 /*
@@ -146,6 +164,26 @@ struct rb_algo {
      * MementoHash). `members` is the full new membership. NULL: rebuild. */
     int (*derive)(const rb_ring *old, const rb_member *members, size_t n_members,
                   rb_ring **out);
+
+    /* params: the parameters this algorithm reads (n_params entries; NULL
+     * when none). Values reach build through cfg->params; read them with
+     * rb_ring_param. */
+    const rb_param_spec *params;
+    size_t n_params;
+
+    /* flags_for: the properties under a given configuration, when they depend
+     * on it (`table` inherits its source's). NULL: `flags`. Read through
+     * rb_algo_flags. Cannot fail. */
+    unsigned (*flags_for)(const rb_config *cfg);
+
+    /* movement_bound: the declared worst mean movement fraction after one
+     * membership change, as a multiple of the ideal (1/(N+1) on add, 1/N on
+     * remove), for the changes the algorithm claims are monotone (all three
+     * when RB_ALGO_MONOTONE, add and remove-last when RB_ALGO_MONOTONE_LAST,
+     * add and remove-last for a non-monotone algorithm that declares it,
+     * e.g. Maglev). `ringbench verify` checks it per row (mean over the
+     * seeds). 0: no bound declared (nothing checked). */
+    double movement_bound;
 };
 
 /* --- the registry --- */
@@ -158,6 +196,51 @@ const rb_algo *rb_algo_at(size_t i);
 /* rb_algo_by_name — the algorithm called `name`, or NULL with an RB_EUNKNOWN
  * detail listing the valid names. */
 const rb_algo *rb_algo_by_name(const char *name);
+
+/* rb_algo_flags — the RB_ALGO_* properties `algo` has under `cfg`
+ * (flags_for when the algorithm has it, else flags). Verify checks these and
+ * only these. cfg may be NULL (then `flags`). Pure. */
+unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg);
+
+/* rb_algo_flags_format — the properties in `flags` as comma-separated names
+ * ("positional,order_free,vnodes,monotone,monotone_last,control,weighted")
+ * into buf; returns the length needed (as snprintf). */
+size_t rb_algo_flags_format(unsigned flags, char *buf, size_t size);
+
+/* rb_algo_param_spec — the parameter `name` that `algo` declares, or NULL. */
+const rb_param_spec *rb_algo_param_spec(const rb_algo *algo, const char *name);
+
+/* --- per-algorithm parameters --- */
+
+/*
+ * rb_config_set_param — record `assign` ("NAME=VALUE", VALUE a decimal whole
+ * number) on cfg. Syntax only: which algorithm reads it is checked by
+ * rb_algo_check_params. Returns 0, or RB_EINVAL (no '=', empty or too long
+ * name, VALUE not a whole number, the name set twice, more than
+ * RB_MAX_PARAMS) with a detail. Copies the name.
+ */
+int rb_config_set_param(rb_config *cfg, const char *assign);
+
+/*
+ * rb_algo_check_params — validate cfg's parameters against the algorithms
+ * algos[0..n): each parameter must be declared by at least one of them
+ * (RB_EUNKNOWN naming the parameters they have), and its value must pass the
+ * range and check of every one that declares it (RB_EINVAL / RB_ERANGE with
+ * a detail). rb_ring_build runs the value checks for its algorithm too.
+ */
+int rb_algo_check_params(const rb_algo *const *algos, size_t n, const rb_config *cfg);
+
+/* rb_config_param — value of parameter `name` for `algo`: the one set on cfg,
+ * else the declared default; 0 when `algo` does not declare it. Pure. */
+uint64_t rb_config_param(const rb_algo *algo, const rb_config *cfg, const char *name);
+
+/*
+ * rb_params_format — the effective parameters of `algo` under cfg as
+ * "name=value,name=value" (declared ones with their defaults, plus any set on
+ * cfg that another algorithm reads, e.g. a `table` source's) into buf; "" when
+ * there are none. Returns the length it needed (as snprintf). For records.
+ */
+size_t rb_params_format(const rb_algo *algo, const rb_config *cfg, char *buf, size_t size);
 
 /* --- building --- */
 
@@ -182,6 +265,16 @@ const rb_algo *rb_algo_by_name(const char *name);
 int rb_ring_build(const rb_algo *algo, const rb_config *cfg, const rb_member *members,
                   size_t n_members, rb_ring **out);
 
+/*
+ * rb_ring_derive — the ring of old's algorithm and configuration over the new
+ * membership members[0 .. n_members) (typically old's plus or minus one
+ * member), by the algorithm's incremental `derive` when it has one, else by
+ * rb_ring_build. Same validation, errors and ownership as rb_ring_build; `old`
+ * is not changed and stays valid. Thread-safe against lookups on `old`.
+ */
+int rb_ring_derive(const rb_ring *old, const rb_member *members, size_t n_members,
+                   rb_ring **out);
+
 /* rb_ring_destroy — free a ring; NULL is a no-op. Not concurrent with lookups
  * on the same ring. */
 void rb_ring_destroy(rb_ring *r);
@@ -192,20 +285,18 @@ void rb_ring_destroy(rb_ring *r);
 uint32_t rb_bucket_of(const rb_config *cfg, const void *key, size_t len);
 
 /* rb_ring_bucket_of_hash — bucket of a precomputed bucket hash h: h mod B. */
-static inline uint32_t rb_ring_bucket_of_hash(const rb_ring *r, uint64_t h) {
-    return (uint32_t)(r->bucket_mask ? (h & r->bucket_mask) : (h % r->cfg.n_buckets));
-}
+uint32_t rb_ring_bucket_of_hash(const rb_ring *r, uint64_t h);
 
 /* rb_ring_owner_bucket — owner (member index) of bucket b, 0 <= b < B. */
-static inline uint32_t rb_ring_owner_bucket(const rb_ring *r, uint32_t b) {
-    return r->algo->owner_bucket(r, b);
-}
+uint32_t rb_ring_owner_bucket(const rb_ring *r, uint32_t b);
 
 /* rb_ring_owner_hash — owner of a key whose bucket hash is h (the value a
  * producer stores), i.e. owner of bucket h mod B. */
-static inline uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) {
-    return r->algo->owner_bucket(r, rb_ring_bucket_of_hash(r, h));
-}
+uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h);
+
+/* rb_ring_owner_position — owner of 64-bit ring position `pos` for a
+ * positional algorithm (RB_ALGO_POSITIONAL); UINT32_MAX for any other. */
+uint32_t rb_ring_owner_position(const rb_ring *r, uint64_t pos);
 
 /* rb_ring_owner_key — owner of a key (any bytes; NULL allowed when len 0). */
 uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len);
@@ -217,9 +308,38 @@ void rb_ring_fill_table(const rb_ring *r, uint32_t *owners);
  * length. Pointer valid while the ring lives. */
 const void *rb_ring_member_id(const rb_ring *r, uint32_t idx, size_t *len);
 
+/* --- accessors (a ring is an opaque handle; pure, thread-safe) --- */
+
+/* rb_ring_algo — the algorithm the ring was built with. */
+const rb_algo *rb_ring_algo(const rb_ring *r);
+
+/* rb_ring_config — the ring's configuration (a copy made at build; valid
+ * while the ring lives; table_source points at the caller's string). */
+const rb_config *rb_ring_config(const rb_ring *r);
+
+/* rb_ring_n_members / rb_ring_n_buckets — N and B. */
+uint32_t rb_ring_n_members(const rb_ring *r);
+uint32_t rb_ring_n_buckets(const rb_ring *r);
+
+/* rb_ring_member — member `idx` (< N): its id (ring-owned copy), length and
+ * weight. Pointer valid while the ring lives. */
+const rb_member *rb_ring_member(const rb_ring *r, uint32_t idx);
+
+/* rb_ring_flags — rb_algo_flags of the ring's algorithm and configuration. */
+unsigned rb_ring_flags(const rb_ring *r);
+
+/* rb_ring_param — parameter `name` of the ring's algorithm (set or default;
+ * 0 when undeclared). */
+uint64_t rb_ring_param(const rb_ring *r, const char *name);
+
 /* rb_ring_bytes_held — bytes held by the ring: the algorithm's structures plus
  * the header, the copied ids and the bucket positions. */
 size_t rb_ring_bytes_held(const rb_ring *r);
+
+/* rb_ring_structure_bytes — bytes the algorithm's own structures hold (the
+ * vnode arrays, tables, ...), without the shared header, ids and bucket
+ * positions. */
+size_t rb_ring_structure_bytes(const rb_ring *r);
 
 /* rb_ring_n_points — number of vnodes/slots a ring of these members has:
  * V * total weight for vnode algorithms, total weight otherwise. */

@@ -1,0 +1,31 @@
+/*
+ * ring_impl.h — private to impls/: the layout of a built ring. Public code
+ * sees `rb_ring` as an opaque handle (ringbench/ring.h) and reads it through
+ * accessors; algorithm files include this header to embed the header struct
+ * as their ring's first member.
+ */
+#ifndef RINGBENCH_RING_IMPL_H
+#define RINGBENCH_RING_IMPL_H
+
+#include "ringbench/ring.h"
+
+/*
+ * The ring header every implementation embeds as its first member. Built and
+ * filled by rb_ring_build before the algorithm's build runs; read-only after.
+ */
+struct rb_ring {
+    const rb_algo *algo;
+    rb_config cfg;
+    uint32_t n_members;
+    const rb_member *members; /* copies; ids owned by the ring */
+    uint32_t *id_order;       /* member indices sorted by id (the tie-break order) */
+    uint64_t *bucket_pos;     /* B ring positions of the buckets (positional algos) */
+    uint64_t bucket_mask;     /* B - 1 when B is a power of two, else 0 */
+    size_t header_bytes;      /* bytes held by this header, ids and bucket_pos */
+};
+
+/* rb_param_check_value — `value` against spec's range and check, for
+ * `algo`: 0, or RB_ERANGE / the check's code with a detail naming both. */
+int rb_param_check_value(const rb_algo *algo, const rb_param_spec *spec, uint64_t value);
+
+#endif

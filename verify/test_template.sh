@@ -1,0 +1,50 @@
+#!/bin/sh
+# test_template.sh SRC_DIR — the adding-an-algorithm text of impls/README.md,
+# executed: copy the sources (CMakeLists.txt, include/, impls/, cli/, verify/)
+# into a temporary tree, make impls/tmplprobe.c from impls/TEMPLATE.c.in, add
+# its one registry line, and build with no other edit. Then the new algorithm
+# must be in `ringbench list`, pass the contract test and a small verify
+# sweep, and `verify --codes` must fail naming the command that records its
+# code, and pass once that command has run.
+set -u
+src=$1
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL template: $1: $2" >&2; fails=$((fails + 1)); }
+
+mkdir "$tmp/src"
+for part in CMakeLists.txt include impls cli verify; do
+    cp -R "$src/$part" "$tmp/src/$part" || exit 1
+done
+sed 's/@NAME@/tmplprobe/g' "$src/impls/TEMPLATE.c.in" >"$tmp/src/impls/tmplprobe.c" || exit 1
+# the one registry line, appended to RB_ALGO_LIST
+sed 's/^\( *\)X(table)\( *\\*\)$/\1X(table) \\\n\1X(tmplprobe)/' "$src/impls/registry.c" \
+    >"$tmp/src/impls/registry.c" || exit 1
+grep -q 'X(tmplprobe)' "$tmp/src/impls/registry.c" ||
+    { echo "template: could not add the registry line (RB_ALGO_LIST changed?)" >&2; exit 1; }
+
+cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_BUILD_TYPE=Debug -DRINGBENCH_BENCH=OFF \
+    -DRINGBENCH_PG=OFF -DRINGBENCH_WERROR=ON >"$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log" >&2; echo "FAIL template: configure" >&2; exit 1; }
+cmake --build "$tmp/build" -j2 --target ringbench-cli test_contract >"$tmp/build.log" 2>&1 ||
+    { tail -30 "$tmp/build.log" >&2; echo "FAIL template: build" >&2; exit 1; }
+rb=$tmp/build/cli/ringbench
+
+"$rb" list | grep -q '^tmplprobe ' || fail "list" "tmplprobe not in \`ringbench list\`"
+"$tmp/build/verify/test_contract" >"$tmp/contract.log" 2>&1 ||
+    { grep FAIL "$tmp/contract.log" | head >&2; fail "contract" "test_contract failed"; }
+grep -q '^contract tmplprobe *ok' "$tmp/contract.log" ||
+    fail "contract" "no 'contract tmplprobe ok' line"
+"$rb" verify --quiet --algo tmplprobe --members 2..6 --vnodes 1 --seeds 2 >/dev/null ||
+    fail "verify" "the sweep reported a failure"
+codes=$tmp/src/impls/verification_codes.txt
+"$rb" verify --codes >/dev/null 2>"$tmp/codes.err" && fail "codes" "passed without a code"
+grep -q 'no verification code for tmplprobe.*ringbench verify --codes --update' \
+    "$tmp/codes.err" || fail "codes" "no message naming \`ringbench verify --codes --update\`"
+"$rb" verify --codes --update 2>/dev/null && "$rb" verify --codes >/dev/null 2>&1 ||
+    fail "codes" "still failing after --update"
+grep -q '^tmplprobe ' "$codes" || fail "codes" "no tmplprobe line written"
+
+[ "$fails" -eq 0 ] && echo "template: tmplprobe built from impls/TEMPLATE.c.in, listed, contract ok"
+[ "$fails" -eq 0 ]
