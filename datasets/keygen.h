@@ -2,7 +2,7 @@
  * keygen.h — the reproducible random streams behind the synthetic key sets:
  * splitmix64, uniform doubles, and a Zipf sampler. Used by
  * `ringbench-genkeys` (datasets/genkeys.c) and `ringbench pg bench`
- * (queue/bench_keys.c), so both draw exactly the same keys for a seed.
+ * (bench/pg/keys.c), so both draw exactly the same keys for a seed.
  *
  * splitmix64: Steele, Lea & Flood, "Fast Splittable Pseudorandom Number
  * Generators", OOPSLA 2014 (the constants of Vigna's public-domain version).

@@ -17,7 +17,7 @@ unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg) {
 
 size_t rb_algo_flags_format(unsigned flags, char *buf, size_t size) {
     static const char *const names[] = {"positional", "order_free", "vnodes",  "monotone",
-                                        "monotone_last", "control", "weighted"};
+                                        "monotone_last", "control", "weighted", "own_hash"};
     size_t used = 0;
     if (size) buf[0] = '\0';
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {

@@ -18,12 +18,14 @@
     X(binary)                                                                                      \
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
+    X(table)                                                                                       \
+    X(maglev)                                                                                      \
+    X(ketama)                                                                                      \
     X(jumpback)                                                                                    \
     X(fliphash)                                                                                    \
     X(powerch)                                                                                     \
     X(binomial)                                                                                    \
-    X(multiprobe)                                                                                  \
-    X(table)
+    X(multiprobe)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)

@@ -230,6 +230,10 @@ uint32_t rb_ring_owner_position(const rb_ring *r, uint64_t pos) {
     return r->algo->owner_position ? r->algo->owner_position(r, pos) : UINT32_MAX;
 }
 
+uint64_t rb_ring_bucket_position(const rb_ring *r, uint32_t b) {
+    return r->bucket_pos ? r->bucket_pos[b] : 0;
+}
+
 uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) {
     return r->algo->owner_bucket(r, rb_ring_bucket_of_hash(r, h));
 }

@@ -1,5 +1,6 @@
 /* cmd_pg.c — `ringbench pg SUBCOMMAND`: the table, session options, migrate,
  * enqueue, status, explain. The worker is in cmd_pg_worker.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,8 @@ static const rb_command pg_commands[] = {
     {"migrate", "create the queue schema (idempotent)", rb_pg_cmd_migrate},
     {"enqueue", "enqueue rows from a key file (one key per line)", rb_pg_cmd_enqueue},
     {"worker", "run a claim loop (competing, affinity, ordered)", rb_pg_cmd_worker},
-    {"status", "row counts by status and the worker membership", rb_pg_cmd_status},
+    {"status", "row counts by status, the worker membership, dead letters", rb_pg_cmd_status},
+    {"retry", "re-drive dead letters (failed rows) by id or all", rb_pg_cmd_retry},
     {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
     {"bench", "claim throughput vs pgbench, scale event, crash injection", rb_pg_cmd_bench},
 };
@@ -285,46 +287,196 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
 static const char status_help[] =
     "usage: ringbench pg status [options]\n"
     "\n"
-    "Rows by status (pending, claimed, done, failed), effects, and workers by status\n"
+    "Rows by status (pending, claimed, done, failed), effects, workers by status\n"
     "(alive, live = alive and heartbeat within its TTL by the database clock, dead,\n"
-    "left).\n"
+    "left), and pending rows blocked behind a dead letter of their key (ordered mode).\n"
+    "With --dead-letters: the failed rows instead (id, key, attempts, claims, re-drives,\n"
+    "last error, when), oldest first; `ringbench pg retry` re-drives them.\n"
+    "  --dead-letters     list dead letters (up to --limit, default 100)\n"
+    "  --limit N          rows listed with --dead-letters\n"
     "  --format F         text, json or csv (default text)\n";
+
+typedef struct status_opts {
+    rb_format fmt;
+    int dead_letters;
+    uint32_t limit;
+} status_opts;
+
+static int status_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    status_opts *o = ctx;
+    if (strcmp(argv[*i], "--dead-letters") == 0) {
+        o->dead_letters = 1;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--limit") == 0) {
+        if (*i + 1 >= argc || rb_cli_parse_u32(argv[*i + 1], 1, 1000000000u, &o->limit)) {
+            rb_cli_usage_error(cmd, "--limit must be a whole number from 1 to 1000000000");
+            return -1;
+        }
+        ++*i;
+        return 1;
+    }
+    return format_option(cmd, &o->fmt, argc, argv, i);
+}
+
+static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
+    if (fmt == RB_FMT_CSV)
+        printf("id,partition_key,idempotency_key,attempts,claims,redrives,failed_at,last_error\n");
+    else if (fmt == RB_FMT_TEXT)
+        printf("%-10s %-24s %-24s %8s %6s %8s  %-29s %s\n", "id", "partition_key",
+               "idempotency_key", "attempts", "claims", "redrives", "failed_at", "last_error");
+    else
+        printf("[");
+    for (size_t i = 0; i < d->n; i++) {
+        const rb_queue_dead_letter *r = &d->rows[i];
+        if (fmt == RB_FMT_JSON) {
+            printf("%s{\"id\": %lld, \"partition_key\": ", i ? ", " : "", (long long)r->id);
+            rb_json_string(stdout, r->partition_key, strlen(r->partition_key));
+            printf(", \"idempotency_key\": ");
+            rb_json_string(stdout, r->idempotency_key, strlen(r->idempotency_key));
+            printf(", \"attempts\": %u, \"claims\": %u, \"redrives\": %u, \"failed_at\": ",
+                   r->attempts, r->claims, r->redrive_count);
+            rb_json_string(stdout, r->failed_at, strlen(r->failed_at));
+            printf(", \"last_error\": ");
+            rb_json_string(stdout, r->last_error, strlen(r->last_error));
+            printf("}");
+        } else if (fmt == RB_FMT_CSV) {
+            printf("%lld,", (long long)r->id);
+            rb_csv_field(stdout, r->partition_key, strlen(r->partition_key));
+            printf(",");
+            rb_csv_field(stdout, r->idempotency_key, strlen(r->idempotency_key));
+            printf(",%u,%u,%u,%s,", r->attempts, r->claims, r->redrive_count, r->failed_at);
+            rb_csv_field(stdout, r->last_error, strlen(r->last_error));
+            printf("\n");
+        } else {
+            printf("%-10lld %-24s %-24s %8u %6u %8u  %-29s %s\n", (long long)r->id,
+                   r->partition_key, r->idempotency_key, r->attempts, r->claims, r->redrive_count,
+                   r->failed_at, r->last_error);
+        }
+    }
+    if (fmt == RB_FMT_JSON) printf("]\n");
+}
 
 int rb_pg_cmd_status(int argc, char **argv) {
     const char *cmd = "pg status";
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
-    rb_format fmt = RB_FMT_TEXT;
-    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, format_option,
-                                 &fmt, NULL, NULL);
+    status_opts o = {RB_FMT_TEXT, 0, 100};
+    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, status_option,
+                                 &o, NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
+    if (o.dead_letters) {
+        rb_queue_dead_letters d;
+        if (rb_queue_dead_letters_get(q, o.limit, &d))
+            rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+        else
+            print_dead_letters(&d, o.fmt);
+        rb_queue_dead_letters_free(&d);
+        rb_queue_close(q);
+        return rc ? rc : RB_EXIT_OK;
+    }
     rb_queue_counts c;
     if (rb_queue_counts_get(q, &c)) {
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         rb_queue_close(q);
         return rc;
     }
-    static const char *const names[] = {"pending",      "claimed",      "done",
-                                        "failed",       "effects",      "workers_alive",
-                                        "workers_live", "workers_dead", "workers_left"};
+    static const char *const names[] = {"pending",       "claimed",      "done",
+                                        "failed",        "effects",      "workers_alive",
+                                        "workers_live",  "workers_dead", "workers_left",
+                                        "blocked"};
     const int64_t v[] = {c.n_pending,      c.n_claimed,      c.n_done,
                          c.n_failed,       c.n_effects,      c.n_workers_alive,
-                         c.n_workers_live, c.n_workers_dead, c.n_workers_left};
-    for (size_t k = 0; k < 9; k++) {
-        if (fmt == RB_FMT_JSON)
+                         c.n_workers_live, c.n_workers_dead, c.n_workers_left,
+                         c.n_blocked};
+    const size_t nf = sizeof v / sizeof v[0];
+    for (size_t k = 0; k < nf; k++) {
+        if (o.fmt == RB_FMT_JSON)
             printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k],
-                   k == 8 ? "}\n" : "");
-        else if (fmt == RB_FMT_CSV)
-            printf("%s%s", names[k], k == 8 ? "\n" : ",");
+                   k == nf - 1 ? "}\n" : "");
+        else if (o.fmt == RB_FMT_CSV)
+            printf("%s%s", names[k], k == nf - 1 ? "\n" : ",");
         else
             printf("%-14s %lld\n", names[k], (long long)v[k]);
     }
-    for (size_t k = 0; fmt == RB_FMT_CSV && k < 9; k++)
-        printf("%lld%s", (long long)v[k], k == 8 ? "\n" : ",");
+    for (size_t k = 0; o.fmt == RB_FMT_CSV && k < nf; k++)
+        printf("%lld%s", (long long)v[k], k == nf - 1 ? "\n" : ",");
+    if (o.fmt == RB_FMT_TEXT && c.n_failed)
+        printf("(%lld dead letters: `ringbench pg status --dead-letters` lists them, `ringbench pg "
+               "retry` re-drives them)\n",
+               (long long)c.n_failed);
     rb_queue_close(q);
     return RB_EXIT_OK;
+}
+
+/* ---- retry ---- */
+
+static const char retry_help[] =
+    "usage: ringbench pg retry [options] (--all | ID...)\n"
+    "\n"
+    "Re-drive dead letters: the failed rows ID... (or every failed row with --all) go\n"
+    "back to pending now, attempts and claims reset, each re-drive recorded in the\n"
+    "redrives table. All or nothing: when an ID is not a dead letter (unknown, or no\n"
+    "longer failed) nothing changes (exit 1). Prints how many rows were re-driven.\n"
+    "  --all              every dead letter\n"
+    "  --format F         text, json or csv (default text)\n";
+
+typedef struct retry_opts {
+    rb_format fmt;
+    int all;
+} retry_opts;
+
+static int retry_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    retry_opts *o = ctx;
+    if (strcmp(argv[*i], "--all") == 0) {
+        o->all = 1;
+        return 1;
+    }
+    return format_option(cmd, &o->fmt, argc, argv, i);
+}
+
+int rb_pg_cmd_retry(int argc, char **argv) {
+    const char *cmd = "pg retry";
+    rb_queue_config cfg;
+    rb_pg_session_defaults(&cfg);
+    retry_opts o = {RB_FMT_TEXT, 0};
+    int n_pos = 0, rc = rb_pg_parse_options(cmd, retry_help, NULL, argc, argv, &cfg, NULL,
+                                            retry_option, &o, &n_pos, NULL);
+    if (rc >= 0) return rc;
+    if (o.all == (n_pos > 0)) return rb_cli_usage_error(cmd, "give --all or row ids, not both");
+    int64_t *ids = calloc(n_pos ? (size_t)n_pos : 1, sizeof *ids);
+    if (!ids) return rb_cli_fail(cmd, "out of memory");
+    for (int k = 0; k < n_pos; k++) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(argv[1 + k], &end, 10);
+        if (errno || end == argv[1 + k] || *end || v < 1) {
+            free(ids);
+            return rb_cli_usage_error(cmd, "row id must be a whole number >= 1, got '%s'",
+                                      argv[1 + k]);
+        }
+        ids[k] = v;
+    }
+    rb_queue *q;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) {
+        free(ids);
+        return rc;
+    }
+    size_t n = 0;
+    rc = rb_queue_redrive(q, ids, (size_t)n_pos, o.all, &n);
+    free(ids);
+    if (rc)
+        rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+    else if (o.fmt == RB_FMT_JSON)
+        printf("{\"redriven\": %zu}\n", n);
+    else if (o.fmt == RB_FMT_CSV)
+        printf("redriven\n%zu\n", n);
+    else
+        printf("re-drove %zu dead letter%s (pending now, attempts reset)\n", n, n == 1 ? "" : "s");
+    rb_queue_close(q);
+    return rc ? rc : RB_EXIT_OK;
 }
 
 /* ---- explain ---- */

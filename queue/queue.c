@@ -17,16 +17,19 @@
 
 #include "ringbench/error.h"
 
-extern const char rb_queue_schema_sql[]; /* generated from schema.sql */
+#include "queue_sql.h"
 
 struct rb_queue {
     rb_queue_config cfg;
     char *conninfo, *schema, *planner_off;
     char worker_id[RB_QUEUE_WORKER_ID_MAX];
+    int64_t incarnation;
+    char incarnation_param[24];
     PGconn *conn;
     int registered;
     uint64_t n_reconnects; /* reconnects after a lost connection */
     int migrated;          /* queue_config exists */
+    int schema_version;    /* highest applied migration (schema_migrations); 0 = none */
     /* membership */
     char **live; /* sorted live ids */
     size_t n_live;
@@ -38,6 +41,19 @@ struct rb_queue {
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
                                             "indexscan", "bitmapscan", "sort"};
 #define N_PLANNER_NAMES (sizeof planner_names / sizeof planner_names[0])
+
+const char *rb_queue_sql(const char *name) {
+    for (size_t i = 0; i < rb_queue_sql_n_statements; i++)
+        if (strcmp(rb_queue_sql_statements[i].name, name) == 0) return rb_queue_sql_statements[i].sql;
+    fprintf(stderr, "ringbench: queue/sql/%s.sql is not compiled in\n", name);
+    abort();
+}
+
+/* The version of the newest migration compiled in. */
+static int latest_version(void) {
+    return rb_queue_sql_n_migrations ? rb_queue_sql_migrations[rb_queue_sql_n_migrations - 1].version
+                                     : 0;
+}
 
 const char *rb_claim_mode_name(rb_claim_mode m) {
     switch (m) {
@@ -71,6 +87,8 @@ void rb_queue_config_init(rb_queue_config *cfg) {
     cfg->ttl_ms = 3000;
     cfg->max_attempts = 5;
     cfg->retry_ms = 10000;
+    cfg->backoff_base_ms = 500;
+    cfg->backoff_cap_ms = 60000;
     rb_config_init(&cfg->ring);
 }
 
@@ -104,6 +122,10 @@ int rb_queue_config_validate(const rb_queue_config *c) {
                             "would be declared dead after missing fewer than 3 heartbeats",
                             c->heartbeat_ms, c->ttl_ms);
     if (c->max_attempts < 1) return rb_set_error(RB_EINVAL, "max attempts must be >= 1");
+    if (c->backoff_base_ms < 1 || c->backoff_cap_ms < c->backoff_base_ms)
+        return rb_set_error(RB_EINVAL,
+                            "backoff base must be >= 1 ms and cap >= base, got base %u ms, cap %u ms",
+                            c->backoff_base_ms, c->backoff_cap_ms);
     if (c->worker_id && (!*c->worker_id || strlen(c->worker_id) >= RB_QUEUE_WORKER_ID_MAX))
         return rb_set_error(RB_EINVAL,
                             "worker id must be 1 to %d bytes, got %zu (an id cut short could "
@@ -211,17 +233,53 @@ static int reconnect(rb_queue *q) {
     }
 }
 
+/* How a failed statement is handled. */
+enum { ERR_FATAL, ERR_RETRY, ERR_RECONNECT };
+
+/* Classify a failed statement by its SQLSTATE (queue.h, "Transient errors"). */
+static int classify(const rb_queue *q, const PGresult *r) {
+    if (PQstatus(q->conn) != CONNECTION_OK) return ERR_RECONNECT;
+    const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (!st) return ERR_RECONNECT; /* no server reply: the connection broke */
+    /* 08xxx connection exceptions; 57P01-57P03 admin/crash shutdown, cannot
+     * connect now; 25006 read-only transaction: this session points at a server
+     * that cannot take writes now (failover): a new session may find one. */
+    if (strncmp(st, "08", 2) == 0 || strcmp(st, "57P01") == 0 || strcmp(st, "57P02") == 0 ||
+        strcmp(st, "57P03") == 0 || strcmp(st, "25006") == 0)
+        return ERR_RECONNECT;
+    static const char *const retry[] = {"40001", "40P01", "55P03", "57014", "53300"};
+    for (size_t k = 0; k < sizeof retry / sizeof retry[0]; k++)
+        if (strcmp(st, retry[k]) == 0) return ERR_RETRY;
+    return ERR_FATAL;
+}
+
+/* A random value in [0, 1) for backoff jitter (not for anything else). */
+static double jitter_unit(void) {
+    static _Thread_local uint64_t state;
+    if (!state) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        state = rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts);
+    }
+    state = rb_hash_fmix64(state + 0x9e3779b97f4a7c15ULL);
+    return (double)(state >> 11) / 9007199254740992.0;
+}
+
 /*
  * exec_retry — PQexecParams(sql, params) expecting `want` (COMMAND_OK or
- * TUPLES_OK). When the connection is gone (before or after sending), reconnect
- * and run it again, until retry_ms. *reconnected (may be NULL) is set when a
- * reconnect happened (the statement may have committed before the drop).
- * Returns the result (caller PQclears) or NULL with RB_EDB set.
+ * TUPLES_OK). A transient failure (classify) is retried with exponential
+ * backoff (10 ms doubling to 1 s, equal jitter), reconnecting first when the
+ * session is unusable, until retry_ms has passed since the first failure.
+ * *reconnected (may be NULL) is set when a reconnect happened (the statement
+ * may have committed before the drop). Returns the result (caller PQclears) or
+ * NULL with RB_EDB set (one line: the server's message and SQLSTATE).
  */
 static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const char *const *params,
                             ExecStatusType want, int *reconnected) {
     if (reconnected) *reconnected = 0;
-    for (int round = 0;; round++) {
+    uint64_t deadline = 0;
+    uint32_t backoff_ms = 10;
+    for (;;) {
         if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
             if (reconnect(q)) return NULL;
             q->n_reconnects++;
@@ -229,22 +287,29 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
         }
         PGresult *r = PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
         if (PQresultStatus(r) == want) return r;
-        int lost = PQstatus(q->conn) != CONNECTION_OK;
-        const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-        /* 57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot connect now,
-         * class 08 connection exceptions: the server went away. */
-        if (state && (strncmp(state, "57P0", 4) == 0 || strncmp(state, "08", 2) == 0)) lost = 1;
-        if (!lost || round > 1000) {
+        int kind = classify(q, r);
+        if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
+        if (kind == ERR_FATAL || mono_ms() >= deadline) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
             msg[strcspn(msg, "\n")] = 0;
-            rb_set_error(RB_EDB, "%s", msg[0] ? msg : PQerrorMessage(q->conn));
+            const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+            rb_set_error(RB_EDB, "%s%s%s%s%s", msg[0] ? msg : PQerrorMessage(q->conn),
+                         st ? " (SQLSTATE " : "", st ? st : "", st ? ")" : "",
+                         kind == ERR_FATAL ? "" : "; gave up after --retry-ms");
             PQclear(r);
             return NULL;
         }
         PQclear(r);
-        PQfinish(q->conn);
-        q->conn = NULL;
+        if (kind == ERR_RECONNECT) {
+            PQfinish(q->conn);
+            q->conn = NULL;
+        }
+        uint32_t wait = (uint32_t)((double)backoff_ms * (0.5 + jitter_unit() / 2));
+        uint64_t now = mono_ms();
+        if (now + wait > deadline) wait = (uint32_t)(deadline - now);
+        sleep_ms(wait);
+        backoff_ms = backoff_ms * 2 > 1000 ? 1000 : backoff_ms * 2;
     }
 }
 
@@ -280,28 +345,34 @@ static void new_worker_id(rb_queue *q) {
              rnd & 0xffffffffULL);
 }
 
-/* Read queue_config into q->cfg (when migrated). 0 also when absent. */
+/* Read queue_config into q->cfg and the schema version (when migrated). 0 also
+ * when absent. A queue made before schema_migrations existed (main at 7f57670)
+ * counts as version 1: its tables are migration 001. */
 static int load_queue_config(rb_queue *q) {
-    PGresult *t =
-        exec_retry(q, "SELECT to_regclass('queue_config') IS NULL", 0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *t = exec_retry(q, rb_queue_sql("schema_state"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!t) return RB_EDB;
-    int absent = strcmp(PQgetvalue(t, 0, 0), "t") == 0;
+    int absent = strcmp(PQgetvalue(t, 0, 0), "t") != 0;
+    int legacy = strcmp(PQgetvalue(t, 0, 1), "t") != 0;
     PQclear(t);
     if (absent) return 0;
     q->migrated = 1;
-    PGresult *r = exec_retry(q,
-                             "SELECT n_buckets, bucket_hash, ring_hash, hash_seed::text, algo, "
-                             "n_vnodes FROM queue_config",
-                             0, NULL, PGRES_TUPLES_OK, NULL);
+    q->schema_version = 1;
+    if (!legacy) {
+        t = exec_retry(q, rb_queue_sql("schema_version"), 0, NULL, PGRES_TUPLES_OK, NULL);
+        if (!t) return RB_EDB;
+        q->schema_version = atoi(PQgetvalue(t, 0, 0));
+        PQclear(t);
+    }
+    PGresult *r = exec_retry(q, rb_queue_sql("config_read"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     int rc = 0;
     if (PQntuples(r) == 1) {
         rb_config *ring = &q->cfg.ring;
         ring->n_buckets = (uint32_t)strtoul(PQgetvalue(r, 0, 0), NULL, 10);
         ring->bucket_hash = rb_hash_by_name(PQgetvalue(r, 0, 1));
-        ring->seed = strtoull(PQgetvalue(r, 0, 3), NULL, 10);
+        ring->seed = strtoull(PQgetvalue(r, 0, 2), NULL, 10);
         if (!q->cfg.ring_override) {
-            ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 2));
+            ring->ring_hash = rb_hash_by_name(PQgetvalue(r, 0, 3));
             q->cfg.algo = rb_algo_by_name(PQgetvalue(r, 0, 4));
             ring->n_vnodes = (uint32_t)strtoul(PQgetvalue(r, 0, 5), NULL, 10);
         } else if (!q->cfg.algo) {
@@ -376,59 +447,66 @@ void rb_queue_close(rb_queue *q) {
 }
 
 const char *rb_queue_worker_id(const rb_queue *q) { return q->worker_id; }
+int64_t rb_queue_incarnation(const rb_queue *q) { return q->incarnation; }
+const rb_queue_config *rb_queue_config_of(const rb_queue *q) { return &q->cfg; }
+int rb_queue_registered(const rb_queue *q) { return q->registered; }
+
+int rb_queue_open_companion(const rb_queue *q, rb_queue **out) {
+    int rc = rb_queue_open(&q->cfg, out);
+    if (rc) return rc;
+    (*out)->incarnation = q->incarnation;
+    memcpy((*out)->incarnation_param, q->incarnation_param, sizeof q->incarnation_param);
+    return 0;
+}
 uint64_t rb_queue_n_reconnects(const rb_queue *q) { return q->n_reconnects; }
 const rb_config *rb_queue_ring_config(const rb_queue *q) { return &q->cfg.ring; }
 
 /* ---- migrate ---- */
 
-int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
-    /* Substitute @N_BUCKETS@ in the schema text. */
-    const char *tmpl = rb_queue_schema_sql, *mark = "@N_BUCKETS@";
-    const char *at = strstr(tmpl, mark);
-    if (!at) return rb_set_error(RB_EINVAL, "schema.sql lacks %s", mark);
-    size_t len = strlen(tmpl) + 32;
-    char *sql = malloc(len + 512);
-    if (!sql) return rb_set_error(RB_ENOMEM, "out of memory");
-    int head = snprintf(sql, len + 512,
-                        "BEGIN; SELECT pg_advisory_xact_lock(29282, hashtext('migrate')); "
-                        "CREATE SCHEMA IF NOT EXISTS \"%s\"; SET LOCAL search_path TO \"%s\";\n",
-                        q->schema, q->schema);
-    snprintf(sql + head, len + 512 - (size_t)head, "%.*s%u%s\nCOMMIT;", (int)(at - tmpl), tmpl,
-             ring->n_buckets, at + strlen(mark));
-    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
-        int rc = reconnect(q);
-        if (rc) {
-            free(sql);
-            return rc;
+/* Run `sql` inside the open migration transaction; on error the caller rolls back. */
+static PGresult *tx_exec(rb_queue *q, const char *sql, int n, const char *const *params,
+                         ExecStatusType want) {
+    PGresult *r = PQexecParams(q->conn, sql, n, NULL, params, NULL, NULL, 0);
+    if (PQresultStatus(r) == want) return r;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
+    msg[strcspn(msg, "\n")] = 0;
+    rb_set_error(RB_EDB, "migrate: %s", msg[0] ? msg : PQerrorMessage(q->conn));
+    PQclear(r);
+    return NULL;
+}
+
+/* Migration text with @N_BUCKETS@ replaced by B (malloc'd, NULL when out of memory). */
+static char *substitute_buckets(const char *tmpl, uint32_t B) {
+    const char *mark = "@N_BUCKETS@";
+    size_t n_marks = 0;
+    for (const char *p = strstr(tmpl, mark); p; p = strstr(p + 1, mark))
+        n_marks++;
+    char *out = malloc(strlen(tmpl) + n_marks * 16 + 1), *o = out;
+    if (!out) return NULL;
+    for (const char *p = tmpl;;) {
+        const char *at = strstr(p, mark);
+        if (!at) {
+            strcpy(o, p);
+            break;
         }
+        memcpy(o, p, (size_t)(at - p));
+        o += at - p;
+        o += sprintf(o, "%u", B);
+        p = at + strlen(mark);
     }
-    int rc = exec_simple(q->conn, sql);
-    free(sql);
-    if (rc) {
-        exec_simple(q->conn, "ROLLBACK");
-        return rc;
-    }
-    char b[16], v[16], seed[32];
-    snprintf(b, sizeof b, "%u", ring->n_buckets);
-    snprintf(v, sizeof v, "%u", ring->n_vnodes);
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ring->seed);
-    const char *params[] = {b, ring->bucket_hash->name, ring->ring_hash->name, seed, algo->name, v};
-    if (exec_cmd(q,
-                 "INSERT INTO queue_config (n_buckets, bucket_hash, ring_hash, hash_seed, algo, "
-                 "n_vnodes) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING",
-                 6, params))
-        return RB_EDB;
-    PGresult *r = exec_retry(q,
-                             "SELECT n_buckets, bucket_hash, hash_seed::text, ring_hash, algo, "
-                             "n_vnodes FROM queue_config",
-                             0, NULL, PGRES_TUPLES_OK, NULL);
+    return out;
+}
+
+/* Compare the recorded queue_config with what was asked (in the transaction). */
+static int check_recorded(rb_queue *q, const char *const want[6]) {
+    PGresult *r = tx_exec(q, rb_queue_sql("config_read"), 0, NULL, PGRES_TUPLES_OK);
     if (!r) return RB_EDB;
+    int rc = 0;
     /* Everything recorded must match: B, bucket hash and seed place the stored rows;
      * the ring is every worker's default, and a run that asked for another one and
      * printed "ready" would leave the workers on the old one without a word. */
-    const char *want[] = {b, ring->bucket_hash->name, seed, ring->ring_hash->name, algo->name, v};
-    rc = 0;
-    for (int k = 0; k < 6 && !rc; k++)
+    for (int k = 0; k < 6 && !rc && PQntuples(r) == 1; k++)
         if (strcmp(PQgetvalue(r, 0, k), want[k]))
             rc = rb_set_error(
                 RB_EINVAL,
@@ -439,7 +517,80 @@ int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
                 PQgetvalue(r, 0, 3), PQgetvalue(r, 0, 4), PQgetvalue(r, 0, 5), want[0], want[1],
                 want[2], want[3], want[4], want[5]);
     PQclear(r);
-    return rc ? rc : load_queue_config(q);
+    return rc;
+}
+
+/* The migration transaction: everything below COMMITs together or not at all. */
+static int migrate_tx(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "BEGIN; SELECT pg_advisory_xact_lock(29282, hashtext('migrate')); "
+             "CREATE SCHEMA IF NOT EXISTS \"%s\"; SET LOCAL search_path TO \"%s\"",
+             q->schema, q->schema);
+    if (exec_simple(q->conn, sql) || exec_simple(q->conn, rb_queue_sql("migrations_table")))
+        return RB_EDB;
+    char b[16], v[16], seed[32];
+    snprintf(b, sizeof b, "%u", ring->n_buckets);
+    snprintf(v, sizeof v, "%u", ring->n_vnodes);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)ring->seed);
+    const char *want[] = {b, ring->bucket_hash->name, seed, ring->ring_hash->name, algo->name, v};
+    /* An existing queue: refuse other parameters before any migration runs. */
+    PGresult *r = tx_exec(q, rb_queue_sql("schema_state"), 0, NULL, PGRES_TUPLES_OK);
+    if (!r) return RB_EDB;
+    int exists = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    if (!(r = tx_exec(q, rb_queue_sql("schema_version"), 0, NULL, PGRES_TUPLES_OK))) return RB_EDB;
+    int version = atoi(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    int rc;
+    if (exists && (rc = check_recorded(q, want))) return rc;
+    if (version > latest_version())
+        return rb_set_error(RB_EINVAL,
+                            "schema '%s' is at version %d, newer than this binary's %d: use a "
+                            "newer ringbench",
+                            q->schema, version, latest_version());
+    for (size_t i = 0; i < rb_queue_sql_n_migrations; i++) {
+        const rb_queue_sql_text *m = &rb_queue_sql_migrations[i];
+        if (m->version <= version) continue;
+        char *text = substitute_buckets(m->sql, ring->n_buckets);
+        if (!text) return rb_set_error(RB_ENOMEM, "out of memory");
+        rc = exec_simple(q->conn, text);
+        free(text);
+        if (rc) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", rb_error_detail());
+            return rb_set_error(RB_EDB, "migration %s: %s", m->name, msg);
+        }
+        char ver[16];
+        snprintf(ver, sizeof ver, "%d", m->version);
+        const char *p[] = {ver, m->name};
+        if (!(r = tx_exec(q, rb_queue_sql("migration_record"), 2, p,
+                          PGRES_COMMAND_OK)))
+            return RB_EDB;
+        PQclear(r);
+    }
+    const char *params[] = {b, ring->bucket_hash->name, ring->ring_hash->name, seed, algo->name, v};
+    if (!(r = tx_exec(q, rb_queue_sql("config_record"), 6, params, PGRES_COMMAND_OK)))
+        return RB_EDB;
+    PQclear(r);
+    if ((rc = check_recorded(q, want))) return rc;
+    return exec_simple(q->conn, "COMMIT");
+}
+
+int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
+        int rc = reconnect(q);
+        if (rc) return rc;
+    }
+    int rc = migrate_tx(q, algo, ring);
+    if (rc) {
+        int saved = rc;
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", rb_error_detail());
+        exec_simple(q->conn, "ROLLBACK");
+        return rb_set_error(saved, "%s", msg);
+    }
+    return load_queue_config(q);
 }
 
 /* ---- enqueue ---- */
@@ -477,7 +628,12 @@ static char *array_append(char *buf, size_t *len, size_t *cap, const char *s, in
 
 /* RB_EDB with a hint when the schema has no queue tables. */
 static int need_migrated(const rb_queue *q) {
-    if (q->migrated) return 0;
+    if (q->migrated && q->schema_version >= latest_version()) return 0;
+    if (q->migrated)
+        return rb_set_error(RB_EDB,
+                            "schema '%s' is at version %d, this binary needs %d (run `ringbench pg "
+                            "migrate` to upgrade it; nothing is lost)",
+                            q->schema, q->schema_version, latest_version());
     return rb_set_error(
         RB_EDB, "schema '%s' has no queue tables (run `ringbench pg migrate` first)", q->schema);
 }
@@ -523,11 +679,7 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
         }
         const char *params[4] = {arr[0], arr[1], arr[2], arr[3]};
         PGresult *r =
-            exec_retry(q,
-                       "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, "
-                       "payload) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], "
-                       "$4::text[]) ON CONFLICT (idempotency_key) DO NOTHING",
-                       4, params, PGRES_COMMAND_OK, NULL);
+            exec_retry(q, rb_queue_sql("enqueue"), 4, params, PGRES_COMMAND_OK, NULL);
         for (int a = 0; a < 4; a++)
             free(arr[a]);
         if (!r) return RB_EDB;
@@ -556,20 +708,28 @@ int rb_queue_register(rb_queue *q) {
     const char *params[] = {q->worker_id, ttl, rb_claim_mode_name(q->cfg.mode)};
     /* An id still alive belongs to another process (or this one's lost first try):
      * taking it over would put two processes in the ring as one member, both owning
-     * its buckets. A dead or left id may be reused. */
-    long n = 0;
+     * its buckets. A dead or left id is taken over as a new incarnation. */
     int reconnected = 0;
-    int rc = exec_count(q,
-                        "INSERT INTO workers (id, ttl_ms, mode) VALUES ($1, $2, $3) "
-                        "ON CONFLICT (id) DO UPDATE SET status = 'alive', last_seen_at = now() "
-                        "WHERE workers.status <> 'alive'",
-                        3, params, &n, &reconnected);
-    if (rc) return rc;
-    if (n == 0 && !reconnected)
+    PGresult *r =
+        exec_retry(q, rb_queue_sql("register"), 3, params, PGRES_TUPLES_OK, &reconnected);
+    if (!r) return RB_EDB;
+    if (PQntuples(r) == 0 && reconnected) {
+        /* Our first try may have committed before the connection dropped. */
+        PQclear(r);
+        if (!(r = exec_retry(q, rb_queue_sql("incarnation"), 1, params, PGRES_TUPLES_OK, NULL)))
+            return RB_EDB;
+    }
+    if (PQntuples(r) == 0) {
+        PQclear(r);
         return rb_set_error(RB_EINVAL,
                             "worker id '%s' is already alive in the membership (another process "
                             "uses it): give another --id, or none for a generated one",
                             q->worker_id);
+    }
+    q->incarnation = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    snprintf(q->incarnation_param, sizeof q->incarnation_param, "%lld",
+             (long long)q->incarnation);
+    PQclear(r);
     q->registered = 1;
     return 0;
 }
@@ -581,23 +741,22 @@ int rb_queue_rejoin(rb_queue *q) {
 }
 
 int rb_queue_heartbeat(rb_queue *q) {
-    const char *params[] = {q->worker_id};
+    const char *params[] = {q->worker_id, q->incarnation_param};
     long n = 0;
-    int rc =
-        exec_count(q, "UPDATE workers SET last_seen_at = now() WHERE id = $1 AND status = 'alive'",
-                   1, params, &n, NULL);
+    int rc = exec_count(q, rb_queue_sql("heartbeat"), 2, params, &n, NULL);
     if (rc) return rc;
     if (n == 0)
-        return rb_set_error(
-            RB_ELOST, "worker %s is no longer alive in the membership (marked dead)", q->worker_id);
+        return rb_set_error(RB_ELOST,
+                            "worker %s incarnation %lld is no longer alive in the membership "
+                            "(marked dead, or its id was registered again)",
+                            q->worker_id, (long long)q->incarnation);
     return 0;
 }
 
 int rb_queue_leave(rb_queue *q) {
-    const char *params[] = {q->worker_id};
+    const char *params[] = {q->worker_id, q->incarnation_param};
     long n = 0;
-    int rc = exec_count(q, "UPDATE workers SET status = 'left' WHERE id = $1 AND status = 'alive'",
-                        1, params, &n, NULL);
+    int rc = exec_count(q, rb_queue_sql("leave"), 2, params, &n, NULL);
     q->registered = 0;
     return rc;
 }
@@ -606,13 +765,79 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A membership view built aside and swapped in only when complete. */
+typedef struct membership {
+    char **live;
+    size_t n_live;
+    uint32_t *owned;
+    size_t n_owned;
+    char *owned_param;
+} membership;
+
+static void membership_free(membership *m) {
+    for (size_t i = 0; m->live && i < m->n_live; i++)
+        free(m->live[i]);
+    free(m->live);
+    free(m->owned);
+    free(m->owned_param);
+    memset(m, 0, sizeof *m);
+}
+
+/* Build the view over the live ids of `r` (sorted) into *m: the ring over them
+ * and the buckets this worker owns. 0, RB_ENOMEM, or the ring's error (e.g. a
+ * member id it rejects), with *m partly built (the caller frees it). */
+static int membership_build(const rb_queue *q, const PGresult *r, membership *m) {
+    size_t n = (size_t)PQntuples(r);
+    uint32_t B = q->cfg.ring.n_buckets;
+    size_t cap = 16 + (size_t)B * 11;
+    m->live = calloc(n ? n : 1, sizeof *m->live);
+    m->owned = malloc(sizeof *m->owned * B);
+    m->owned_param = malloc(cap);
+    if (!m->live || !m->owned || !m->owned_param) return rb_set_error(RB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (!(m->live[m->n_live++] = xstrdup(PQgetvalue(r, (int)i, 0))))
+            return rb_set_error(RB_ENOMEM, "out of memory");
+    /* COLLATE "C" is byte order, strcmp's, so the comparison with the last view
+     * is exact; the qsort only guards against a server that orders otherwise.
+     * The ring itself does not depend on member order. */
+    qsort(m->live, m->n_live, sizeof *m->live, cmp_str);
+    size_t plen = 0, me = n;
+    m->owned_param[plen++] = '{';
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(m->live[i], q->worker_id) == 0) me = i;
+    if (me < n) {
+        rb_member *members = calloc(n, sizeof *members);
+        if (!members) return rb_set_error(RB_ENOMEM, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            members[i].id = m->live[i];
+            members[i].id_len = strlen(m->live[i]);
+            members[i].weight = 1;
+        }
+        rb_ring *ring = NULL;
+        int rc = rb_ring_build(q->cfg.algo, &q->cfg.ring, members, n, &ring);
+        free(members);
+        if (rc) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", rb_error_detail());
+            return rb_set_error(rc, "membership of %zu live workers: %s (the previous view is kept)",
+                                n, msg);
+        }
+        for (uint32_t b = 0; b < B; b++)
+            if (rb_ring_owner_bucket(ring, b) == me) {
+                m->owned[m->n_owned++] = b;
+                plen += (size_t)snprintf(m->owned_param + plen, cap - plen, "%s%u",
+                                         m->n_owned > 1 ? "," : "", b);
+            }
+        rb_ring_destroy(ring);
+    }
+    m->owned_param[plen++] = '}';
+    m->owned_param[plen] = 0;
+    return 0;
+}
+
 int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     if (changed) *changed = 0;
-    PGresult *r =
-        exec_retry(q,
-                   "SELECT id FROM workers WHERE status = 'alive' AND last_seen_at > now() - "
-                   "ttl_ms * interval '1 millisecond' ORDER BY id COLLATE \"C\"",
-                   0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("membership"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     int same = n == q->n_live && q->owned_param;
@@ -622,72 +847,43 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
         PQclear(r);
         return 0;
     }
-    free_membership(q);
-    q->live = calloc(n ? n : 1, sizeof *q->live);
-    if (!q->live) {
-        PQclear(r);
-        return rb_set_error(RB_ENOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!(q->live[q->n_live++] = xstrdup(PQgetvalue(r, (int)i, 0)))) {
-            PQclear(r);
-            return rb_set_error(RB_ENOMEM, "out of memory");
-        }
+    /* Build aside; the current view stays until the new one is complete, so a
+     * failure (out of memory, a member id the ring rejects) leaves it intact and
+     * the next call tries again instead of taking "unchanged" for success. */
+    membership m = {0};
+    int rc = membership_build(q, r, &m);
     PQclear(r);
-    /* COLLATE "C" is byte order, strcmp's, so the comparison above is exact;
-     * the qsort only guards against a server that orders otherwise. The ring
-     * itself does not depend on member order. */
-    qsort(q->live, q->n_live, sizeof *q->live, cmp_str);
-    if (changed) *changed = 1;
-    uint32_t B = q->cfg.ring.n_buckets;
-    q->owned = malloc(sizeof *q->owned * B);
-    size_t cap = 16 + (size_t)B * 11;
-    q->owned_param = malloc(cap);
-    char *members_param = NULL;
-    if (!q->owned || !q->owned_param) return rb_set_error(RB_ENOMEM, "out of memory");
-    size_t plen = 0;
-    q->owned_param[plen++] = '{';
-    size_t me = n;
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(q->live[i], q->worker_id) == 0) me = i;
-    if (me < n) {
-        rb_member *members = calloc(n, sizeof *members);
-        if (!members) return rb_set_error(RB_ENOMEM, "out of memory");
-        for (size_t i = 0; i < n; i++) {
-            members[i].id = q->live[i];
-            members[i].id_len = strlen(q->live[i]);
-            members[i].weight = 1;
-        }
-        rb_ring *ring = NULL;
-        int rc = rb_ring_build(q->cfg.algo, &q->cfg.ring, members, n, &ring);
-        free(members);
-        if (rc) return rc;
-        for (uint32_t b = 0; b < B; b++)
-            if (rb_ring_owner_bucket(ring, b) == me) {
-                q->owned[q->n_owned++] = b;
-                plen += (size_t)snprintf(q->owned_param + plen, cap - plen, "%s%u",
-                                         q->n_owned > 1 ? "," : "", b);
-            }
-        rb_ring_destroy(ring);
+    if (rc) {
+        membership_free(&m);
+        return rc;
     }
-    q->owned_param[plen++] = '}';
-    q->owned_param[plen] = 0;
     /* Publish the view: what this worker believes it owns. */
     size_t mlen = 0, mcap = 64;
-    members_param = malloc(mcap);
+    char *members_param = malloc(mcap);
     if (members_param) members_param[mlen++] = '{';
-    for (size_t i = 0; i < n && members_param; i++)
-        members_param = array_append(members_param, &mlen, &mcap, q->live[i], i == 0);
-    if (!members_param) return rb_set_error(RB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < m.n_live && members_param; i++)
+        members_param = array_append(members_param, &mlen, &mcap, m.live[i], i == 0);
+    if (!members_param) {
+        membership_free(&m);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
     members_param[mlen++] = '}';
     members_param[mlen] = 0;
-    const char *params[] = {q->worker_id, members_param, q->owned_param};
-    int rc = exec_cmd(q,
-                      "UPDATE workers SET view_members = $2, owned_buckets = $3, view_at = now() "
-                      "WHERE id = $1",
-                      3, params);
+    const char *params[] = {q->worker_id, members_param, m.owned_param, q->incarnation_param};
+    rc = exec_cmd(q, rb_queue_sql("publish_view"), 4, params);
     free(members_param);
-    return rc;
+    if (rc) {
+        membership_free(&m);
+        return rc;
+    }
+    free_membership(q);
+    q->live = m.live;
+    q->n_live = m.n_live;
+    q->owned = m.owned;
+    q->n_owned = m.n_owned;
+    q->owned_param = m.owned_param;
+    if (changed) *changed = 1;
+    return 0;
 }
 
 const uint32_t *rb_queue_owned_buckets(const rb_queue *q, size_t *n) {
@@ -699,29 +895,23 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 
 /* ---- claim ---- */
 
-/* The claim statement of each mode: $1 worker id, $2 batch, $3 lease ms,
- * $4 owned buckets (affinity modes). */
-#define CLAIM_HEAD                                                                                 \
-    "WITH picked AS MATERIALIZED (SELECT id FROM inbox WHERE status = 'pending' AND run_at <= "    \
-    "now() "
-#define CLAIM_BUCKETS "AND partition_bucket = ANY($4::int[]) "
-#define CLAIM_GUARD                                                                                \
-    "AND NOT EXISTS (SELECT 1 FROM inbox older WHERE older.partition_key = inbox.partition_key "   \
-    "AND older.id < inbox.id AND older.status IN ('pending', 'claimed')) "
-#define CLAIM_TAIL                                                                                 \
-    "ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) "                                        \
-    "UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = now(), "                   \
-    "lease_expires_at = now() + $3 * interval '1 millisecond', "                                   \
-    "lease_generation = inbox.lease_generation + 1, attempts = inbox.attempts + 1 "                \
-    "FROM picked WHERE inbox.id = picked.id "                                                      \
-    "RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts, "         \
-    "inbox.partition_key, inbox.idempotency_key, inbox.payload"
+/* The claim statement of each mode (queue/sql/claim_<mode>.sql): $1 worker id,
+ * $2 batch, $3 lease ms, $4 incarnation, $5 owned buckets (affinity modes). */
+static const char *claim_sql(rb_claim_mode mode) {
+    static const char *const names[] = {
+        [RB_CLAIM_COMPETING] = "claim_competing",
+        [RB_CLAIM_AFFINITY] = "claim_affinity",
+        [RB_CLAIM_ORDERED] = "claim_ordered",
+    };
+    return rb_queue_sql(names[mode]);
+}
 
-static const char *const claim_sql[] = {
-    [RB_CLAIM_COMPETING] = CLAIM_HEAD CLAIM_TAIL,
-    [RB_CLAIM_AFFINITY] = CLAIM_HEAD CLAIM_BUCKETS CLAIM_TAIL,
-    [RB_CLAIM_ORDERED] = CLAIM_HEAD CLAIM_BUCKETS CLAIM_GUARD CLAIM_TAIL,
-};
+/* This session's claim statement: the ordered mode's policy for dead letters. */
+static const char *claim_sql_of(const rb_queue *q, rb_claim_mode mode) {
+    if (mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed)
+        return rb_queue_sql("claim_ordered_skip");
+    return claim_sql(mode);
+}
 
 void rb_queue_batch_free(rb_queue_batch *b) {
     if (!b) return;
@@ -739,9 +929,9 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     char batch[16], lease[16];
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
-    const char *params[] = {q->worker_id, batch, lease, q->owned_param};
-    PGresult *r =
-        exec_retry(q, claim_sql[q->cfg.mode], affinity ? 4 : 3, params, PGRES_TUPLES_OK, NULL);
+    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, q->owned_param};
+    PGresult *r = exec_retry(q, claim_sql_of(q, q->cfg.mode), affinity ? 5 : 4, params,
+                             PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {
@@ -763,6 +953,7 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
         row->partition_key = PQgetvalue(r, t, 4);
         row->idempotency_key = PQgetvalue(r, t, 5);
         row->payload = PQgetisnull(r, t, 6) ? NULL : PQgetvalue(r, t, 6);
+        row->claims = (uint32_t)strtoul(PQgetvalue(r, t, 7), NULL, 10);
     }
     out->n = n;
     out->result_ = r;
@@ -770,8 +961,6 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
 }
 
 /* ---- fenced writes ---- */
-
-#define FENCE "WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed'"
 
 static int lost(const rb_queue *q, const char *what, const rb_queue_row *row) {
     return rb_set_error(RB_ELOST, "%s of row %lld (lease_generation %lld) by %s: lease lost", what,
@@ -799,24 +988,14 @@ int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) 
     const char *extra[] = {effect};
     int reconnected = 0;
     int rc =
-        fenced(q, "complete",
-               "WITH done AS (UPDATE inbox SET status = 'done', completed_at = now(), "
-               "claimed_by = NULL, lease_expires_at = NULL " FENCE
-               " RETURNING id, idempotency_key, partition_key, lease_generation) "
-               "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
-               "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, "
-               "$3, $4 FROM done RETURNING inbox_id",
-               row, 1, extra, 1, &reconnected);
+        fenced(q, "complete", rb_queue_sql("complete"), row, 1, extra, 1, &reconnected);
     if (rc != RB_ELOST || !reconnected) return rc;
     /* The connection dropped: our completion may have committed before it. */
-    char id[24], gen[24];
-    snprintf(id, sizeof id, "%lld", (long long)row->id);
-    snprintf(gen, sizeof gen, "%lld", (long long)row->lease_generation);
+    char id[26], gen[26];
+    snprintf(id, sizeof id, "{%lld}", (long long)row->id);
+    snprintf(gen, sizeof gen, "{%lld}", (long long)row->lease_generation);
     const char *params[] = {id, gen, q->worker_id};
-    PGresult *r = exec_retry(q,
-                             "SELECT 1 FROM effects WHERE inbox_id = $1 AND lease_generation = $2 "
-                             "AND worker_id = $3",
-                             3, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("completed_check"), 3, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     int committed = PQntuples(r) == 1;
     PQclear(r);
@@ -824,60 +1003,41 @@ int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) 
 }
 
 int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint32_t retry_ms) {
-    char retry[16], max[16];
-    snprintf(retry, sizeof retry, "%u", retry_ms);
+    char base[16], max[16], cap[16];
+    snprintf(base, sizeof base, "%u", retry_ms ? retry_ms : q->cfg.backoff_base_ms);
     snprintf(max, sizeof max, "%u", q->cfg.max_attempts);
-    const char *extra[] = {error, retry, max};
-    return fenced(q, "fail",
-                  "UPDATE inbox SET status = CASE WHEN attempts >= $6::int THEN 'failed' ELSE "
-                  "'pending' END, last_error = $4, run_at = now() + $5 * interval '1 millisecond', "
-                  "claimed_by = NULL, lease_expires_at = NULL " FENCE,
-                  row, 3, extra, 0, NULL);
+    snprintf(cap, sizeof cap, "%u", q->cfg.backoff_cap_ms);
+    const char *extra[] = {error, base, max, cap};
+    return fenced(q, "fail", rb_queue_sql("fail"), row, 4, extra, 0, NULL);
+}
+
+int rb_queue_start(rb_queue *q, const rb_queue_row *row) {
+    return fenced(q, "start", rb_queue_sql("start"), row, 0, NULL, 0, NULL);
 }
 
 int rb_queue_release(rb_queue *q, const rb_queue_row *row) {
-    return fenced(
-        q, "release",
-        "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL " FENCE,
-        row, 0, NULL, 0, NULL);
+    return fenced(q, "release", rb_queue_sql("release"), row, 0, NULL, 0, NULL);
 }
 
 int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms) {
     char lease[16];
     snprintf(lease, sizeof lease, "%u", lease_ms);
     const char *extra[] = {lease};
-    return fenced(
-        q, "extend",
-        "UPDATE inbox SET lease_expires_at = now() + $4 * interval '1 millisecond' " FENCE, row, 1,
-        extra, 0, NULL);
+    return fenced(q, "extend", rb_queue_sql("extend"), row, 1, extra, 0, NULL);
 }
 
 /* ---- housekeeping ---- */
 
 int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     memset(rep, 0, sizeof *rep);
-    char max[16];
+    char max[16], max_claims[16];
     snprintf(max, sizeof max, "%u", q->cfg.max_attempts);
-    const char *params[] = {q->worker_id, max};
+    snprintf(max_claims, sizeof max_claims, "%u",
+             q->cfg.max_row_claims ? q->cfg.max_row_claims : 3 * q->cfg.max_attempts);
+    const char *params[] = {q->worker_id, max, max_claims};
     /* One statement = one transaction: the xact lock is held for exactly the
      * round. The lock CTE is referenced several times, so it is evaluated once. */
-    PGresult *r = exec_retry(
-        q,
-        "WITH lock AS MATERIALIZED (SELECT pg_try_advisory_xact_lock(29282, "
-        "hashtext(current_schema())) AS won), "
-        "dead AS (UPDATE workers SET status = 'dead', dead_at = now(), dead_marked_by = $1 "
-        "WHERE status = 'alive' AND last_seen_at < now() - ttl_ms * interval '1 millisecond' "
-        "AND (SELECT won FROM lock) RETURNING id), "
-        "expired AS (UPDATE inbox SET status = CASE WHEN attempts >= $2::int THEN 'failed' "
-        "ELSE 'pending' END, claimed_by = NULL, lease_expires_at = NULL, run_at = now(), "
-        "last_error = 'lease expired' "
-        "WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock) "
-        "RETURNING status) "
-        "SELECT (SELECT won FROM lock), (SELECT count(*) FROM dead), "
-        "(SELECT count(*) FROM expired WHERE status = 'pending'), "
-        "(SELECT count(*) FROM expired WHERE status = 'failed'), "
-        "(SELECT string_agg(id, ',' ORDER BY id) FROM dead)",
-        2, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("housekeep"), 3, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     rep->won_lock = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     rep->n_marked_dead = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
@@ -893,24 +1053,13 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
 int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
     memset(c, 0, sizeof *c);
     if (need_migrated(q)) return RB_EDB;
-    PGresult *r = exec_retry(
-        q,
-        "SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'), "
-        "(SELECT count(*) FROM inbox WHERE status = 'claimed'), "
-        "(SELECT count(*) FROM inbox WHERE status = 'done'), "
-        "(SELECT count(*) FROM inbox WHERE status = 'failed'), "
-        "(SELECT count(*) FROM effects), "
-        "(SELECT count(*) FROM workers WHERE status = 'alive'), "
-        "(SELECT count(*) FROM workers WHERE status = 'alive' AND last_seen_at > now() - ttl_ms * "
-        "interval '1 millisecond'), "
-        "(SELECT count(*) FROM workers WHERE status = 'dead'), "
-        "(SELECT count(*) FROM workers WHERE status = 'left')",
-        0, NULL, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry(q, rb_queue_sql("counts"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     int64_t *f[] = {&c->n_pending,      &c->n_claimed,      &c->n_done,
                     &c->n_failed,       &c->n_effects,      &c->n_workers_alive,
-                    &c->n_workers_live, &c->n_workers_dead, &c->n_workers_left};
-    for (int i = 0; i < 9; i++)
+                    &c->n_workers_live, &c->n_workers_dead, &c->n_workers_left,
+                    &c->n_blocked};
+    for (int i = 0; i < 10; i++)
         *f[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
     PQclear(r);
     return 0;
@@ -934,20 +1083,20 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
         all[len] = 0;
         owned = all;
     }
-    const char *params[] = {q->worker_id, batch, lease, owned};
+    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, owned};
     int affinity = mode != RB_CLAIM_COMPETING;
-    size_t n = strlen(claim_sql[mode]) + 64;
+    size_t n = strlen(claim_sql_of(q, mode)) + 64;
     char *sql = malloc(n);
     if (!sql) {
         free(all);
         return rb_set_error(RB_ENOMEM, "out of memory");
     }
     snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s",
-             analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", claim_sql[mode]);
+             analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", claim_sql_of(q, mode));
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     PGresult *r =
-        rc ? NULL : PQexecParams(q->conn, sql, affinity ? 4 : 3, NULL, params, NULL, NULL, 0);
+        rc ? NULL : PQexecParams(q->conn, sql, affinity ? 5 : 4, NULL, params, NULL, NULL, 0);
     if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK)
         rc = rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
     size_t len = 0, cap = 256;
@@ -1011,28 +1160,12 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
     }
     const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
     int reconnected = 0;
-    PGresult *r = exec_retry(
-        q,
-        "WITH input AS (SELECT * FROM unnest($1::bigint[], $2::bigint[], $4::text[]) "
-        "AS t(id, gen, effect)), "
-        "done AS (UPDATE inbox SET status = 'done', completed_at = now(), claimed_by = NULL, "
-        "lease_expires_at = NULL FROM input WHERE inbox.id = input.id AND "
-        "inbox.lease_generation = input.gen AND inbox.claimed_by = $3 AND "
-        "inbox.status = 'claimed' RETURNING inbox.id, inbox.idempotency_key, "
-        "inbox.partition_key, inbox.lease_generation, input.effect) "
-        "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, "
-        "worker_id, effect) SELECT idempotency_key, id, partition_key, lease_generation, $3, "
-        "effect FROM done RETURNING inbox_id",
-        4, params, PGRES_TUPLES_OK, &reconnected);
+    PGresult *r = exec_retry(q, rb_queue_sql("complete_batch"), 4, params, PGRES_TUPLES_OK, &reconnected);
     if (r && reconnected) {
         /* The first attempt may have committed before the drop: count the
          * effect rows of these leases instead. */
         PQclear(r);
-        r = exec_retry(q,
-                       "SELECT e.inbox_id FROM effects e JOIN unnest($1::bigint[], "
-                       "$2::bigint[]) AS t(id, gen) ON e.inbox_id = t.id AND "
-                       "e.lease_generation = t.gen WHERE e.worker_id = $3",
-                       3, params, PGRES_TUPLES_OK, NULL);
+        r = exec_retry(q, rb_queue_sql("completed_check"), 3, params, PGRES_TUPLES_OK, NULL);
     }
     for (int a = 0; a < 3; a++) free(arr[a]);
     if (!r) return RB_EDB;
@@ -1049,4 +1182,101 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
     PQclear(r);
     if (n_done) *n_done = k;
     return 0;
+}
+
+/* ---- the liveness model (issue 10) ---- */
+
+/* "{a,b,...}" of n int64 values (malloc'd; NULL when out of memory). */
+static char *int64_array(const int64_t *v, size_t n) {
+    char *s = malloc(3 + n * 21), *p = s;
+    if (!s) return NULL;
+    *p++ = '{';
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s%lld", i ? "," : "", (long long)v[i]);
+    *p++ = '}';
+    *p = 0;
+    return s;
+}
+
+int rb_queue_extend_batch(rb_queue *q, const int64_t *ids, const int64_t *gens, size_t n,
+                          uint32_t lease_ms, unsigned char *kept) {
+    memset(kept, 0, n);
+    if (n == 0) return 0;
+    char *a = int64_array(ids, n), *g = int64_array(gens, n), lease[16];
+    snprintf(lease, sizeof lease, "%u", lease_ms);
+    if (!a || !g) {
+        free(a);
+        free(g);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
+    const char *params[] = {a, g, q->worker_id, lease, q->incarnation_param};
+    PGresult *r = exec_retry(q, rb_queue_sql("extend_batch"), 5, params, PGRES_TUPLES_OK, NULL);
+    free(a);
+    free(g);
+    if (!r) return RB_EDB;
+    for (int t = 0; t < PQntuples(r); t++) {
+        long long id = strtoll(PQgetvalue(r, t, 0), NULL, 10);
+        for (size_t i = 0; i < n; i++)
+            if (ids[i] == id) kept[i] = 1;
+    }
+    PQclear(r);
+    return 0;
+}
+
+void rb_queue_dead_letters_free(rb_queue_dead_letters *d) {
+    if (!d) return;
+    free(d->rows);
+    PQclear((PGresult *)d->result_);
+    memset(d, 0, sizeof *d);
+}
+
+int rb_queue_dead_letters_get(rb_queue *q, size_t limit, rb_queue_dead_letters *out) {
+    memset(out, 0, sizeof *out);
+    if (need_migrated(q)) return RB_EDB;
+    char lim[24];
+    snprintf(lim, sizeof lim, "%zu", limit);
+    const char *params[] = {lim};
+    PGresult *r = exec_retry(q, rb_queue_sql("dead_letters"), 1, params, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    size_t n = (size_t)PQntuples(r);
+    out->rows = calloc(n ? n : 1, sizeof *out->rows);
+    if (!out->rows) {
+        PQclear(r);
+        return rb_set_error(RB_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        int t = (int)i;
+        rb_queue_dead_letter *d = &out->rows[i];
+        d->id = strtoll(PQgetvalue(r, t, 0), NULL, 10);
+        d->partition_key = PQgetvalue(r, t, 1);
+        d->idempotency_key = PQgetvalue(r, t, 2);
+        d->attempts = (uint32_t)strtoul(PQgetvalue(r, t, 3), NULL, 10);
+        d->claims = (uint32_t)strtoul(PQgetvalue(r, t, 4), NULL, 10);
+        d->redrive_count = (uint32_t)strtoul(PQgetvalue(r, t, 5), NULL, 10);
+        d->last_error = PQgetvalue(r, t, 6);
+        d->failed_at = PQgetvalue(r, t, 7);
+    }
+    out->n = n;
+    out->result_ = r;
+    return 0;
+}
+
+int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t *n_redriven) {
+    if (n_redriven) *n_redriven = 0;
+    if (need_migrated(q)) return RB_EDB;
+    char *a = int64_array(ids, n);
+    if (!a) return rb_set_error(RB_ENOMEM, "out of memory");
+    const char *params[] = {a, all ? "true" : "false"};
+    PGresult *r = exec_retry(q, rb_queue_sql("redrive"), 2, params, PGRES_TUPLES_OK, NULL);
+    free(a);
+    if (!r) return RB_EDB;
+    int rc = 0;
+    if (strcmp(PQgetvalue(r, 0, 0), "t") != 0)
+        rc = rb_set_error(RB_EINVAL, "row %s is not a dead letter (no failed row with that id): "
+                                     "nothing re-driven",
+                          PQgetvalue(r, 0, 2));
+    else if (n_redriven)
+        *n_redriven = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
+    PQclear(r);
+    return rc;
 }

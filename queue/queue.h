@@ -10,16 +10,17 @@
  *   claim     up to `batch` pending rows whose run_at has come, through a
  *             MATERIALIZED CTE ... ORDER BY run_at, id LIMIT batch FOR UPDATE
  *             SKIP LOCKED, then one UPDATE setting status 'claimed',
- *             claimed_by, lease_expires_at = now() + lease,
- *             lease_generation + 1, attempts + 1. Modes: competing consumers,
+ *             claimed_by, lease_expires_at = clock_timestamp() + lease (at
+ *             lock time), lease_generation + 1, claims + 1. Modes: competing consumers,
  *             bucket affinity (partition_bucket = ANY(owned buckets)), and
  *             affinity + the ordering guard (no older unfinished row with the
  *             same partition_key).
  *   complete / fail / release / extend
  *             each matches (id, lease_generation, claimed_by, status
  *             'claimed'); 0 rows => RB_ELOST, nothing changed.
- *   heartbeat UPDATE workers SET last_seen_at = now() of this worker (RB_ELOST
- *             once a housekeeper has marked it dead).
+ *   heartbeat UPDATE workers SET last_seen_at = now() of this worker and
+ *             incarnation (RB_ELOST once a housekeeper has marked it dead or
+ *             its id was registered again: the incarnation is over).
  *   membership live workers: status 'alive' AND last_seen_at > now() - TTL;
  *             the ring over them gives this worker's owned buckets.
  *   housekeep under pg_try_advisory_xact_lock: mark dead workers, release
@@ -35,9 +36,15 @@
  * connection that could not be re-established within retry_ms), RB_ELOST
  * (lease or membership lost: the write changed nothing), RB_ENOMEM.
  *
- * Connection loss: every call re-runs its statement after reconnecting with
- * exponential backoff (10 ms doubling to 1 s) until retry_ms has passed. Each
- * statement is a single-statement transaction, so a retry never half-applies.
+ * Transient errors: every call re-runs its statement, with exponential backoff
+ * (10 ms doubling to 1 s, equal jitter) until retry_ms has passed since the
+ * first failure, after: connection loss (class 08, or the connection is bad),
+ * admin/crash shutdown and cannot-connect-now (57P01-57P03), read-only
+ * transaction (25006, as after a failover), serialization failure and
+ * deadlock (40001, 40P01), lock and statement timeouts (55P03, 57014), too many
+ * connections (53300). The first two kinds reconnect. Each statement is a
+ * single-statement transaction, so a retry never half-applies. Any other error
+ * is returned at once (RB_EDB).
  *
  * Thread safety: an rb_queue is used by one thread at a time (like a PGconn);
  * distinct rb_queue objects are independent.
@@ -80,8 +87,18 @@ typedef struct rb_queue_config {
     uint32_t lease_ms;     /* claim lease, > 0 (default 30000) */
     uint32_t heartbeat_ms; /* heartbeat interval, > 0 and <= ttl_ms / 3 (default 1000) */
     uint32_t ttl_ms;       /* liveness TTL, > 0 (default 3000) */
-    uint32_t max_attempts; /* claims before a row is 'failed' by the housekeeper (default 5) */
-    uint32_t retry_ms;     /* how long to keep reconnecting after a lost connection (10000) */
+    uint32_t max_attempts; /* handler starts before a row fails for good (default 5) */
+    uint32_t retry_ms;     /* how long to retry a transient server error (10000) */
+    /* Claims of one row before it fails for good although its handler never
+     * started (its workers died holding it); 0 = 3 * max_attempts. */
+    uint32_t max_row_claims;
+    /* Backoff of a failed row: min(cap, base * 2^(attempts - 1)) ms with equal
+     * jitter (x 0.5 .. 1). Defaults 500 and 60000; base >= 1, cap >= base. */
+    uint32_t backoff_base_ms, backoff_cap_ms;
+    /* Ordered mode: 0 (default) = a key whose oldest unfinished row failed for
+     * good is blocked until that row is re-driven; 1 = skip it (later rows of
+     * the key run). */
+    int ordered_skip_failed;
     /* Ring used for affinity modes. n_buckets, bucket_hash and seed are always
      * taken from the queue's queue_config row when it exists (rb_queue_open);
      * n_vnodes and ring_hash too unless ring_override is set; algo unless
@@ -132,6 +149,25 @@ void rb_queue_abandon(rb_queue *q);
 /* rb_queue_worker_id — this session's worker id (NUL-terminated, owned by q). */
 const char *rb_queue_worker_id(const rb_queue *q);
 
+/* rb_queue_config_of — the configuration in effect (strings owned by q). */
+const rb_queue_config *rb_queue_config_of(const rb_queue *q);
+
+/* rb_queue_registered — 1 after rb_queue_register until leave/abandon. */
+int rb_queue_registered(const rb_queue *q);
+
+/* rb_queue_incarnation — the incarnation of the last rb_queue_register (0
+ * before): each registration of an id is a new incarnation. */
+int64_t rb_queue_incarnation(const rb_queue *q);
+
+/*
+ * rb_queue_open_companion — a second session (its own connection) acting for
+ * the same worker id and incarnation as `q`, for a thread that heartbeats and
+ * extends leases while `q`'s thread runs handlers (queue/worker.h). Closing it
+ * does not leave the membership. Errors as rb_queue_open. The two sessions are
+ * independent objects: each is used by one thread at a time.
+ */
+int rb_queue_open_companion(const rb_queue *q, rb_queue **out);
+
 /* rb_queue_n_reconnects — reconnects after lost connections so far. */
 uint64_t rb_queue_n_reconnects(const rb_queue *q);
 
@@ -170,10 +206,11 @@ typedef struct rb_queue_row {
     int64_t id;
     int64_t lease_generation; /* fencing token of this claim */
     uint32_t partition_bucket;
-    uint32_t attempts; /* including this claim */
+    uint32_t attempts; /* handler starts before this claim (recorded ones) */
     const char *partition_key;
     const char *idempotency_key;
     const char *payload; /* NULL when the column is NULL */
+    uint32_t claims;     /* leases handed out for this row, including this one */
 } rb_queue_row;
 
 /* The result of one claim: rows[0 .. n), n <= batch. */
@@ -241,8 +278,11 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out);
  */
 int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect);
 
-/* rb_queue_fail — give `row` back as pending with run_at = now() + retry_ms
- * and the error text, or 'failed' when out of attempts. RB_ELOST as above. */
+/* rb_queue_fail — the handler failed: attempts counts the start; `row` goes
+ * back to pending after the backoff min(cap, base * 2^(attempts - 1)) ms with
+ * equal jitter (base = retry_ms, or cfg.backoff_base_ms when retry_ms is 0;
+ * cap = cfg.backoff_cap_ms), or 'failed' (a dead letter) when out of
+ * attempts. RB_ELOST as above. */
 int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint32_t retry_ms);
 
 /* rb_queue_release — give `row` back as pending now, without an error (e.g.
@@ -267,7 +307,7 @@ typedef struct rb_queue_housekeeping {
  * schema), in one statement: workers alive with last_seen_at < now() - their
  * ttl_ms become 'dead' (dead_marked_by = this worker); claimed rows with
  * lease_expires_at < now() go back to pending with run_at = now(), or to
- * 'failed' when attempts >= max_attempts. Losing the lock is not an error
+ * 'failed' when attempts >= max_attempts or claims >= max_row_claims. Losing the lock is not an error
  * (won_lock = 0). Free report->marked_dead with free().
  */
 int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *report);
@@ -280,6 +320,7 @@ int rb_queue_leave(rb_queue *q);
 typedef struct rb_queue_counts {
     int64_t n_pending, n_claimed, n_done, n_failed, n_effects;
     int64_t n_workers_alive, n_workers_live, n_workers_dead, n_workers_left;
+    int64_t n_blocked; /* pending rows behind a dead letter of their key */
 } rb_queue_counts;
 
 /* rb_queue_counts_get — the counts above (live = alive and within TTL). */
@@ -308,6 +349,54 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text);
  */
 int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
                             const char *const *effects, unsigned char *done, size_t *n_done);
+
+/* ---- added for the liveness model (issue 10) ---- */
+
+/*
+ * rb_queue_start — record durably, before running its handler, that this
+ * worker starts the handler of `row` (attempts + 1), so a handler that kills
+ * its worker is charged an attempt. Used for rows claimed before
+ * (row->claims > 1): a first claim's start is charged with its completion or
+ * failure instead (no extra round trip). RB_ELOST when the lease is no longer
+ * this worker's: the handler must not run.
+ */
+int rb_queue_start(rb_queue *q, const rb_queue_row *row);
+
+/*
+ * rb_queue_extend_batch — the lease heartbeat: lease_expires_at =
+ * clock_timestamp() + lease_ms for rows (ids[i], gens[i]), i < n, each fenced
+ * by its (id, lease_generation), only while this incarnation is alive.
+ * kept[i] gets 1 for a row still held, 0 for a lost one. 0, RB_EDB, RB_ENOMEM.
+ */
+int rb_queue_extend_batch(rb_queue *q, const int64_t *ids, const int64_t *gens, size_t n,
+                          uint32_t lease_ms, unsigned char *kept);
+
+/* One dead letter (a row that failed for good). Strings owned by the list. */
+typedef struct rb_queue_dead_letter {
+    int64_t id;
+    const char *partition_key, *idempotency_key, *last_error, *failed_at; /* ISO 8601 */
+    uint32_t attempts, claims, redrive_count;
+} rb_queue_dead_letter;
+
+typedef struct rb_queue_dead_letters {
+    rb_queue_dead_letter *rows;
+    size_t n;
+    void *result_;
+} rb_queue_dead_letters;
+
+/* rb_queue_dead_letters_get — up to `limit` failed rows, oldest first, into
+ * *out (free with rb_queue_dead_letters_free). 0, RB_EDB, RB_ENOMEM. */
+int rb_queue_dead_letters_get(rb_queue *q, size_t limit, rb_queue_dead_letters *out);
+void rb_queue_dead_letters_free(rb_queue_dead_letters *d);
+
+/*
+ * rb_queue_redrive — put dead letters back to pending now with attempts and
+ * claims reset, recording each in the redrives table: ids[0 .. n) or, with
+ * `all`, every failed row. All or nothing: when an id is not a dead letter
+ * (unknown or no longer failed), nothing changes and RB_EINVAL names it.
+ * *n_redriven (may be NULL) gets the count. 0, RB_EINVAL, RB_EDB, RB_ENOMEM.
+ */
+int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t *n_redriven);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,7 @@ for f in "$run/README.md" "$tmp/README.md"; do
   [ -s "$f" ] || fail "$f missing or empty"
 done
 plots="headline movement-vs-n spread-vs-vnodes latency-vs-n build-vs-points bytes-per-vnode"
-[ -z "${RINGBENCH_PG_CONNINFO:-}" ] || plots="$plots pg-claims"
+[ -z "${RINGBENCH_PG_CONNINFO:-}" ] || plots="$plots pg-claims pg-backlog"
 for p in $plots; do
   svg=$run/plots/$p.svg
   if [ ! -s "$svg" ] || ! grep -q '<svg' "$svg"; then fail "$svg missing or not SVG"; fi

@@ -205,8 +205,10 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
         if (a->owner_position) {
             char label[12];
             int len = snprintf(label, sizeof label, "%u", b);
-            uint64_t pos = cfg->ring_hash->fn(label, (size_t)len, cfg->seed);
-            snprintf(c, sizeof c, "%s, bucket %u = owner of ring_hash(\"%u\")", case_, b, b);
+            uint64_t pos = (rb_algo_flags(a, cfg) & RB_ALGO_OWN_HASH)
+                               ? rb_ring_bucket_position(r, b)
+                               : cfg->ring_hash->fn(label, (size_t)len, cfg->seed);
+            snprintf(c, sizeof c, "%s, bucket %u = owner of its position (\"%u\")", case_, b, b);
             if (a->owner_position(r, pos) != owner)
                 rb_unit_eq(a->name, c, owner, a->owner_position(r, pos));
         }

@@ -28,6 +28,7 @@
 #include "ringbench/hash.h"
 #include "ringbench/ring.h"
 #include "unit.h"
+#include "../impls/md5.h" /* internal: white-box known answers */
 
 /* Published FNV-1a 32 vectors: the string, and its hash without and with a
  * trailing NUL byte (test_fnv.c TEST / TEST0). */
@@ -230,6 +231,35 @@ static void test_multiprobe(void) {
 
 /* FNV seeds: a non-zero seed hashes its 8 little-endian bytes first. Every
  * registered hash reads every byte: "a" and "a\0" and "a\0b" differ. */
+/* RFC 1321 appendix A.5, the test suite's seven published digests (MD5 of
+ * the ketama ring, impls/md5.c). */
+static void test_md5(void) {
+    static const struct {
+        const char *in, *hex;
+    } v[] = {
+        {"", "d41d8cd98f00b204e9800998ecf8427e"},
+        {"a", "0cc175b9c0f1b6a831c399e269772661"},
+        {"abc", "900150983cd24fb0d6963f7d28e17f72"},
+        {"message digest", "f96b697d7cb7938d525a2f31aaf161d0"},
+        {"abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"},
+        {"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+         "d174ab98d277d9f5a5611c2c9f419d9f"},
+        {"1234567890123456789012345678901234567890123456789012345678901234567890123456789"
+         "0",
+         "57edf4a22be3c955ac49da2e2107b67a"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        unsigned char d[16];
+        char hex[33];
+        rb_md5(v[i].in, strlen(v[i].in), d);
+        for (int k = 0; k < 16; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+        char case_[64];
+        snprintf(case_, sizeof case_, "RFC 1321 A.5 vector %zu", i + 1);
+        rb_unit_true("md5", case_, strcmp(hex, v[i].hex) == 0, "got %s, expected %s", hex,
+                     v[i].hex);
+    }
+}
+
 static void test_seed_and_bytes(void) {
     static const char key[] = "order:9182";
     const uint64_t seed = 0x0123456789abcdefULL;
@@ -259,6 +289,7 @@ static void test_seed_and_bytes(void) {
 }
 
 int main(void) {
+    test_md5();
     test_fnv_published();
     test_fnv_js();
     test_xxh3();

@@ -117,6 +117,9 @@ enum {
     RB_ALGO_MONOTONE_LAST = 1u << 4, /* ... only when it is the last member (jump) */
     RB_ALGO_CONTROL = 1u << 5,       /* a deliberately non-consistent baseline (modn) */
     RB_ALGO_WEIGHTED = 1u << 6,      /* a member's expected load is proportional to its weight */
+    RB_ALGO_OWN_HASH = 1u << 7,      /* ring positions come from the algorithm's own hash
+                                      * (ketama: MD5), not cfg.ring_hash; see
+                                      * rb_ring_bucket_position */
 };
 
 /*
@@ -184,6 +187,12 @@ struct rb_algo {
      * e.g. Maglev). `ringbench verify` checks it per row (mean over the
      * seeds). 0: no bound declared (nothing checked). */
     double movement_bound;
+
+    /* movement_excess: a fraction of all buckets that may move beyond
+     * movement_bound x ideal (Maglev's disruption: entries that change hands
+     * between members that stay, about constant in N). 0 for the minimal
+     * algorithms. Checked with movement_bound. */
+    double movement_excess;
 };
 
 /* --- the registry --- */
@@ -203,7 +212,8 @@ const rb_algo *rb_algo_by_name(const char *name);
 unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg);
 
 /* rb_algo_flags_format — the properties in `flags` as comma-separated names
- * ("positional,order_free,vnodes,monotone,monotone_last,control,weighted")
+ * ("positional,order_free,vnodes,monotone,monotone_last,control,weighted,
+ * own_hash")
  * into buf; returns the length needed (as snprintf). */
 size_t rb_algo_flags_format(unsigned flags, char *buf, size_t size);
 
@@ -297,6 +307,11 @@ uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h);
 /* rb_ring_owner_position — owner of 64-bit ring position `pos` for a
  * positional algorithm (RB_ALGO_POSITIONAL); UINT32_MAX for any other. */
 uint32_t rb_ring_owner_position(const rb_ring *r, uint64_t pos);
+
+/* rb_ring_bucket_position — the ring position of bucket b (0 <= b < B) of a
+ * positional ring: ring_hash of its decimal label, or the algorithm's own
+ * hash of it under RB_ALGO_OWN_HASH; 0 for a non-positional ring. */
+uint64_t rb_ring_bucket_position(const rb_ring *r, uint32_t b);
 
 /* rb_ring_owner_key — owner of a key (any bytes; NULL allowed when len 0). */
 uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len);

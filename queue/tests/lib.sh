@@ -34,8 +34,11 @@ use_schema() { export RINGBENCH_PG_SCHEMA="${SCHEMA_BASE}_$1"; }
 # q SQL — run SQL in the current schema, print unaligned tuples.
 q() { psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO $RINGBENCH_PG_SCHEMA" -c "$1"; }
 
+# A test may define on_exit (e.g. to undo a server setting); it runs first, and the test's exit
+# code is kept.
 cleanup() {
     local rc=$?
+    if [[ $(type -t on_exit) == function ]]; then on_exit || true; fi
     for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
     wait 2>/dev/null || true
     if [[ ${RINGBENCH_PG_KEEP:-0} != 1 ]]; then

@@ -1,0 +1,22 @@
+/*
+ * backlog.h — the backlog sweep of `ringbench pg bench --backlog` (bench/pg/README.md;
+ * issue 11, target 3): the claim latency of every mode against the number of pending
+ * rows, with one hot key holding a share of the backlog whose head row is in flight.
+ * Not a public interface; single-threaded (the driver forks the workers).
+ */
+#ifndef RINGBENCH_PGB_BACKLOG_H
+#define RINGBENCH_PGB_BACKLOG_H
+
+#include "cells.h"
+
+/* For every backlog size p->backlogs[i]: empty the queue, enqueue that many rows (keys
+ * uniform over p->n_keys, every p->backlog_hot_every-th row the hot key RBB_HOT_KEY),
+ * put the hot key's head row in flight (claimed by a holder with a 1 h lease), then per
+ * mode in p->modes measure p->backlog_workers workers at p->backlog_batch for
+ * p->backlog_s and top the backlog up to its size again (rows done deleted, as many new
+ * rows enqueued, VACUUM ANALYZE). Appends n_backlogs x n_modes points to run->backlog.
+ * Returns the number of points that failed or found duplicates or lost rows; -1 with err
+ * when the sweep could not run at all. */
+int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,756 @@
+/*
+ * bench.c — `ringbench pg bench`: end-to-end claim throughput of the queue
+ * library on a live Postgres (W worker processes x mode x batch x key
+ * distribution), pgbench simple-update on the same server in the same run as
+ * the reference, then the scale event and the crash injection
+ * (events.c). Results: JSON + Markdown (+ CSV timeline) into --out;
+ * the Markdown table also to stdout. Progress on stderr. See bench/pg/README.md.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backlog.h"
+#include "cells.h"
+#include "cli.h"
+#include "db.h"
+#include "events.h"
+#include "report.h"
+#include "soak.h"
+
+#ifndef RINGBENCH_SOURCE_DIR
+#define RINGBENCH_SOURCE_DIR "."
+#endif
+
+static const char CMD[] = "pg bench";
+
+static const char usage_text[] =
+    "usage: ringbench pg bench [--smoke|--quick|--full] [OPTIONS]\n"
+    "\n"
+    "End-to-end claim throughput on Postgres: W worker processes x mode x batch x key\n"
+    "distribution over R pre-enqueued rows, each handler writing one effect row; pgbench\n"
+    "simple-update on the same server and client count as the reference; a scale event\n"
+    "(a 4th worker joins 3) with the consistent ring and with modn; SIGKILL crash injection.\n"
+    "\n"
+    "profiles (default --full):\n"
+    "  --smoke          < 30 s: correctness (duplicates, lost) on a tiny matrix + 1 kill\n"
+    "  --quick          about 3 minutes (W 1,4; batch 1,32; 3 repetitions of 1 s)\n"
+    "  --full           the whole matrix (W 1,2,4,8; batch 1,8,32; 3 repetitions of 3 s),\n"
+    "                   about 20 minutes\n"
+    "options (override the profile):\n"
+    "  --db STR         server to use, as for the other pg commands (--conninfo is the same;\n"
+    "                   default $RINGBENCH_PG_CONNINFO, else PG* variables)\n"
+    "  --queue-db NAME  database for the queue tables (created; default ringbench_bench)\n"
+    "  --pgbench-db NAME database for pgbench (created; default ringbench_pgbench)\n"
+    "  --pgbench PATH   pgbench binary (default: newest /usr/lib/postgresql/N/bin/pgbench)\n"
+    "  --workers LIST   worker counts W, e.g. 1,2,4,8\n"
+    "  --modes LIST     competing,affinity,ordered\n"
+    "  --batch LIST     rows per claim, e.g. 1,8,32\n"
+    "  --dist LIST      uniform,zipf\n"
+    "  --rows R         rows enqueued per cell (default: sized from the cell time)\n"
+    "  --keys K         partition keys (default 10000)\n"
+    "  --zipf-s S       Zipf exponent (default 1.0)\n"
+    "  --seed N         key stream seed (default 1)\n"
+    "  --secs S         measured seconds per cell and repetition\n"
+    "  --repeats N      repetitions of every cell, interleaved across the modes; the median\n"
+    "                   and the min-max are reported (default 3; smoke 1)\n"
+    "  --pgbench-secs S seconds per pgbench run before / after the matrix\n"
+    "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
+    "  --algo A         ring algorithm of the affinity modes (default binary)\n"
+    "  --sync-commit on|off  durability of every session (default on = server default)\n"
+    "  --complete batch|each one commit per claimed batch (default), or one per row\n"
+    "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
+    "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
+    "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
+    "                   none to skip (default: full 10k,100k,1M; quick 10k,100k; smoke 2k,8k)\n"
+    "  --backlog-secs S measured seconds per backlog size and mode\n"
+    "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
+    "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
+    "  --kills N        SIGKILLs in the crash run\n"
+    "  --out DIR        results folder (default results/pgbench-<date>)\n"
+    "  --format md|json what goes to stdout (default md)\n";
+
+static void set_profile(rbb_params *p, const char *name) {
+    static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};
+    static const uint32_t b_full[] = {1, 8, 32}, b_quick[] = {1, 32}, b_smoke[] = {1, 8};
+    p->profile = name;
+    p->n_modes = RBB_N_MODES;
+    for (int m = 0; m < RBB_N_MODES; m++) p->modes[m] = (rbb_mode)m;
+    p->dists[0] = RBB_DIST_UNIFORM;
+    p->dists[1] = RBB_DIST_ZIPF;
+    const uint32_t *w = w_full, *b = b_full;
+    size_t nw = 4, nb = 3;
+    if (strcmp(name, "smoke") == 0) {
+        w = w_smoke, nw = 2, b = b_smoke, nb = 2;
+        p->n_dists = 1;
+        p->cell_s = 0.8;
+        p->repeats = 1;
+        p->pgbench_s = 1, p->pgbench_group_s = 1;
+        p->scale = 0;
+        p->crash = 1, p->crash_kills = 1, p->crash_rows = 1500;
+        p->backlogs[0] = 2000, p->backlogs[1] = 8000, p->n_backlogs = 2, p->backlog_s = 0.5;
+    } else if (strcmp(name, "quick") == 0) {
+        w = w_quick, nw = 2, b = b_quick, nb = 2;
+        p->n_dists = 2;
+        p->cell_s = 1.0;
+        p->repeats = 3;
+        p->pgbench_s = 2, p->pgbench_group_s = 1;
+        p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
+        p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->n_backlogs = 2, p->backlog_s = 1;
+    } else {
+        p->n_dists = 2;
+        p->cell_s = 3;
+        p->repeats = 3;
+        p->pgbench_s = 3, p->pgbench_group_s = 2;
+        p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
+        p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->backlogs[2] = 1000000;
+        p->n_backlogs = 3, p->backlog_s = 2;
+    }
+    memcpy(p->workers, w, nw * sizeof *w);
+    p->n_workers = nw;
+    memcpy(p->batches, b, nb * sizeof *b);
+    p->n_batches = nb;
+}
+
+static void params_init(rbb_params *p) {
+    memset(p, 0, sizeof *p);
+    const char *ci = getenv("RINGBENCH_PG_CONNINFO");
+    p->conninfo = ci ? ci : "";
+    p->queue_db = "ringbench_bench";
+    p->pgbench_db = "ringbench_pgbench";
+    p->ring_algo = "binary";
+    p->n_keys = 10000;
+    p->zipf_s = 1.0;
+    p->seed = 1;
+    p->sync_commit = 1;
+    p->scale_batch = 8;
+    p->crash_workers = 3;
+    p->crash_batch = 8;
+    p->crash_handler_us = 3000; /* 24 ms per batch of 8: a kill lands mid-handler */
+    p->crash_lease_ms = 1500;
+    p->crash_ttl_ms = 600;
+    p->crash_heartbeat_ms = 150;
+    p->backlog_workers = 2;
+    p->backlog_batch = 8;
+    p->backlog_hot_every = 10; /* the hot key holds 10% of the backlog */
+    set_profile(p, "full");
+}
+
+/* Comma list of u32 in [min, max] into out (at most RBB_MAX_LIST). 0 or -1. */
+static int parse_u32_list(const char *s, uint32_t min, uint32_t max, uint32_t *out, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (*n == RBB_MAX_LIST || rb_cli_parse_u32(t, min, max, &out[*n])) return -1;
+        (*n)++;
+    }
+    return *n ? 0 : -1;
+}
+
+/* Comma list of row counts with an optional k (1e3) or M (1e6) suffix, each in
+ * 1,000..10,000,000 (at most RBB_MAX_LIST). 0 or -1. */
+static int parse_count_list(const char *s, uint64_t *out, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    memcpy(buf, s, strlen(s) + 1);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t len = strlen(t);
+        uint64_t mul = 1, v;
+        if (len > 1 && (t[len - 1] == 'k' || t[len - 1] == 'M')) {
+            mul = t[len - 1] == 'k' ? 1000 : 1000000;
+            t[len - 1] = '\0';
+        }
+        if (*n == RBB_MAX_LIST || rb_cli_parse_u64(t, &v) || v > 10000000 / mul) return -1;
+        v *= mul;
+        if (v < 1000) return -1;
+        out[(*n)++] = v;
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_names(const char *s, const char *const *names, size_t n_names, int *out,
+                       size_t max, size_t *n) {
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        size_t k;
+        for (k = 0; k < n_names && strcmp(t, names[k]) != 0; k++) {
+        }
+        if (k == n_names || *n == max) return -1;
+        out[(*n)++] = (int)k;
+    }
+    return *n ? 0 : -1;
+}
+
+static const char *const dist_names[] = {"uniform", "zipf"};
+/* The field an option taking a plain string sets, or NULL. */
+static const char **string_option(const char *a, rbb_params *p) {
+    const struct {
+        const char *name;
+        const char **dst;
+    } opts[] = {{"--db", &p->conninfo},          {"--conninfo", &p->conninfo},
+                {"--queue-db", &p->queue_db},
+                {"--pgbench-db", &p->pgbench_db}, {"--pgbench", &p->pgbench_path},
+                {"--out", &p->out_dir}};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (strcmp(a, opts[i].name) == 0) return opts[i].dst;
+    return NULL;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* Numeric options: the field of rbb_params each sets and the range it takes. */
+typedef struct {
+    const char *name;
+    char kind;         /* 'u' uint64_t, 'w' uint32_t, 'd' double */
+    size_t offset;     /* of the field in rbb_params */
+    double min, max;   /* accepted values; max < 0: no upper bound */
+    const char *range; /* the range as the error message says it */
+} numeric_opt;
+
+static const numeric_opt numeric_opts[] = {
+    {"--rows", 'u', offsetof(rbb_params, n_rows), 1, 1e8, "1..100000000"},
+    {"--keys", 'w', offsetof(rbb_params, n_keys), 1, 1e8, "1..100000000"},
+    {"--zipf-s", 'd', offsetof(rbb_params, zipf_s), 0, 10, "0..10"},
+    {"--seed", 'u', offsetof(rbb_params, seed), 0, -1, "an unsigned integer"},
+    {"--secs", 'd', offsetof(rbb_params, cell_s), 0.1, 3600, "0.1..3600"},
+    {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS, "1.." STR(RBB_MAX_REPEATS)},
+    {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
+    {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
+    {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400, "10..86400 seconds"},
+    {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600, "0.1..3600"},
+    {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS, "1.." STR(RBB_MAX_KILLS)},
+};
+
+static const numeric_opt *numeric_option(const char *a) {
+    for (size_t i = 0; i < sizeof numeric_opts / sizeof numeric_opts[0]; i++)
+        if (strcmp(a, numeric_opts[i].name) == 0) return &numeric_opts[i];
+    return NULL;
+}
+
+/* Parse v into o's field of p: 0, or -1 when v is not a number in o's range. */
+static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
+    char *field = (char *)p + o->offset;
+    if (o->kind == 'd') {
+        double x;
+        if (rb_cli_parse_double(v, &x) || x < o->min || x > o->max) return -1;
+        memcpy(field, &x, sizeof x);
+        return 0;
+    }
+    uint64_t x;
+    if (rb_cli_parse_u64(v, &x) || (double)x < o->min || (o->max >= 0 && (double)x > o->max))
+        return -1;
+    if (o->kind == 'w') {
+        uint32_t w = (uint32_t)x;
+        memcpy(field, &w, sizeof w);
+    } else {
+        memcpy(field, &x, sizeof x);
+    }
+    return 0;
+}
+
+/* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
+static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
+    /* the profile first, so explicit options override it wherever they are */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--smoke") == 0) set_profile(p, "smoke");
+        if (strcmp(argv[i], "--quick") == 0) set_profile(p, "quick");
+        if (strcmp(argv[i], "--full") == 0) set_profile(p, "full");
+    }
+    int custom = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const numeric_opt *num;
+        for (int j = 1; j < i; j++)
+            if (strncmp(a, "--", 2) == 0 && strcmp(argv[j], a) == 0)
+                return rb_cli_usage_error(CMD, "%s given twice (each option at most once)", a);
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED_VALUE()                                                                               \
+    do {                                                                                           \
+        if (!v) return rb_cli_usage_error(CMD, "%s needs a value", a);                             \
+        i++;                                                                                       \
+    } while (0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return -1;
+        } else if (!strcmp(a, "--smoke") || !strcmp(a, "--quick") || !strcmp(a, "--full")) {
+            continue;
+        } else if (string_option(a, p)) {
+            NEED_VALUE();
+            *string_option(a, p) = v;
+        } else if (strcmp(a, "--algo") == 0) {
+            NEED_VALUE();
+            if (!rb_algo_by_name(v)) return rb_cli_usage_error(CMD, "unknown --algo '%s'", v);
+            p->ring_algo = v;
+        } else if (strcmp(a, "--workers") == 0) {
+            NEED_VALUE();
+            if (parse_u32_list(v, 1, 64, p->workers, &p->n_workers))
+                return rb_cli_usage_error(CMD, "--workers wants a list of 1..64, got '%s'", v);
+            custom = 1;
+        } else if (strcmp(a, "--batch") == 0) {
+            NEED_VALUE();
+            if (parse_u32_list(v, 1, 1000, p->batches, &p->n_batches))
+                return rb_cli_usage_error(CMD, "--batch wants a list of 1..1000, got '%s'", v);
+            custom = 1;
+        } else if (strcmp(a, "--modes") == 0) {
+            NEED_VALUE();
+            int m[RBB_N_MODES];
+            const char *mode_names[RBB_N_MODES];
+            for (int k = 0; k < RBB_N_MODES; k++) mode_names[k] = rbb_mode_name((rbb_mode)k);
+            if (parse_names(v, mode_names, RBB_N_MODES, m, RBB_N_MODES, &p->n_modes))
+                return rb_cli_usage_error(
+                    CMD, "--modes wants a list of competing,affinity,ordered, got '%s'", v);
+            for (size_t k = 0; k < p->n_modes; k++) p->modes[k] = (rbb_mode)m[k];
+            custom = 1;
+        } else if (strcmp(a, "--dist") == 0) {
+            NEED_VALUE();
+            int d[2];
+            if (parse_names(v, dist_names, 2, d, 2, &p->n_dists))
+                return rb_cli_usage_error(CMD, "--dist wants uniform,zipf, got '%s'", v);
+            for (size_t k = 0; k < p->n_dists; k++) p->dists[k] = (rbb_dist)d[k];
+            custom = 1;
+        } else if ((num = numeric_option(a))) {
+            NEED_VALUE();
+            if (set_numeric(num, p, v))
+                return rb_cli_usage_error(CMD, "%s wants %s, got '%s'", a, num->range, v);
+        } else if (strcmp(a, "--sync-commit") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "on") && strcmp(v, "off"))
+                return rb_cli_usage_error(CMD, "--sync-commit wants on or off, got '%s'", v);
+            p->sync_commit = strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--complete") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "batch") && strcmp(v, "each"))
+                return rb_cli_usage_error(CMD, "--complete wants batch or each, got '%s'", v);
+            p->complete_each = strcmp(v, "each") == 0;
+        } else if (strcmp(a, "--backlog") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "none") == 0)
+                p->n_backlogs = 0;
+            else if (parse_count_list(v, p->backlogs, &p->n_backlogs))
+                return rb_cli_usage_error(
+                    CMD, "--backlog wants a list of row counts 1k..10M (e.g. 10k,100k,1M) or none, got '%s'",
+                    v);
+        } else if (strcmp(a, "--no-scale") == 0) {
+            p->scale = 0;
+        } else if (strcmp(a, "--no-crash") == 0) {
+            p->crash = 0;
+        } else if (strcmp(a, "--format") == 0) {
+            NEED_VALUE();
+            if (rb_cli_parse_format(v, 1, fmt) || (*fmt != RB_FMT_MD && *fmt != RB_FMT_JSON))
+                return rb_cli_usage_error(CMD, "--format wants md or json, got '%s'", v);
+        } else {
+            return rb_cli_usage_error(CMD, "unknown option '%s' (--help lists them)", a);
+        }
+#undef NEED_VALUE
+    }
+    if (custom) p->profile = "custom";
+    return RB_EXIT_OK;
+}
+
+/* Run one matrix cell on a fresh backlog. 0, or -1 with err (the cell is marked failed). */
+static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
+                    uint64_t seed, char *err, size_t err_size) {
+    cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
+    int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
+                             "bench", err, err_size);
+    if (rc) return cell->failed = 1, -1;
+    return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
+}
+
+/* scripts/machine-record's JSON object, or NULL. */
+static char *machine_record(void) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s/scripts/machine-record' '%s' 2>/dev/null",
+             RINGBENCH_SOURCE_DIR, RINGBENCH_BINARY_DIR);
+    FILE *f = popen(cmd, "r");
+    if (!f) return NULL;
+    size_t cap = 8192, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (len + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = b;
+        }
+    }
+    int st = pclose(f);
+    if (!buf) return NULL;
+    buf[len] = '\0';
+    if (st != 0 || len == 0 || buf[0] != '{') {
+        free(buf);
+        return NULL;
+    }
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ')) buf[--len] = '\0';
+    return buf;
+}
+
+static int mkdir_p(const char *path) {
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+    for (char *s = buf + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(buf, 0755) && errno != EEXIST) return -1;
+        *s = '/';
+    }
+    return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int write_outputs(const rbb_run *run, const char *dir) {
+    char path[1200];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/pgbench.json", dir);
+    if (!(f = fopen(path, "w"))) return -1;
+    rbb_report_json(f, run);
+    if (fclose(f)) return -1;
+    snprintf(path, sizeof path, "%s/pgbench.md", dir);
+    if (!(f = fopen(path, "w"))) return -1;
+    rbb_report_md(f, run);
+    if (fclose(f)) return -1;
+    if (run->explain) {
+        snprintf(path, sizeof path, "%s/explain.txt", dir);
+        if (!(f = fopen(path, "w"))) return -1;
+        fputs(run->explain, f);
+        if (fclose(f)) return -1;
+    }
+    if (run->n_scale) {
+        snprintf(path, sizeof path, "%s/scale-timeline.csv", dir);
+        if (!(f = fopen(path, "w"))) return -1;
+        rbb_report_timeline_csv(f, run);
+        if (fclose(f)) return -1;
+    }
+    return 0;
+}
+
+static void free_run(rbb_run *run) {
+    free(run->machine_json);
+    free(run->explain);
+    free(run->cells);
+    free(run->backlog);
+    for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
+}
+
+/* Open the bench database (created when missing) and its conninfo string. */
+static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, char *err,
+                             size_t err_size) {
+    PGconn *admin = rbb_db_connect(p->conninfo, NULL, err, err_size);
+    if (!admin) return NULL;
+    int rc = rbb_db_ensure_database(admin, p->queue_db, err, err_size);
+    if (!rc) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
+    PQfinish(admin);
+    if (rc) return NULL;
+    PGconn *c = rbb_db_connect(p->conninfo, p->queue_db, err, err_size);
+    if (c && rbb_db_conninfo_string(c, conninfo, size)) {
+        snprintf(err, err_size, "conninfo too long");
+        PQfinish(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Where pgbench connects: the bench server (as connection c sees it), the
+ * pgbench database. */
+static rbb_pg_target pgbench_target(const rbb_params *p, PGconn *c) {
+    return (rbb_pg_target){.host = PQhost(c),
+                           .port = PQport(c),
+                           .user = PQuser(c),
+                           .password = PQpass(c),
+                           .dbname = p->pgbench_db,
+                           .pgoptions = getenv("PGOPTIONS")};
+}
+
+/* One pgbench simple-update run, -c W -j W for secs, into *res; 0 or -1
+ * (run->pgbench_ok cleared, the error kept). */
+static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs,
+                        rbb_pgbench_result *res) {
+    const rbb_params *p = &run->p;
+    rbb_pg_target t = pgbench_target(p, c);
+    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
+    if (rbb_pgbench_run(&t, pgbench, n_workers, secs, res, run->pgbench_error,
+                        sizeof run->pgbench_error)) {
+        fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+        run->pgbench_ok = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* pgbench simple-update at every W into res[] (round 0: before the matrix,
+ * after `pgbench -i`; 1: after it); -c W -j W for p->pgbench_s each. */
+static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
+    const rbb_params *p = &run->p;
+    if (round == 0) {
+        rbb_pg_target t = pgbench_target(p, c);
+        fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
+        if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
+                             sizeof run->pgbench_error)) {
+            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+            return;
+        }
+        run->pgbench_ok = 1;
+    }
+    if (!run->pgbench_ok) return;
+    rbb_pgbench_result *res = round == 0 ? run->pgbench : run->pgbench_after;
+    for (size_t i = 0; i < p->n_workers; i++) {
+        fprintf(stderr, "pg bench: pgbench simple-update -c %u for %.0f s\n", p->workers[i],
+                p->pgbench_s);
+        if (pgbench_once(run, c, p->workers[i], p->pgbench_s, &res[i])) return;
+        fprintf(stderr, "pg bench:   %.0f tps\n", res[i].tps);
+    }
+    run->pgbench_rounds = round + 1;
+}
+
+/* Measure one group of the matrix (distribution d, W = workers[w], batch = batches[b]):
+ * every mode p->repeats times in interleaved order (each round runs the modes in
+ * an order rotated by one, so no mode always runs first or last after a fill),
+ * between two adjacent pgbench runs at the same W. Writes group[0 .. n_modes)
+ * (the median repetition of each mode, see rbb_cell_aggregate). Returns the
+ * reference's drift |after - before| / mean (0 without pgbench); *n_bad counts
+ * failed cells and cells with duplicates or lost rows. */
+static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_t d, size_t w,
+                            size_t b, rbb_cell *group, uint64_t t0, int *n_bad) {
+    const rbb_params *p = &run->p;
+    size_t n_modes = p->n_modes, n_rep = p->repeats;
+    rbb_cell reps[RBB_N_MODES][RBB_MAX_REPEATS];
+    memset(reps, 0, sizeof reps);
+    /* the reference adjacent to this group: pgbench at the same W right before
+     * and right after it (the disk and CPU of a shared machine drift within
+     * minutes) */
+    rbb_pgbench_result ref_before = {0}, ref_after = {0};
+    if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_before);
+    char err[1024];
+    for (size_t r = 0; r < n_rep; r++)
+        for (size_t k = 0; k < n_modes; k++) {
+            size_t m = (k + r) % n_modes;
+            rbb_cell *cell = &reps[m][r];
+            cell->dist = p->dists[d];
+            cell->n_workers = p->workers[w];
+            cell->batch = p->batches[b];
+            cell->mode = p->modes[m];
+            fprintf(stderr, "pg bench: %s W=%u batch=%u %s, repetition %zu/%zu ... ",
+                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
+                    dist_names[cell->dist], r + 1, n_rep);
+            if (run_cell(p, conninfo, c, cell, p->seed + d, err, sizeof err)) {
+                fprintf(stderr, "FAILED: %s\n", err);
+                continue;
+            }
+            fprintf(stderr, "%.0f rows/s, claim p50 %.0f us, dup %llu, lost %llu (%.0f s)\n",
+                    cell->rows_per_s, cell->claim_p50_us,
+                    (unsigned long long)(cell->after.n_duplicates + cell->n_dup_executions),
+                    (unsigned long long)cell->n_lost, (double)(rbb_now_ns() - t0) / 1e9);
+        }
+    if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_after);
+    double mean = (ref_before.tps + ref_after.tps) / 2;
+    double drift = ref_before.tps > 0 && ref_after.tps > 0
+                       ? (ref_after.tps > ref_before.tps ? ref_after.tps - ref_before.tps
+                                                         : ref_before.tps - ref_after.tps) / mean
+                       : 0;
+    for (size_t m = 0; m < n_modes; m++) {
+        rbb_cell *cell = &group[m];
+        rbb_cell_aggregate(cell, reps[m], n_rep);
+        cell->pgbench_adjacent_before_tps = ref_before.tps;
+        cell->pgbench_adjacent_after_tps = ref_after.tps;
+        cell->pgbench_drift = drift;
+        cell->drift_flagged = drift > RBB_DRIFT_MAX;
+        if (cell->failed || cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
+            (*n_bad)++;
+        fprintf(stderr, "pg bench:   %s: median %.0f rows/s (%.0f..%.0f)\n",
+                rbb_mode_name(cell->mode), cell->rows_per_s, cell->rows_per_s_min,
+                cell->rows_per_s_max);
+    }
+    if (run->pgbench_ok)
+        fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps (drift %.0f%%)\n",
+                p->workers[w], ref_before.tps, ref_after.tps, 100 * drift);
+    return drift;
+}
+
+int rb_pg_cmd_bench(int argc, char **argv) {
+    rbb_run run;
+    memset(&run, 0, sizeof run);
+    rbb_params *p = &run.p;
+    params_init(p);
+    rb_format fmt = RB_FMT_MD;
+    int rc = parse_args(argc, argv, p, &fmt);
+    if (rc < 0) return RB_EXIT_OK;
+    if (rc) return rc;
+
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char out_default[64];
+    if (!p->out_dir) {
+        strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
+        p->out_dir = out_default;
+    }
+    if (mkdir_p(p->out_dir))
+        return rb_cli_fail(CMD, "cannot create --out %s: %s", p->out_dir, strerror(errno));
+
+    /* Durability: off applies to every session of this run (workers, driver,
+     * pgbench) through PGOPTIONS, which libpq sends at connection start. */
+    char pgoptions[512];
+    if (!p->sync_commit) {
+        const char *old = getenv("PGOPTIONS");
+        snprintf(pgoptions, sizeof pgoptions, "%s%s-c synchronous_commit=off", old ? old : "",
+                 old && *old ? " " : "");
+        setenv("PGOPTIONS", pgoptions, 1);
+    }
+
+    char err[1024], conninfo[2048];
+    PGconn *c = open_bench_db(p, conninfo, sizeof conninfo, err, sizeof err);
+    if (!c) return rb_cli_fail(CMD, "%s", err);
+    if (rbb_queue_prepare(conninfo, c, err, sizeof err)) {
+        PQfinish(c);
+        return rb_cli_fail(CMD, "%s", err);
+    }
+    run.machine_json = machine_record();
+    fprintf(stderr, "pg bench: profile %s, server %s:%s, queue db %s, sync_commit %s, out %s\n",
+            p->profile, PQhost(c), PQport(c), p->queue_db, p->sync_commit ? "on" : "off",
+            p->out_dir);
+
+    run_pgbench_refs(&run, c, 0);
+
+    size_t n_cells = p->n_dists * p->n_workers * p->n_modes * p->n_batches;
+    run.cells = calloc(n_cells ? n_cells : 1, sizeof *run.cells);
+    if (!run.cells) {
+        PQfinish(c);
+        return rb_cli_fail(CMD, "out of memory");
+    }
+    int n_bad = 0;
+    uint64_t t0 = rbb_now_ns();
+    for (size_t d = 0; d < p->n_dists; d++)
+        for (size_t w = 0; w < p->n_workers; w++)
+            for (size_t b = 0; b < p->n_batches; b++) {
+                rbb_cell *group = &run.cells[run.n_cells];
+                double drift = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
+                if (drift > RBB_DRIFT_MAX) {
+                    /* the reference moved: flag the group and measure it once more */
+                    fprintf(stderr, "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n",
+                            100 * drift, 100 * RBB_DRIFT_MAX);
+                    double again = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
+                    for (size_t m = 0; m < p->n_modes; m++) {
+                        group[m].remeasured = 1;
+                        group[m].first_drift = drift;
+                        group[m].drift_flagged = again > RBB_DRIFT_MAX;
+                    }
+                }
+                run.n_cells += p->n_modes;
+            }
+
+    /* the reference again after the matrix: the ratios use the mean of both */
+    run_pgbench_refs(&run, c, 1);
+    for (size_t i = 0; i < run.n_cells; i++) {
+        rbb_cell *cell = &run.cells[i];
+        cell->pgbench_run_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
+        cell->pgbench_tps = cell->pgbench_adjacent_before_tps > 0 && cell->pgbench_adjacent_after_tps > 0
+                                ? (cell->pgbench_adjacent_before_tps + cell->pgbench_adjacent_after_tps) / 2
+                                : cell->pgbench_run_tps;
+    }
+
+    /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
+     * fresh uniform backlog of a cell's size (what limits a claim). */
+    {
+        uint32_t bmax = 1;
+        for (size_t b = 0; b < p->n_batches; b++)
+            if (p->batches[b] > bmax) bmax = p->batches[b];
+        run.explain_backlog = rbb_rows_for(p, bmax, 1, p->cell_s);
+        if (!rbb_queue_fresh(c, run.explain_backlog, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s,
+                             p->seed, "explain", err, sizeof err))
+            run.explain = rbb_queue_explain_modes(bmax, err, sizeof err);
+        if (!run.explain) fprintf(stderr, "pg bench: EXPLAIN failed: %s\n", err);
+    }
+
+    if (p->scale) {
+        const char *algos[2] = {p->ring_algo, "modn"};
+        for (int i = 0; i < 2; i++) {
+            rbb_scale *s = &run.scale[run.n_scale++];
+            fprintf(stderr, "pg bench: scale event, %s ownership: 3 workers, a 4th joins\n",
+                    algos[i]);
+            if (rbb_run_scale(p, conninfo, c, algos[i], s, err, sizeof err)) {
+                fprintf(stderr, "pg bench: scale event failed: %s\n", err);
+                n_bad++;
+                continue;
+            }
+            fprintf(stderr,
+                    "pg bench:   moved %u of %u buckets (ideal %u), %llu rows in flight on "
+                    "them, dip %.0f%%, back to 90%% after %.0f ms, dup %llu, lost %llu\n",
+                    s->n_moved_buckets, s->n_buckets, s->n_buckets / (s->n_before + 1),
+                    (unsigned long long)s->n_claimed_on_moved, 100 * s->rec.dip_fraction,
+                    s->rec.recovery_ms, (unsigned long long)s->after.n_duplicates,
+                    (unsigned long long)s->n_lost);
+            if (s->after.n_duplicates || s->n_lost) n_bad++;
+        }
+    }
+    if (p->crash) {
+        fprintf(stderr, "pg bench: crash injection: %u workers, %u SIGKILLs + 1 stall\n",
+                p->crash_workers, p->crash_kills);
+        run.has_crash = 1;
+        if (rbb_run_crash(p, conninfo, c, &run.crash, err, sizeof err)) {
+            fprintf(stderr, "pg bench: crash injection failed: %s\n", err);
+            n_bad++;
+        } else {
+            fprintf(stderr, "pg bench:   drained in %.1f s, dup %llu, lost %llu, fenced %llu\n",
+                    run.crash.drain_s, (unsigned long long)run.crash.after.n_duplicates,
+                    (unsigned long long)run.crash.n_lost,
+                    (unsigned long long)run.crash.n_fenced);
+            if (run.crash.after.n_duplicates || run.crash.n_lost) n_bad++;
+        }
+    }
+    if (p->n_backlogs) {
+        int bad = rbb_run_backlog(&run, conninfo, c, err, sizeof err);
+        if (bad < 0) fprintf(stderr, "pg bench: backlog sweep failed: %s\n", err);
+        n_bad += bad < 0 ? 1 : bad;
+    }
+    if (p->soak_s > 0) {
+        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s\n", p->soak_s);
+        if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
+            fprintf(stderr, "pg bench: soak failed: %s\n", err);
+            n_bad++;
+        } else if (run.soak.n_lost || run.soak.n_duplicates) {
+            n_bad++;
+        }
+    }
+    PQfinish(c);
+    rbb_queue_finish();
+    if (!run.pgbench_ok) {
+        fprintf(stderr, "pg bench: the pgbench reference failed: %s\n", run.pgbench_error);
+        n_bad++;
+    }
+
+    if (write_outputs(&run, p->out_dir))
+        fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,
+                strerror(errno)),
+            n_bad++;
+    else
+        fprintf(stderr, "pg bench: results in %s/pgbench.{json,md}\n", p->out_dir);
+    if (fmt == RB_FMT_JSON)
+        rbb_report_json(stdout, &run);
+    else
+        rbb_report_md(stdout, &run);
+    free_run(&run);
+    if (n_bad) {
+        fprintf(stderr, "pg bench: %d failure(s): a run failed or found duplicates / lost rows\n",
+                n_bad);
+        return RB_EXIT_FAILURE;
+    }
+    return RB_EXIT_OK;
+}

@@ -1,0 +1,210 @@
+/*
+ * cells.c — what a measured cell of `ringbench pg bench` shares with the
+ * events and the report (cells.h): the backlog a cell is given, the pgbench
+ * reference it is divided by, its latency percentiles.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cells.h"
+#include "db.h"
+
+/* Rows to enqueue (see cells.h): the best total rate measured so far at this
+ * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
+ * and a head-room of 2.5 for the swings of a shared disk; a default estimate
+ * before the first cell. A cell that still runs dry is flagged
+ * backlog_exhausted. */
+static struct {
+    uint32_t batch;
+    double rows_per_s;
+} rates_seen[16];
+
+void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s) {
+    (void)n_workers;
+    for (size_t i = 0; i < 16; i++) {
+        if (rates_seen[i].batch != batch && rates_seen[i].batch != 0) continue;
+        rates_seen[i].batch = batch;
+        if (rows_per_s > rates_seen[i].rows_per_s) rates_seen[i].rows_per_s = rows_per_s;
+        return;
+    }
+}
+
+uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs) {
+    (void)n_workers;
+    if (p->n_rows) return p->n_rows;
+    double per_s = batch <= 1 ? 1500 : batch <= 8 ? 8000 : 20000;
+    for (size_t i = 0; i < 16; i++)
+        if (rates_seen[i].batch == batch) per_s = rates_seen[i].rows_per_s;
+    uint64_t r = (uint64_t)(per_s * secs * 2.5);
+    return r < 1000 ? 1000 : r;
+}
+
+void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += ch[i].has_final ? ch[i].final.n_samples : 0;
+    uint32_t *claim = malloc((total ? total : 1) * sizeof *claim);
+    uint32_t *comp = malloc((total ? total : 1) * sizeof *comp);
+    if (!claim || !comp) {
+        free(claim);
+        free(comp);
+        return;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!ch[i].has_final) continue;
+        for (uint64_t j = 0; j < ch[i].final.n_samples; j++, k++) {
+            claim[k] = ch[i].samples[j].claim_ns;
+            comp[k] = ch[i].samples[j].complete_ns;
+        }
+    }
+    rbb_sort_u32(claim, total);
+    rbb_sort_u32(comp, total);
+    c->claim_p50_us = rbb_percentile_sorted(claim, total, 50) / 1e3;
+    c->claim_p99_us = rbb_percentile_sorted(claim, total, 99) / 1e3;
+    c->complete_p50_us = rbb_percentile_sorted(comp, total, 50) / 1e3;
+    c->complete_p99_us = rbb_percentile_sorted(comp, total, 99) / 1e3;
+    free(claim);
+    free(comp);
+}
+
+double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
+    if (!run->pgbench_ok) return 0;
+    for (size_t i = 0; i < run->p.n_workers; i++)
+        if (run->p.workers[i] == n_workers)
+            return run->pgbench_rounds > 1 ? (run->pgbench[i].tps + run->pgbench_after[i].tps) / 2
+                                           : run->pgbench[i].tps;
+    return 0;
+}
+
+
+void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
+    size_t order[RBB_MAX_REPEATS], n_ok = 0;
+    for (size_t i = 0; i < n; i++) /* insertion sort of the good ones by rows/s */
+        if (!reps[i].failed) {
+            size_t j = n_ok++;
+            for (; j > 0 && reps[order[j - 1]].rows_per_s > reps[i].rows_per_s; j--)
+                order[j] = order[j - 1];
+            order[j] = i;
+        }
+    rbb_cell agg = n_ok ? reps[order[n_ok / 2]] : reps[0];
+    agg.n_repeats = (uint32_t)n;
+    agg.n_lost = agg.n_dup_executions = agg.after.n_duplicates = 0;
+    for (size_t i = 0; i < n; i++) {
+        agg.rep_rows_per_s[i] = reps[i].rows_per_s;
+        agg.rep_claim_p50_us[i] = reps[i].claim_p50_us;
+        agg.n_lost += reps[i].n_lost;
+        agg.n_dup_executions += reps[i].n_dup_executions;
+        agg.after.n_duplicates += reps[i].after.n_duplicates;
+        agg.failed |= reps[i].failed;
+    }
+    agg.rows_per_s_min = n_ok ? reps[order[0]].rows_per_s : 0;
+    agg.rows_per_s_max = n_ok ? reps[order[n_ok - 1]].rows_per_s : 0;
+    *out = agg;
+}
+
+/* Wait until no other backend is connected to the bench database, so the
+ * workers' statistics (n_dead_tup) are flushed: a backend flushes at exit. */
+static void wait_backends_gone(PGconn *c) {
+    for (int i = 0; i < 200; i++) {
+        double n = 0;
+        char err[256];
+        if (rbb_db_double(c, &n, err, sizeof err,
+                          "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                          "current_database() AND pid <> pg_backend_pid() AND backend_type = "
+                          "'client backend'") ||
+            n == 0)
+            break;
+        rbb_sleep_us(10000);
+    }
+}
+
+/* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
+int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
+                     double secs, char *err, size_t err_size) {
+    int rc = 0;
+    rbb_worker_spec spec = {.conninfo = conninfo,
+                            .mode = cell->mode,
+                            .batch = cell->batch,
+                            .ring_algo = p->ring_algo,
+                            .run_s = secs,
+                            .lease_ms = 30000,
+                            .ttl_ms = 3000,
+                            .heartbeat_ms = 1000,
+                            .max_samples = 1u << 20,
+                            .complete_each = p->complete_each};
+    int go[2];
+    if (pipe(go)) {
+        snprintf(err, err_size, "pipe: %s", strerror(errno));
+        return cell->failed = 1, -1;
+    }
+    rbb_child ch[64];
+    size_t n = cell->n_workers;
+    for (size_t i = 0; i < n; i++) {
+        if (rbb_spawn(&ch[i], go[0], go[1], rbb_worker_body, &spec) < 0) {
+            n = i;
+            snprintf(err, err_size, "fork: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+    }
+    close(go[0]);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (rbb_wait_ready(&ch[i], 20000)) {
+            snprintf(err, err_size, "worker %zu did not become ready (see its message above)",
+                     i);
+            rc = -1;
+        }
+    if (rc)
+        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
+    uint64_t t_go = rbb_now_ns();
+    close(go[1]); /* EOF: every worker starts now */
+    memset(&cell->waits, 0, sizeof cell->waits);
+    rbb_collect(ch, n, c, &cell->waits, 50);
+    if (rc) {
+        for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+        return cell->failed = 1, -1;
+    }
+
+    uint64_t t_end = t_go;
+    for (size_t i = 0; i < n; i++) {
+        if (!ch[i].has_final || ch[i].exit_status != 0) {
+            cell->failed = 1;
+            snprintf(err, err_size, "worker %zu exited with status %d%s", i, ch[i].exit_status,
+                     ch[i].has_final ? "" : " without a report");
+            continue;
+        }
+        const rbb_report_head *h = &ch[i].final;
+        if (h->t_end_ns > t_end) t_end = h->t_end_ns;
+        cell->n_rows += h->n_rows;
+        cell->n_claims += h->n_claims;
+        cell->n_empty_claims += h->n_empty_claims;
+        cell->n_short_claims += h->n_short_claims;
+        cell->n_complete_tx += h->n_complete_tx;
+        cell->n_fenced += h->n_fenced;
+        cell->n_errors += h->n_errors;
+    }
+    cell->elapsed_s = (double)(t_end - t_go) / 1e9;
+    if (cell->elapsed_s > 0) {
+        cell->rows_per_s = (double)cell->n_rows / cell->elapsed_s;
+        cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
+        cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
+    }
+    rbb_cell_latencies(cell, ch, n);
+    rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
+    for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+
+    wait_backends_gone(c);
+    if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
+    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
+    cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
+    cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
+    /* completions the workers saw succeed beyond the rows done: a row done twice */
+    if (cell->n_rows > cell->after.n_completed)
+        cell->n_dup_executions = cell->n_rows - cell->after.n_completed;
+    cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
+    return cell->failed ? -1 : 0;
+}
+

@@ -1,0 +1,227 @@
+/*
+ * cells.h — one run of `ringbench pg bench` (bench/pg/README.md): its
+ * parameters, the measured cells (mode x W x batch x distribution), the scale
+ * and crash events, and what a cell shares with the events and the report
+ * (backlog sizing, the pgbench reference a cell is divided by, latency
+ * percentiles). Not a public interface; single-threaded (the driver).
+ */
+#ifndef RINGBENCH_PGB_CELLS_H
+#define RINGBENCH_PGB_CELLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "children.h"
+#include "keys.h"
+#include "pgbench.h"
+#include "queue_load.h"
+#include "stats.h"
+
+#define RBB_MAX_LIST 8
+#define RBB_MAX_KILLS 16
+#define RBB_MAX_REPEATS 9
+/* A group whose pgbench reference moves more than this between the runs right
+ * before and right after it (|after - before| / mean) is flagged and measured
+ * again once (issue 11, target 7). */
+#define RBB_DRIFT_MAX 0.15
+
+typedef struct rbb_params {
+    const char *profile; /* "smoke", "quick", "full" or "custom" */
+    const char *conninfo;
+    const char *queue_db, *pgbench_db; /* databases the bench creates and uses */
+    const char *pgbench_path;
+    const char *out_dir;
+    const char *ring_algo; /* ownership in the affinity modes of the matrix */
+    uint32_t workers[RBB_MAX_LIST];
+    size_t n_workers;
+    rbb_mode modes[RBB_N_MODES];
+    size_t n_modes;
+    uint32_t batches[RBB_MAX_LIST];
+    size_t n_batches;
+    rbb_dist dists[2];
+    size_t n_dists;
+    uint64_t n_rows;      /* R per cell; 0: sized from cell_s and batch */
+    uint32_t n_keys;      /* K */
+    double zipf_s;
+    uint64_t seed;
+    double cell_s;        /* measured seconds per cell (per repetition) */
+    uint32_t repeats;     /* repetitions of every cell, interleaved across the modes */
+    double pgbench_s;     /* seconds per pgbench run before / after the matrix */
+    double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
+    int sync_commit;      /* 1: on (server default), 0: off for every session */
+    int complete_each;    /* 1: one commit per row (rb_queue_complete); 0: per batch */
+    int scale;            /* run the scale events */
+    double scale_pre_s, scale_post_s;
+    uint32_t scale_batch;
+    int crash;            /* run the crash injection */
+    uint32_t crash_kills, crash_workers, crash_batch, crash_handler_us;
+    uint64_t crash_rows;
+    uint32_t crash_lease_ms, crash_ttl_ms, crash_heartbeat_ms;
+    uint64_t backlogs[RBB_MAX_LIST]; /* the backlog sweep (--backlog); none when n_backlogs = 0 */
+    size_t n_backlogs;
+    uint32_t backlog_workers, backlog_batch, backlog_hot_every;
+    double backlog_s;     /* measured seconds per (backlog, mode) */
+    double soak_s;        /* the soak run (--soak); 0: none */
+} rbb_params;
+
+/* One matrix cell: mode x W x batch x distribution. */
+typedef struct rbb_cell {
+    rbb_mode mode;
+    uint32_t n_workers, batch;
+    rbb_dist dist;
+    uint64_t n_rows_enqueued;
+    double elapsed_s;
+    uint64_t n_rows, n_claims, n_empty_claims, n_short_claims, n_complete_tx, n_fenced, n_errors;
+    double rows_per_s, claims_per_s, tx_per_s; /* tx: claim + completion commits */
+    double claim_p50_us, claim_p99_us, complete_p50_us, complete_p99_us;
+    rbb_queue_counts after;
+    uint64_t n_lost;       /* rows neither completed nor pending once every worker exited */
+    uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */
+    int backlog_exhausted; /* the backlog ran dry for some worker: rows/s is a floor */
+    double pgbench_tps;    /* the reference at W clients: mean of the adjacent runs */
+    double pgbench_adjacent_before_tps, pgbench_adjacent_after_tps; /* around this group */
+    double pgbench_run_tps; /* mean of the runs before and after the whole matrix */
+    rbb_waits waits;
+    int failed;            /* a worker failed: figures incomplete */
+    /* Repetitions (the figures above are those of the median repetition by rows/s;
+     * n_lost, n_dup_executions and after.n_duplicates are summed over all of them). */
+    uint32_t n_repeats;
+    double rep_rows_per_s[RBB_MAX_REPEATS]; /* in the order measured */
+    double rep_claim_p50_us[RBB_MAX_REPEATS];
+    double rows_per_s_min, rows_per_s_max;
+    /* The adjacent pgbench reference: |after - before| / mean; > RBB_DRIFT_MAX flags
+     * the group, which is then measured once more (these figures are the second
+     * measurement's; first_drift is the first's). */
+    double pgbench_drift, first_drift;
+    int drift_flagged, remeasured;
+} rbb_cell;
+
+/* A 4th worker joins 3 at steady state. */
+typedef struct rbb_scale {
+    const char *algo;
+    uint32_t n_before, batch;
+    uint32_t n_buckets, n_moved_buckets; /* ideal: n_buckets / (n_before + 1) */
+    uint32_t n_moved_to_new;             /* moved buckets whose new owner is the joiner */
+    uint64_t n_claimed_on_moved;         /* rows in flight (claimed) on moved buckets at join */
+    uint64_t n_pending_on_moved;         /* backlog on moved buckets at join */
+    rbb_queue_counts after;
+    uint64_t n_lost;
+    double *rows_per_s; /* timeline, RBB_BIN_MS bins from the go (owned) */
+    size_t n_bins, join_bin;
+    rbb_recovery rec;
+    double post_rows_per_s; /* mean of the first second after the join */
+    rbb_window_dip dip_1s;  /* 1 s after vs 1 s before, beside the pre-join 1 s variation */
+    int failed;
+} rbb_scale;
+
+typedef struct rbb_kill {
+    double at_s;             /* since the go */
+    char worker_id[RBB_WORKER_ID_BYTES];
+    uint64_t n_rows_held;    /* rows leased to it when killed (mid-batch if > 0) */
+    uint64_t n_rows_orphaned; /* of those, still leased after its backend ended (a commit
+                                 in flight when the client died still lands) */
+    double detect_ms;        /* kill -> marked dead by a housekeeper (TTL); -1: not seen */
+    double reclaim_ms;       /* kill -> none of its rows still leased to it; -1: not seen */
+    double redone_ms;        /* kill -> every row it held completed by others; -1 */
+} rbb_kill;
+
+typedef struct rbb_crash {
+    uint32_t n_workers, batch, handler_us, lease_ms, ttl_ms, heartbeat_ms;
+    uint64_t n_rows_enqueued;
+    size_t n_kills;
+    rbb_kill kills[RBB_MAX_KILLS];
+    double stall_ms;       /* a worker paused (SIGSTOP) this long, then resumed */
+    uint64_t n_stall_held; /* rows it held when paused */
+    uint64_t n_fenced;     /* stale completions refused (from the workers' reports) */
+    double drain_s;
+    rbb_queue_counts after;
+    uint64_t n_lost;
+    int failed;
+} rbb_crash;
+
+/* One point of the backlog sweep: the claim cost of one mode over a backlog of
+ * `backlog` pending rows, one hot key holding 1/hot_every of them with its head row in
+ * flight (backlog.c). */
+typedef struct rbb_backlog_point {
+    uint64_t backlog;       /* pending rows when the workers were released */
+    uint64_t n_hot_pending; /* of those, rows of the hot key */
+    rbb_cell cell;          /* mode, W, batch, claim p50/p99, rows/s, lost, duplicates */
+} rbb_backlog_point;
+
+/* One interval of the soak run (soak.c). */
+typedef struct rbb_soak_interval {
+    double t_end_s;          /* since the workers started */
+    double rows_per_s;       /* rows completed in the interval per second */
+    uint64_t n_inbox_rows;   /* rows in inbox at its end (every status) */
+    uint64_t n_pending;      /* of those, pending */
+    uint64_t n_dead_tup;     /* pg_stat_user_tables.n_dead_tup, inbox + effects */
+    uint64_t inbox_bytes;    /* pg_total_relation_size('inbox') */
+} rbb_soak_interval;
+
+#define RBB_MAX_SOAK_INTERVALS 64
+
+/* The soak run: W 4 affinity workers at batch 8 for soak_s while a producer keeps the
+ * backlog topped up (issue 11, target 6). */
+typedef struct rbb_soak {
+    double secs, interval_s;
+    uint32_t n_workers, batch;
+    uint64_t backlog;        /* the producer tops pending rows up to this */
+    size_t n_intervals;
+    rbb_soak_interval iv[RBB_MAX_SOAK_INTERVALS];
+    double last_vs_first;    /* rows/s of the last interval / the first */
+    uint64_t n_rows, n_lost, n_duplicates;
+    char autovacuum[512];    /* the server's autovacuum settings and inbox's reloptions */
+    int failed;
+} rbb_soak;
+
+typedef struct rbb_run {
+    rbb_params p;
+    char *machine_json; /* scripts/machine-record output (owned), or NULL */
+    char *explain;      /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
+    uint64_t explain_backlog; /* pending rows when it was taken */
+    char date[32];
+    rbb_pgbench_result pgbench[RBB_MAX_LIST];       /* per p.workers[i], before the matrix */
+    rbb_pgbench_result pgbench_after[RBB_MAX_LIST]; /* the same after it */
+    int pgbench_ok, pgbench_rounds;
+    char pgbench_error[512];
+    rbb_cell *cells;
+    size_t n_cells;
+    rbb_scale scale[2]; /* consistent ring (p.ring_algo), then modn */
+    size_t n_scale;
+    rbb_crash crash;
+    int has_crash;
+    rbb_backlog_point *backlog; /* n_backlogs x n_modes points (owned) */
+    size_t n_backlog;
+    rbb_soak soak;
+    int has_soak;
+} rbb_run;
+
+
+/* Rows to enqueue so that W workers for `secs` at this batch size do not
+ * run dry: 2.5 x secs x the best total rate measured so far at this batch
+ * (rbb_note_rate), else a default estimate; at least 1,000. --rows overrides. */
+uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, double secs);
+void rbb_note_rate(uint32_t batch, uint32_t n_workers, double rows_per_s);
+
+/* The pgbench reference at W clients: the mean of the runs before and after
+ * the matrix (0 when pgbench failed). */
+double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers);
+/* Claim and completion p50 / p99 of a cell from its workers' samples (the
+ * children ch[0..n) that sent a FINAL report). Out of memory: left 0. */
+void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n);
+/* Measure one cell over the backlog as it is in the queue (cell->n_rows_enqueued rows):
+ * fork cell->n_workers workers (cell->mode, cell->batch), release them at once, let them
+ * claim and complete for secs, collect their reports, count the queue afterwards (lost,
+ * duplicates). 0, or -1 with err (cell->failed set). */
+int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
+                     double secs, char *err, size_t err_size);
+/* One cell from its repetitions reps[0..n) (n <= RBB_MAX_REPEATS, in the order measured):
+ * the figures of the median repetition by rows/s (of those that did not fail; the
+ * upper middle one when n is even), rows/s and claim p50 of every repetition, the
+ * min and max rows/s; lost rows and duplicates summed over all repetitions; failed
+ * when any repetition failed. */
+void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n);
+
+#endif

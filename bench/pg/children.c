@@ -1,0 +1,217 @@
+/*
+ * children.c — worker processes of `ringbench pg bench` (children.h): fork a
+ * worker, wait until every worker is connected and registered, release them
+ * all at once, collect their reports while sampling the server's wait events.
+ *
+ * Protocol between a worker and the driver (one pipe per worker, binary, the
+ * same executable on both ends): a READY rbb_report_head once the worker is
+ * registered; the driver closes the shared "go" pipe (EOF releases every
+ * worker at the same instant); at the end a FINAL head followed by n_samples
+ * rbb_sample records. A worker killed on purpose writes no FINAL head.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "children.h"
+#include "stats.h"
+
+static int write_all(int fd, const void *buf, size_t n) {
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int rbb_report_send(int fd, const rbb_report_head *h, const rbb_sample *samples) {
+    if (write_all(fd, h, sizeof *h)) return -1;
+    if (h->n_samples && write_all(fd, samples, (size_t)h->n_samples * sizeof *samples)) return -1;
+    return 0;
+}
+
+pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd, void (*body)(void *arg, int go_fd,
+                                                                     int report_fd),
+                void *arg) {
+    int p[2];
+    memset(ch, 0, sizeof *ch);
+    ch->fd = -1;
+    if (pipe(p) != 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        if (go_wfd >= 0) close(go_wfd);
+        signal(SIGPIPE, SIG_IGN);
+        body(arg, go_rfd, p[1]); /* never returns */
+        _exit(1);
+    }
+    close(p[1]);
+    ch->pid = pid;
+    ch->fd = p[0];
+    return pid;
+}
+
+/* Read what is available on ch->fd into its buffer; 1 at EOF, 0 otherwise. */
+static int pump(rbb_child *ch) {
+    if (ch->len + 65536 > ch->cap) {
+        size_t cap = ch->cap ? ch->cap * 2 : 131072;
+        while (cap < ch->len + 65536) cap *= 2;
+        char *b = realloc(ch->buf, cap);
+        if (!b) return 1; /* out of memory: treat as EOF, the report is incomplete */
+        ch->buf = b;
+        ch->cap = cap;
+    }
+    ssize_t n = read(ch->fd, ch->buf + ch->len, ch->cap - ch->len);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) return 0;
+    if (n <= 0) return 1;
+    ch->len += (size_t)n;
+    return 0;
+}
+
+int rbb_wait_ready(rbb_child *ch, int timeout_ms) {
+    uint64_t deadline = rbb_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+    while (ch->len < sizeof(rbb_report_head)) {
+        uint64_t now = rbb_now_ns();
+        if (now >= deadline) return -1;
+        struct pollfd pf = {.fd = ch->fd, .events = POLLIN};
+        int rc = poll(&pf, 1, (int)((deadline - now) / 1000000ull) + 1);
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc <= 0) return -1;
+        if (pump(ch)) break;
+    }
+    if (ch->len < sizeof(rbb_report_head)) return -1;
+    rbb_report_head h;
+    memcpy(&h, ch->buf, sizeof h);
+    if (h.magic != RBB_REPORT_MAGIC || h.kind != RBB_REPORT_READY) return -1;
+    memcpy(ch->worker_id, h.worker_id, sizeof ch->worker_id);
+    ch->worker_id[sizeof ch->worker_id - 1] = '\0';
+    ch->ready = 1;
+    return 0;
+}
+
+/* One pg_stat_activity sample of the bench database: every other backend's
+ * state as "type:event" (CPU:running when active without a wait event). */
+static void sample_waits(PGconn *c, rbb_waits *w) {
+    if (!c) return;
+    PGresult *r = PQexec(c, "SELECT CASE WHEN state = 'active' AND wait_event IS NULL "
+                            "THEN 'CPU:running' ELSE coalesce(wait_event_type, 'none') || ':' || "
+                            "coalesce(wait_event, state) END, count(*) FROM pg_stat_activity "
+                            "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                            "AND backend_type = 'client backend' GROUP BY 1");
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+        w->n_samples++;
+        for (int i = 0; i < PQntuples(r); i++)
+            rbb_waits_add(w, PQgetvalue(r, i, 0), strtoull(PQgetvalue(r, i, 1), NULL, 10));
+    }
+    PQclear(r);
+}
+
+void rbb_waits_add(rbb_waits *w, const char *label, uint64_t n) {
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        if (strcmp(w->label[i], label) == 0) break;
+    if (i == w->n) {
+        if (w->n == RBB_MAX_WAIT_LABELS) return;
+        snprintf(w->label[i], sizeof w->label[i], "%s", label);
+        w->count[i] = 0;
+        w->n++;
+    }
+    w->count[i] += n;
+    w->n_backend_samples += n;
+}
+
+void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
+                 int sample_interval_ms) {
+    size_t open = 0;
+    for (size_t i = 0; i < n; i++) open += ch[i].fd >= 0;
+    struct pollfd *pf = calloc(n ? n : 1, sizeof *pf);
+    if (!pf) return;
+    uint64_t next_sample = rbb_now_ns();
+    while (open > 0) {
+        if (sampler && waits && rbb_now_ns() >= next_sample) {
+            sample_waits(sampler, waits);
+            next_sample = rbb_now_ns() + (uint64_t)sample_interval_ms * 1000000ull;
+        }
+        for (size_t i = 0; i < n; i++) { /* poll ignores negative fds */
+            pf[i].fd = ch[i].fd;
+            pf[i].events = POLLIN;
+            pf[i].revents = 0;
+        }
+        int rc = poll(pf, n, sample_interval_ms);
+        if (rc < 0 && errno != EINTR) break;
+        for (size_t i = 0; rc > 0 && i < n; i++) {
+            if (ch[i].fd < 0 || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            if (pump(&ch[i])) {
+                close(ch[i].fd);
+                ch[i].fd = -1;
+                open--;
+            }
+        }
+    }
+    free(pf);
+    for (size_t i = 0; i < n; i++) rbb_child_finish(&ch[i]);
+}
+
+void rbb_child_finish(rbb_child *ch) {
+    if (ch->fd >= 0) {
+        while (!pump(ch)) {
+        }
+        close(ch->fd);
+        ch->fd = -1;
+    }
+    if (ch->pid > 0) {
+        int st;
+        while (waitpid(ch->pid, &st, 0) < 0 && errno == EINTR) {
+        }
+        ch->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        ch->pid = 0;
+    }
+    /* Parse: READY head, then FINAL head + samples. */
+    size_t off = ch->ready ? sizeof(rbb_report_head) : 0;
+    if (!ch->ready && ch->len >= sizeof(rbb_report_head)) off = sizeof(rbb_report_head);
+    if (ch->len >= off + sizeof(rbb_report_head)) {
+        rbb_report_head h;
+        memcpy(&h, ch->buf + off, sizeof h);
+        size_t need = off + sizeof h + (size_t)h.n_samples * sizeof(rbb_sample);
+        if (h.magic == RBB_REPORT_MAGIC && h.kind == RBB_REPORT_FINAL && ch->len >= need) {
+            ch->final = h;
+            ch->samples = (const rbb_sample *)(const void *)(ch->buf + off + sizeof h);
+            ch->has_final = 1;
+        }
+    }
+}
+
+void rbb_child_free(rbb_child *ch) {
+    if (ch->fd >= 0) close(ch->fd);
+    free(ch->buf);
+    memset(ch, 0, sizeof *ch);
+    ch->fd = -1;
+}
+
+int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report_fd), void *arg,
+                    char *err, size_t err_size) {
+    if (rbb_spawn(ch, -1, -1, body, arg) < 0) {
+        snprintf(err, err_size, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (rbb_wait_ready(ch, 20000)) {
+        snprintf(err, err_size, "a worker did not become ready (see its message above)");
+        kill(ch->pid, SIGKILL);
+        return -1;
+    }
+    return 0;
+}

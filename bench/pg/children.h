@@ -1,0 +1,86 @@
+/*
+ * children.h — worker processes of `ringbench pg bench` (bench/pg/README.md):
+ * fork a worker, the go pipe, the report pipe each worker writes its figures
+ * and latency samples into, and the driver's collection of them (sampling
+ * wait events meanwhile). Not a public interface; the driver is
+ * single-threaded.
+ */
+#ifndef RINGBENCH_PGB_CHILDREN_H
+#define RINGBENCH_PGB_CHILDREN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <libpq-fe.h>
+
+#define RBB_REPORT_MAGIC 0x52424252u /* "RBBR" */
+enum { RBB_REPORT_READY = 1, RBB_REPORT_FINAL = 2 };
+#define RBB_WORKER_ID_BYTES 96
+
+/* What a worker tells the driver (READY: magic, kind, worker_id only). */
+typedef struct rbb_report_head {
+    uint32_t magic, kind;
+    char worker_id[RBB_WORKER_ID_BYTES];
+    uint64_t t_go_ns, t_end_ns;  /* CLOCK_MONOTONIC: released, stopped */
+    uint64_t n_claims;           /* claim transactions */
+    uint64_t n_empty_claims;     /* claims that returned no row */
+    uint64_t n_short_claims;     /* claims that returned 1 .. batch-1 rows */
+    uint64_t n_rows;             /* rows completed (effect written, fenced) */
+    uint64_t n_complete_tx;      /* completion transactions committed */
+    uint64_t n_fenced;           /* completions refused: lease lost (stale) */
+    uint64_t n_errors;           /* failed calls (retried) */
+    uint64_t n_samples;          /* rbb_sample records that follow */
+} rbb_report_head;
+
+/* One claim + complete cycle that returned rows. */
+typedef struct rbb_sample {
+    uint32_t claim_ns;    /* claim transaction, request to result */
+    uint32_t complete_ns; /* completion transaction(s) of the batch incl. effects */
+} rbb_sample;
+
+/* The driver's view of one worker process. */
+typedef struct rbb_child {
+    pid_t pid;
+    int fd; /* report pipe, read end; -1 when closed */
+    char *buf;
+    size_t len, cap;
+    int ready, has_final, exit_status;
+    char worker_id[RBB_WORKER_ID_BYTES];
+    rbb_report_head final;
+    const rbb_sample *samples; /* into buf, final.n_samples of them */
+} rbb_child;
+
+/* Fork a worker running body(arg, go_fd, report_fd) (which must not return);
+ * the child closes go_wfd. Returns the pid, or -1. */
+pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
+                void (*body)(void *arg, int go_fd, int report_fd), void *arg);
+/* Spawn one worker that starts at once (no go pipe) and wait up to 20 s for its READY.
+ * 0, or -1 with err (a worker that did not become ready is killed). */
+int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report_fd), void *arg,
+                    char *err, size_t err_size);
+/* Send a report head and samples (child side). 0 or -1. */
+int rbb_report_send(int fd, const rbb_report_head *h, const rbb_sample *samples);
+/* Wait for the READY head; 0, or -1 on timeout / EOF / garbage. */
+int rbb_wait_ready(rbb_child *ch, int timeout_ms);
+
+/* pg_stat_activity samples taken while workers run: label -> backend count. */
+#define RBB_MAX_WAIT_LABELS 32
+typedef struct rbb_waits {
+    size_t n;
+    char label[RBB_MAX_WAIT_LABELS][64];
+    uint64_t count[RBB_MAX_WAIT_LABELS];
+    uint64_t n_samples;         /* sampling rounds */
+    uint64_t n_backend_samples; /* backends seen over all rounds */
+} rbb_waits;
+void rbb_waits_add(rbb_waits *w, const char *label, uint64_t n);
+
+/* Read every child's reports until all pipes close, sampling wait events on
+ * `sampler` (may be NULL) every sample_interval_ms; then reap and parse. */
+void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
+                 int sample_interval_ms);
+/* Drain, reap and parse one child (called by rbb_collect). */
+void rbb_child_finish(rbb_child *ch);
+void rbb_child_free(rbb_child *ch);
+
+#endif

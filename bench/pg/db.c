@@ -1,0 +1,134 @@
+/*
+ * db.c — the driver's own libpq helpers for `ringbench pg bench`
+ * (db.h): connecting to a named database on the server a conninfo points
+ * at, turning a live connection back into a conninfo string for the workers,
+ * and one-value queries.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+
+PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size_t err_size) {
+    const char *kw[3] = {"dbname", dbname ? "dbname" : NULL, NULL};
+    const char *val[3] = {conninfo ? conninfo : "", dbname, NULL};
+    PGconn *c = PQconnectdbParams(kw, val, 1);
+    if (!c || PQstatus(c) != CONNECTION_OK) {
+        snprintf(err, err_size, "cannot connect%s%s: %s", dbname ? " to database " : "",
+                 dbname ? dbname : "", c ? PQerrorMessage(c) : "out of memory");
+        /* one line: libpq's message may span several */
+        for (char *q = err; *q; q++)
+            if (*q == '\n' || *q == '\t') *q = ' ';
+        for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--) err[n - 1] = '\0';
+        PQfinish(c);
+        return NULL;
+    }
+    PQsetNoticeProcessor(c, rbb_db_quiet_notice, NULL);
+    return c;
+}
+
+void rbb_db_quiet_notice(void *arg, const char *message) {
+    (void)arg;
+    (void)message;
+}
+
+/* Append `v` single-quoted with ' and \ escaped (libpq conninfo syntax). */
+static void append_quoted(char *buf, size_t size, size_t *used, const char *v) {
+    if (*used + 1 < size) buf[(*used)++] = '\'';
+    for (; *v && *used + 3 < size; v++) {
+        if (*v == '\'' || *v == '\\') buf[(*used)++] = '\\';
+        buf[(*used)++] = *v;
+    }
+    if (*used + 1 < size) buf[(*used)++] = '\'';
+    buf[*used] = '\0';
+}
+
+int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size) {
+    PQconninfoOption *opts = PQconninfo(c);
+    if (!opts) return -1;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (PQconninfoOption *o = opts; o->keyword; o++) {
+        if (!o->val || !*o->val) continue;
+        /* the values libpq derived itself are re-derived by the child */
+        if (strcmp(o->keyword, "fallback_application_name") == 0) continue;
+        int n = snprintf(buf + used, size - used, "%s%s=", used ? " " : "", o->keyword);
+        if (n < 0 || (size_t)n >= size - used) {
+            PQconninfoFree(opts);
+            return -1;
+        }
+        used += (size_t)n;
+        append_quoted(buf, size, &used, o->val);
+        if (used + 4 >= size) {
+            PQconninfoFree(opts);
+            return -1;
+        }
+    }
+    PQconninfoFree(opts);
+    return 0;
+}
+
+/* Run the formatted statement; the result when its status is `want`, else
+ * NULL with "statement: message" in err. */
+static PGresult *vquery(PGconn *c, ExecStatusType want, char *err, size_t err_size,
+                        const char *fmt, va_list ap) {
+    char sql[8192];
+    vsnprintf(sql, sizeof sql, fmt, ap);
+    PGresult *r = PQexec(c, sql);
+    ExecStatusType st = PQresultStatus(r);
+    if (st == want || (want == PGRES_COMMAND_OK && st == PGRES_TUPLES_OK)) return r;
+    snprintf(err, err_size, "%.200s: %s", sql, PQerrorMessage(c));
+    char *nl = strrchr(err, '\n');
+    if (nl && nl[1] == '\0') *nl = '\0';
+    PQclear(r);
+    return NULL;
+}
+
+int rbb_db_exec(PGconn *c, char *err, size_t err_size, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    PGresult *r = vquery(c, PGRES_COMMAND_OK, err, err_size, fmt, ap);
+    va_end(ap);
+    PQclear(r);
+    return r ? 0 : -1;
+}
+
+int rbb_db_double(PGconn *c, double *out, char *err, size_t err_size, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    PGresult *r = vquery(c, PGRES_TUPLES_OK, err, err_size, fmt, ap);
+    va_end(ap);
+    if (!r) return -1;
+    if (PQntuples(r) < 1 || PQnfields(r) < 1) {
+        snprintf(err, err_size, "no row");
+        PQclear(r);
+        return -1;
+    }
+    *out = PQgetisnull(r, 0, 0) ? 0 : atof(PQgetvalue(r, 0, 0));
+    PQclear(r);
+    return 0;
+}
+
+int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t err_size) {
+    const char *params[1] = {dbname};
+    PGresult *r = PQexecParams(admin, "SELECT 1 FROM pg_database WHERE datname = $1", 1, NULL,
+                               params, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        snprintf(err, err_size, "cannot list databases: %s", PQerrorMessage(admin));
+        PQclear(r);
+        return -1;
+    }
+    int exists = PQntuples(r) > 0;
+    PQclear(r);
+    if (exists) return 0;
+    char *ident = PQescapeIdentifier(admin, dbname, strlen(dbname));
+    if (!ident) {
+        snprintf(err, err_size, "bad database name '%s'", dbname);
+        return -1;
+    }
+    int rc = rbb_db_exec(admin, err, err_size, "CREATE DATABASE %s", ident);
+    PQfreemem(ident);
+    return rc;
+}

@@ -1,0 +1,36 @@
+/*
+ * db.h — the driver's own libpq helpers for `ringbench pg bench`
+ * (bench/pg/README.md): connecting to a named database on the server a
+ * conninfo points at, one-value queries. Not a public interface; a PGconn is
+ * used by one thread at a time.
+ */
+#ifndef RINGBENCH_PGB_DB_H
+#define RINGBENCH_PGB_DB_H
+
+#include <stddef.h>
+
+#include <libpq-fe.h>
+
+/* Connect to `dbname` (NULL: the conninfo's own) on the server `conninfo`
+ * (any libpq conninfo or URI; "" = PG* defaults). NULL with err on failure. */
+PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size_t err_size);
+/* A notice processor that drops notices (CREATE ... IF NOT EXISTS chatter). */
+void rbb_db_quiet_notice(void *arg, const char *message);
+/* The connection's parameters as a keyword='value' conninfo. 0 or -1. */
+int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size);
+/* Run a statement (printf format); 0, or -1 with err. */
+int rbb_db_exec(PGconn *c, char *err, size_t err_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* First column of the first row as a double (NULL reads as 0); 0 or -1. */
+int rbb_db_double(PGconn *c, double *out, char *err, size_t err_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+/* CREATE DATABASE dbname unless it exists. 0, or -1 with err. */
+int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t err_size);
+
+#endif

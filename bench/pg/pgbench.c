@@ -1,0 +1,145 @@
+/*
+ * pgbench.c — the reference of `ringbench pg bench`: the server's own
+ * `pgbench` built-in "simple-update" script (one UPDATE of
+ * pgbench_accounts, one SELECT, one INSERT into pgbench_history per
+ * transaction) with -c W -j W clients, run in the same process tree against
+ * the same server, in a separate database (pgbench.h).
+ */
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "children.h"
+#include "pgbench.h"
+
+const char *rbb_pgbench_find(const char *explicit_path) {
+    static char found[512];
+    if (explicit_path && *explicit_path) return explicit_path;
+    const char *env = getenv("RINGBENCH_PGBENCH");
+    if (env && *env) return env;
+    /* Debian: the versioned binary; take the newest installed version. */
+    glob_t g;
+    if (glob("/usr/lib/postgresql/*/bin/pgbench", 0, NULL, &g) == 0 && g.gl_pathc > 0) {
+        size_t best = 0;
+        for (size_t i = 1; i < g.gl_pathc; i++) {
+            /* versions are integers: longer string = larger number */
+            size_t lb = strlen(g.gl_pathv[best]), li = strlen(g.gl_pathv[i]);
+            if (li > lb || (li == lb && strcmp(g.gl_pathv[i], g.gl_pathv[best]) > 0)) best = i;
+        }
+        snprintf(found, sizeof found, "%s", g.gl_pathv[best]);
+        globfree(&g);
+        return found;
+    }
+    if (g.gl_pathc == 0) globfree(&g);
+    return "pgbench"; /* from PATH */
+}
+
+/* What the child of run_capture runs. */
+typedef struct exec_args {
+    const rbb_pg_target *t;
+    char *const *argv;
+} exec_args;
+
+/* rbb_spawn body: stdout and stderr into the report pipe, then exec. */
+static void exec_body(void *arg, int go_fd, int out_fd) {
+    const exec_args *a = arg;
+    (void)go_fd;
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    close(out_fd);
+    if (a->t->password) setenv("PGPASSWORD", a->t->password, 1);
+    if (a->t->pgoptions) setenv("PGOPTIONS", a->t->pgoptions, 1);
+    execvp(a->argv[0], a->argv);
+    fprintf(stderr, "cannot run %s: %s\n", a->argv[0], strerror(errno));
+    _exit(127);
+}
+
+/* Run argv (argv[0] looked up in PATH when it has no '/'), with PGPASSWORD
+ * and PGOPTIONS from `t`; capture stdout+stderr into out (NUL-terminated,
+ * truncated to out_size). Returns the exit status (0 ok), or -1 when it could
+ * not be started or was killed. */
+static int run_capture(const rbb_pg_target *t, char *const argv[], char *out, size_t out_size) {
+    exec_args a = {t, argv};
+    rbb_child ch;
+    if (rbb_spawn(&ch, -1, -1, exec_body, &a) < 0) return -1;
+    rbb_child_finish(&ch); /* reads to EOF, reaps */
+    size_t n = ch.len < out_size ? ch.len : out_size - 1;
+    if (n) memcpy(out, ch.buf, n);
+    out[n] = '\0';
+    int st = ch.exit_status;
+    rbb_child_free(&ch);
+    return st >= 128 ? -1 : st;
+}
+
+/* Fill argv with the connection options of t: -h H -p P -U U. */
+static int conn_args(const rbb_pg_target *t, char **argv, int n) {
+    if (t->host && *t->host) argv[n++] = "-h", argv[n++] = (char *)t->host;
+    if (t->port && *t->port) argv[n++] = "-p", argv[n++] = (char *)t->port;
+    if (t->user && *t->user) argv[n++] = "-U", argv[n++] = (char *)t->user;
+    return n;
+}
+
+int rbb_pgbench_init(const rbb_pg_target *t, const char *pgbench, char *err, size_t err_size) {
+    char out[8192];
+    char *argv[16];
+    int n = 0;
+    argv[n++] = (char *)pgbench;
+    argv[n++] = "-i";
+    argv[n++] = "-q";
+    argv[n++] = "-s";
+    argv[n++] = "1";
+    n = conn_args(t, argv, n);
+    argv[n++] = (char *)t->dbname;
+    argv[n] = NULL;
+    int rc = run_capture(t, argv, out, sizeof out);
+    if (rc != 0) {
+        char *nl = strrchr(out, '\n');
+        if (nl && nl[1] == '\0') *nl = '\0';
+        snprintf(err, err_size, "%s -i failed (exit %d): %.300s", pgbench, rc, out);
+        return -1;
+    }
+    return 0;
+}
+
+int rbb_pgbench_run(const rbb_pg_target *t, const char *pgbench, uint32_t clients, double secs,
+                    rbb_pgbench_result *res, char *err, size_t err_size) {
+    char out[16384];
+    char c[16], s[16];
+    snprintf(c, sizeof c, "%u", clients);
+    snprintf(s, sizeof s, "%u", (unsigned)(secs < 1 ? 1 : secs + 0.5));
+    char *argv[24];
+    int n = 0;
+    argv[n++] = (char *)pgbench;
+    argv[n++] = "-n"; /* no vacuum before the run: the tables are fresh */
+    argv[n++] = "-b";
+    argv[n++] = "simple-update";
+    argv[n++] = "-c";
+    argv[n++] = c;
+    argv[n++] = "-j";
+    argv[n++] = c;
+    argv[n++] = "-T";
+    argv[n++] = s;
+    n = conn_args(t, argv, n);
+    argv[n++] = (char *)t->dbname;
+    argv[n] = NULL;
+    memset(res, 0, sizeof *res);
+    res->clients = clients;
+    res->secs = atof(s);
+    int rc = run_capture(t, argv, out, sizeof out);
+    const char *tps = strstr(out, "tps = ");
+    const char *lat = strstr(out, "latency average = ");
+    const char *txn = strstr(out, "number of transactions actually processed: ");
+    if (rc != 0 || !tps || sscanf(tps, "tps = %lf", &res->tps) != 1) {
+        snprintf(err, err_size, "%s -b simple-update -c %u failed (exit %d): %.300s", pgbench,
+                 clients, rc, out);
+        return -1;
+    }
+    if (lat) sscanf(lat, "latency average = %lf", &res->latency_avg_ms);
+    if (txn)
+        sscanf(txn, "number of transactions actually processed: %llu",
+               (unsigned long long *)&res->n_transactions);
+    return 0;
+}

@@ -1,0 +1,514 @@
+/*
+ * queue_load.c — the queue library (queue.h) as `ringbench pg bench` drives
+ * it (queue_load.h): the claim modes, the driver's session (migrate, the ring configuration,
+ * EXPLAIN), the backlog filled by COPY, the queue's state read back with
+ * plain SQL on the schema of queue/schema.sql, and the worker
+ * process body: the claim loop of queue.h with timing around each claim and
+ * each completion.
+ *
+ * Duplicates are counted three ways, any of which must stay 0: effect rows
+ * beyond one per inbox row; effect rows whose lease_generation is not the
+ * row's final one or whose row is not done (a stale completion that landed);
+ * and, per cell, completions the workers saw succeed minus rows done.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "children.h"
+#include "db.h"
+#include "queue.h"
+#include "queue_load.h"
+#include "stats.h"
+
+#define RBB_SCHEMA "ringbench"
+
+static const char *const mode_names[] = {"competing", "affinity", "ordered"};
+
+const char *rbb_mode_name(rbb_mode m) { return m < RBB_N_MODES ? mode_names[m] : "?"; }
+
+int rbb_mode_parse(const char *s, rbb_mode *out) {
+    for (int m = 0; m < RBB_N_MODES; m++)
+        if (strcmp(s, mode_names[m]) == 0) return *out = (rbb_mode)m, 0;
+    return -1;
+}
+
+static char *driver_conninfo; /* the bench database */
+static rb_config ring_cfg;     /* the queue's ring parameters (queue_config) */
+static const rb_algo *default_algo;
+
+/* The driver's own queue session, open only while it is used: an idle
+ * session would show in the wait-event samples and delay the statistics. */
+static int driver_open(rb_queue **q) {
+    rb_queue_config cfg;
+    rb_queue_config_init(&cfg);
+    cfg.conninfo = driver_conninfo;
+    cfg.schema = RBB_SCHEMA;
+    cfg.batch = 1000;
+    return rb_queue_open(&cfg, q);
+}
+
+int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
+    free(driver_conninfo);
+    driver_conninfo = malloc(strlen(conninfo) + 1);
+    if (!driver_conninfo) return snprintf(err, err_size, "out of memory"), -1;
+    strcpy(driver_conninfo, conninfo);
+    rb_queue *driver_q = NULL;
+    int rc = driver_open(&driver_q);
+    rb_config ring;
+    rb_config_init(&ring);
+    default_algo = rb_algo_by_name("binary");
+    if (!rc) rc = rb_queue_migrate(driver_q, default_algo, &ring);
+    if (rc) {
+        snprintf(err, err_size, "queue: %s", rb_error_detail());
+        rb_queue_close(driver_q);
+        return -1;
+    }
+    ring_cfg = *rb_queue_ring_config(driver_q);
+    rb_queue_close(driver_q);
+    return rbb_db_exec(c, err, err_size, "SET search_path TO " RBB_SCHEMA);
+}
+
+void rbb_queue_finish(void) {
+    free(driver_conninfo);
+    driver_conninfo = NULL;
+}
+
+int rbb_queue_reset(PGconn *c, char *err, size_t err_size) {
+    return rbb_db_exec(c, err, err_size, "TRUNCATE inbox, effects, workers RESTART IDENTITY");
+}
+
+int rbb_queue_settle(PGconn *c, char *err, size_t err_size) {
+    return rbb_db_exec(c, err, err_size, "VACUUM ANALYZE inbox, effects, workers");
+}
+
+uint32_t rbb_queue_n_buckets(void) { return ring_cfg.n_buckets; }
+const rb_config *rbb_queue_ring_config(void) { return &ring_cfg; }
+
+int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring **out) {
+    const rb_algo *a = rb_algo_by_name(algo);
+    if (!a) return RB_EUNKNOWN;
+    return rb_ring_build(a, &ring_cfg, members, n, out);
+}
+
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every,
+                   const char *tag, char *err,
+                   size_t err_size) {
+    PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
+                            "FROM STDIN");
+    if (PQresultStatus(r) != PGRES_COPY_IN) {
+        snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
+        PQclear(r);
+        return -1;
+    }
+    PQclear(r);
+    char line[160], key[32];
+    int ok = 1;
+    for (uint64_t i = 0; ok && i < n_rows; i++) {
+        size_t kl = hot_every && i % hot_every == 0
+                        ? (size_t)snprintf(key, sizeof key, "%s", RBB_HOT_KEY)
+                        : rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
+        int n = snprintf(line, sizeof line, "%s\t%u\t%s:%llu\n", key,
+                         rb_bucket_of(&ring_cfg, key, kl), tag, (unsigned long long)i);
+        ok = PQputCopyData(c, line, n) == 1;
+    }
+    PQputCopyEnd(c, ok ? NULL : "client error");
+    int rc = 0;
+    while ((r = PQgetResult(c))) {
+        if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc) {
+            snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
+            rc = -1;
+        }
+        PQclear(r);
+    }
+    return rc;
+}
+
+int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
+                    uint64_t seed, const char *tag, char *err, size_t err_size) {
+    rbb_keys keys;
+    if (rbb_keys_init(&keys, dist, n_keys, zipf_s, seed))
+        return snprintf(err, err_size, "out of memory"), -1;
+    int rc = rbb_queue_reset(c, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, 0, tag, err, err_size);
+    if (!rc) rc = rbb_queue_settle(c, err, err_size);
+    rbb_keys_free(&keys);
+    return rc;
+}
+
+static uint64_t q_u64(PGconn *c, const char *sql, int *ok) {
+    PGresult *r = PQexec(c, sql);
+    uint64_t v = 0;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
+        v = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
+    else
+        *ok = 0;
+    PQclear(r);
+    return v;
+}
+
+int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) {
+    int ok = 1;
+    memset(o, 0, sizeof *o);
+    PGresult *r = PQexec(c, "SELECT status, count(*) FROM inbox GROUP BY 1");
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) ok = 0;
+    for (int i = 0; ok && i < PQntuples(r); i++) {
+        const char *s = PQgetvalue(r, i, 0);
+        uint64_t n = strtoull(PQgetvalue(r, i, 1), NULL, 10);
+        o->n_rows += n;
+        if (!strcmp(s, "pending")) o->n_pending += n;
+        else if (!strcmp(s, "claimed")) o->n_claimed += n;
+        else if (!strcmp(s, "done")) o->n_completed += n;
+        else if (!strcmp(s, "failed")) o->n_failed += n;
+    }
+    PQclear(r);
+    o->n_effects = q_u64(c, "SELECT count(*) FROM effects", &ok);
+    o->n_duplicates =
+        q_u64(c,
+              "SELECT (SELECT count(*) - count(DISTINCT inbox_id) FROM effects) + (SELECT "
+              "count(*) FROM effects e LEFT JOIN inbox i ON i.id = e.inbox_id WHERE i.id IS NULL "
+              "OR i.status <> 'done' OR i.lease_generation <> e.lease_generation)",
+              &ok);
+    o->n_completed_no_effect = q_u64(c,
+                                     "SELECT count(*) FROM inbox i WHERE status = 'done' AND "
+                                     "NOT EXISTS (SELECT 1 FROM effects e WHERE "
+                                     "e.idempotency_key = i.idempotency_key AND "
+                                     "e.inbox_id = i.id)", /* by the effects key: indexed */
+                                     &ok);
+    o->n_dead_tup = q_u64(c,
+                          "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
+                          "schemaname = '" RBB_SCHEMA "' AND relname IN ('inbox', 'effects')",
+                          &ok);
+    if (!ok) snprintf(err, err_size, "counting the queue: %s", PQerrorMessage(c));
+    return ok ? 0 : -1;
+}
+
+int rbb_queue_db_epoch(PGconn *c, double *out, char *err, size_t err_size) {
+    return rbb_db_double(c, out, err, err_size, "SELECT extract(epoch FROM clock_timestamp())");
+}
+
+/* A Postgres array literal "{v0,v1,...}" of n integers, from u32[] or, when
+ * u32 is NULL, from i64[] (malloc'ed; NULL when out of memory). Each element
+ * is written with a bound (snprintf into what is left): 21 bytes hold any
+ * int64 or uint32 and its comma, whatever B or the ids are (issue 10, kind 12). */
+static char *int_array_literal(const uint32_t *u32, const int64_t *i64, size_t n) {
+    size_t cap = n * 21 + 3, k = 0;
+    char *s = malloc(cap);
+    if (!s) return NULL;
+    s[k++] = '{';
+    for (size_t i = 0; i < n; i++) {
+        int w = u32 ? snprintf(s + k, cap - k, "%s%u", i ? "," : "", u32[i])
+                    : snprintf(s + k, cap - k, "%s%lld", i ? "," : "", (long long)i64[i]);
+        if (w < 0 || (size_t)w >= cap - k) {
+            free(s);
+            return NULL;
+        }
+        k += (size_t)w;
+    }
+    s[k++] = '}';
+    s[k] = '\0';
+    return s;
+}
+
+int rbb_queue_count_on_buckets(PGconn *c, const uint32_t *buckets, size_t n, uint64_t *claimed,
+                               uint64_t *pending, char *err, size_t err_size) {
+    char *arr = int_array_literal(buckets, NULL, n);
+    if (!arr) return snprintf(err, err_size, "out of memory"), -1;
+    const char *v[1] = {arr};
+    PGresult *r = PQexecParams(c,
+                               "SELECT count(*) FILTER (WHERE status = 'claimed'), count(*) "
+                               "FILTER (WHERE status = 'pending') FROM inbox WHERE "
+                               "partition_bucket = ANY($1::int[])",
+                               1, NULL, v, NULL, NULL, 0);
+    free(arr);
+    int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : -1;
+    if (rc)
+        snprintf(err, err_size, "%s", PQerrorMessage(c));
+    else
+        *claimed = strtoull(PQgetvalue(r, 0, 0), NULL, 10),
+        *pending = strtoull(PQgetvalue(r, 0, 1), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+int rbb_queue_timeline(PGconn *c, double t0, double t1, double **bins, size_t *n_bins, char *err,
+                       size_t err_size) {
+    size_t n = (size_t)((t1 - t0) * 1000 / RBB_BIN_MS); /* whole bins only */
+    if (n == 0) n = 1;
+    double *b = calloc(n, sizeof *b);
+    if (!b) return snprintf(err, err_size, "out of memory"), -1;
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT floor((extract(epoch FROM completed_at) - %.6f) * 1000 / %d)::bigint, "
+             "count(*) FROM inbox WHERE status = 'done' GROUP BY 1",
+             t0, RBB_BIN_MS);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        snprintf(err, err_size, "%s", PQerrorMessage(c));
+        PQclear(r);
+        free(b);
+        return -1;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        long long k = atoll(PQgetvalue(r, i, 0));
+        if (k >= 0 && (size_t)k < n)
+            b[k] = atof(PQgetvalue(r, i, 1)) * (1000.0 / RBB_BIN_MS);
+    }
+    PQclear(r);
+    *bins = b;
+    *n_bins = n;
+    return 0;
+}
+
+int rbb_queue_worker_is_dead(PGconn *c, const char *id, char *err, size_t err_size) {
+    const char *v[1] = {id};
+    PGresult *r = PQexecParams(c, "SELECT status = 'dead' FROM workers WHERE id = $1", 1, NULL,
+                               v, NULL, NULL, 0);
+    int rc = -1;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        rc = PQntuples(r) > 0 && PQgetvalue(r, 0, 0)[0] == 't';
+    else
+        snprintf(err, err_size, "%s", PQerrorMessage(c));
+    PQclear(r);
+    return rc;
+}
+
+long rbb_queue_rows_leased_to(PGconn *c, const char *id, char *err, size_t err_size) {
+    const char *v[1] = {id};
+    PGresult *r = PQexecParams(c,
+                               "SELECT count(*) FROM inbox WHERE status = 'claimed' AND "
+                               "claimed_by = $1",
+                               1, NULL, v, NULL, NULL, 0);
+    long n = -1;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        n = atol(PQgetvalue(r, 0, 0));
+    else
+        snprintf(err, err_size, "%s", PQerrorMessage(c));
+    PQclear(r);
+    return n;
+}
+
+int rbb_queue_rows_held(PGconn *c, const char *id, int64_t **ids, size_t *n, char *err,
+                        size_t err_size) {
+    const char *v[1] = {id};
+    PGresult *r = PQexecParams(c,
+                               "SELECT id FROM inbox WHERE status = 'claimed' AND claimed_by = $1",
+                               1, NULL, v, NULL, NULL, 0);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        snprintf(err, err_size, "%s", PQerrorMessage(c));
+        PQclear(r);
+        return -1;
+    }
+    *n = (size_t)PQntuples(r);
+    *ids = malloc((*n ? *n : 1) * sizeof **ids);
+    for (size_t i = 0; *ids && i < *n; i++) (*ids)[i] = atoll(PQgetvalue(r, (int)i, 0));
+    PQclear(r);
+    return *ids ? 0 : -1;
+}
+
+long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, size_t err_size) {
+    if (n == 0) return 0;
+    char *s = int_array_literal(NULL, ids, n);
+    if (!s) return snprintf(err, err_size, "out of memory"), -1;
+    const char *v[1] = {s};
+    PGresult *r = PQexecParams(c,
+                               "SELECT count(*) FROM inbox WHERE id = ANY($1::bigint[]) AND "
+                               "status <> 'done'",
+                               1, NULL, v, NULL, NULL, 0);
+    free(s);
+    long out = -1;
+    if (PQresultStatus(r) == PGRES_TUPLES_OK)
+        out = atol(PQgetvalue(r, 0, 0));
+    else
+        snprintf(err, err_size, "%s", PQerrorMessage(c));
+    PQclear(r);
+    return out;
+}
+
+const char *rbb_queue_sql_unfinished(void) {
+    return "SELECT count(*) FROM inbox WHERE status <> 'done'";
+}
+
+#define RBB_EXPLAIN_MEMBERS 4
+
+char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
+    rb_queue_config cfg;
+    rb_queue_config_init(&cfg);
+    cfg.conninfo = driver_conninfo;
+    cfg.schema = RBB_SCHEMA;
+    cfg.batch = batch;
+    /* as one of RBB_EXPLAIN_MEMBERS registered workers, so the affinity
+     * plans filter on a realistic owned-bucket set (about 1/4 of B) */
+    rb_queue *members[RBB_EXPLAIN_MEMBERS] = {0};
+    for (int i = 0; i < RBB_EXPLAIN_MEMBERS; i++) {
+        if (rb_queue_open(&cfg, &members[i]) || rb_queue_register(members[i])) {
+            snprintf(err, err_size, "queue: %s", rb_error_detail());
+            for (int j = 0; j <= i; j++) rb_queue_close(members[j]);
+            return NULL;
+        }
+    }
+    rb_queue *q = members[0];
+    if (rb_queue_refresh_membership(q, NULL)) {
+        snprintf(err, err_size, "queue: %s", rb_error_detail());
+        for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
+        return NULL;
+    }
+    size_t n_owned = 0;
+    rb_queue_owned_buckets(q, &n_owned);
+    size_t cap = 16384, len = 0;
+    char *out = malloc(cap);
+    for (int m = RB_CLAIM_COMPETING; out && m <= RB_CLAIM_ORDERED; m++) {
+        char *text = NULL;
+        if (rb_queue_explain(q, (rb_claim_mode)m, 1, &text)) {
+            snprintf(err, err_size, "explain: %s", rb_error_detail());
+            free(out);
+            out = NULL;
+            break;
+        }
+        size_t need = len + strlen(text) + 128;
+        if (need > cap) {
+            char *o = realloc(out, cap = need * 2);
+            if (!o) free(out);
+            out = o;
+        }
+        if (out)
+            len += (size_t)snprintf(out + len, cap - len,
+                                    "-- %s, batch %u, as 1 of %d workers owning %zu buckets\n%s\n",
+                                    rb_claim_mode_name((rb_claim_mode)m), batch,
+                                    RBB_EXPLAIN_MEMBERS, n_owned, text);
+        free(text);
+    }
+    for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
+    return out;
+}
+
+/* ---------------- the worker process ---------------- */
+
+static volatile sig_atomic_t stop_requested;
+static void on_term(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "pg bench worker %d: %s: %s\n", (int)getpid(), what, rb_error_detail());
+    _exit(1);
+}
+
+static uint32_t clamp_ns(uint64_t ns) { return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns; }
+
+/* Heartbeat (rejoin under a new id when marked dead), membership, one
+ * housekeeping round: the periodic duties of a worker (queue.h). */
+static int duties(rb_queue *q, rbb_report_head *h) {
+    int rc = rb_queue_heartbeat(q);
+    if (rc == RB_ELOST) rc = rb_queue_rejoin(q);
+    if (!rc) rc = rb_queue_refresh_membership(q, NULL);
+    rb_queue_housekeeping hk;
+    memset(&hk, 0, sizeof hk);
+    if (!rc) rc = rb_queue_housekeep(q, &hk);
+    free(hk.marked_dead);
+    if (rc) h->n_errors++;
+    return rc;
+}
+
+void rbb_worker_body(void *arg, int go_fd, int report_fd) {
+    const rbb_worker_spec *s = arg;
+    signal(SIGTERM, on_term);
+    rb_queue_config cfg;
+    rb_queue_config_init(&cfg);
+    cfg.conninfo = s->conninfo;
+    cfg.schema = RBB_SCHEMA;
+    cfg.mode = s->mode == RBB_MODE_COMPETING  ? RB_CLAIM_COMPETING
+               : s->mode == RBB_MODE_AFFINITY ? RB_CLAIM_AFFINITY
+                                              : RB_CLAIM_ORDERED;
+    cfg.batch = s->batch;
+    cfg.lease_ms = s->lease_ms;
+    cfg.ttl_ms = s->ttl_ms;
+    cfg.heartbeat_ms = s->heartbeat_ms;
+    cfg.algo = rb_algo_by_name(s->ring_algo);
+    cfg.worker_id = s->worker_id;
+    cfg.ring = ring_cfg;
+    cfg.ring_override = 1;
+    rb_queue *q = NULL;
+    if (rb_queue_open(&cfg, &q)) die("open");
+    if (rb_queue_register(q)) die("register");
+    rbb_report_head h;
+    memset(&h, 0, sizeof h);
+    h.magic = RBB_REPORT_MAGIC;
+    h.kind = RBB_REPORT_READY;
+    snprintf(h.worker_id, sizeof h.worker_id, "%s", rb_queue_worker_id(q));
+    if (rbb_report_send(report_fd, &h, NULL)) _exit(1);
+    if (go_fd >= 0) { /* EOF on the go pipe: every worker is registered */
+        char ch;
+        while (read(go_fd, &ch, 1) < 0 && errno == EINTR) {
+        }
+        close(go_fd);
+    }
+    rbb_sample *samples = calloc(s->max_samples ? s->max_samples : 1, sizeof *samples);
+    const char **effects = calloc(s->batch, sizeof *effects);
+    unsigned char *done = calloc(s->batch, 1);
+    if (!samples || !effects || !done) die("out of memory");
+    for (uint32_t i = 0; i < s->batch; i++) effects[i] = "bench";
+    h.kind = RBB_REPORT_FINAL;
+    h.t_go_ns = rbb_now_ns();
+    uint64_t deadline = s->run_s > 0 ? h.t_go_ns + (uint64_t)(s->run_s * 1e9) : UINT64_MAX;
+    uint64_t next_duties = 0;
+    rb_queue_batch b;
+    memset(&b, 0, sizeof b);
+    while (!stop_requested && rbb_now_ns() < deadline) {
+        uint64_t t0 = rbb_now_ns();
+        if (t0 >= next_duties) {
+            duties(q, &h);
+            next_duties = t0 + (uint64_t)s->heartbeat_ms * 1000000ull;
+            t0 = rbb_now_ns();
+        }
+        if (rb_queue_claim(q, &b)) {
+            h.n_errors++;
+            rbb_sleep_us(10000);
+            continue;
+        }
+        uint64_t t1 = rbb_now_ns();
+        h.n_claims++;
+        if (b.n == 0) {
+            h.n_empty_claims++;
+            rbb_sleep_us(2000);
+            continue;
+        }
+        if (b.n < s->batch) h.n_short_claims++;
+        if (s->handler_us) rbb_sleep_us((uint64_t)s->handler_us * b.n);
+        uint64_t t2 = rbb_now_ns();
+        size_t n_done = 0;
+        if (s->complete_each) {
+            for (size_t i = 0; i < b.n; i++) {
+                int rc = rb_queue_complete(q, &b.rows[i], effects[0]);
+                if (rc == 0) n_done++;
+                else if (rc != RB_ELOST) h.n_errors++;
+                h.n_complete_tx++;
+            }
+        } else if (rb_queue_complete_batch(q, b.rows, b.n, effects, done, &n_done)) {
+            h.n_errors++;
+            continue;
+        } else {
+            h.n_complete_tx++;
+        }
+        uint64_t t3 = rbb_now_ns();
+        h.n_rows += n_done;
+        h.n_fenced += b.n - n_done;
+        if (h.n_samples < s->max_samples) {
+            samples[h.n_samples].claim_ns = clamp_ns(t1 - t0);
+            samples[h.n_samples].complete_ns = clamp_ns(t3 - t2);
+            h.n_samples++;
+        }
+    }
+    h.t_end_ns = rbb_now_ns();
+    rb_queue_batch_free(&b);
+    rb_queue_close(q); /* leaves the membership */
+    int rc = rbb_report_send(report_fd, &h, samples);
+    free(samples);
+    free(effects);
+    free(done);
+    _exit(rc ? 1 : 0);
+}

@@ -1,0 +1,140 @@
+/*
+ * soak.c — the soak run (soak.h). Rows completed are read from the effects sequence
+ * (one effect row per completed row, written in the completion's statement), so the
+ * per-interval rate costs one read of a sequence, not a scan of a growing inbox.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db.h"
+#include "soak.h"
+
+#define SOAK_WORKERS 4
+#define SOAK_BATCH 8
+#define SOAK_BACKLOG 20000
+
+static int u64_of(PGconn *c, uint64_t *out, char *err, size_t err_size, const char *sql) {
+    double v = 0;
+    int rc = rbb_db_double(c, &v, err, err_size, "%s", sql);
+    *out = (uint64_t)v;
+    return rc;
+}
+
+/* Rows completed so far: the effects sequence (0 before the first effect). */
+static int rows_done(PGconn *c, uint64_t *out, char *err, size_t err_size) {
+    return u64_of(c, out, err, err_size,
+                  "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM effects_seq_seq");
+}
+
+static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) {
+    int rc = u64_of(c, &iv->n_inbox_rows, err, err_size, "SELECT count(*) FROM inbox");
+    if (!rc) rc = u64_of(c, &iv->n_pending, err, err_size,
+                         "SELECT count(*) FROM inbox WHERE status = 'pending'");
+    if (!rc) rc = u64_of(c, &iv->n_dead_tup, err, err_size,
+                         "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
+                         "relname IN ('inbox', 'effects') AND schemaname = current_schema()");
+    if (!rc) rc = u64_of(c, &iv->inbox_bytes, err, err_size,
+                         "SELECT pg_total_relation_size('inbox')");
+    return rc;
+}
+
+/* The autovacuum settings that govern the queue tables, as one line. */
+static void autovacuum_settings(PGconn *c, char *out, size_t size) {
+    PGresult *r = PQexec(c, "SELECT string_agg(name || '=' || setting, ' ' ORDER BY name) || "
+                            "' inbox.reloptions=' || coalesce((SELECT array_to_string(reloptions, "
+                            "',') FROM pg_class WHERE oid = 'inbox'::regclass), 'none') FROM "
+                            "pg_settings WHERE name IN ('autovacuum', "
+                            "'autovacuum_vacuum_scale_factor', 'autovacuum_vacuum_threshold', "
+                            "'autovacuum_naptime', 'autovacuum_vacuum_cost_limit', "
+                            "'autovacuum_vacuum_insert_scale_factor')");
+    snprintf(out, size, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "?");
+    PQclear(r);
+}
+
+int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size) {
+    const rbb_params *p = &run->p;
+    rbb_soak *s = &run->soak;
+    memset(s, 0, sizeof *s);
+    run->has_soak = 1;
+    s->secs = p->soak_s;
+    s->interval_s = p->soak_s >= 300 ? 60 : p->soak_s / 5;
+    s->n_workers = SOAK_WORKERS;
+    s->batch = SOAK_BATCH;
+    s->backlog = SOAK_BACKLOG;
+    rbb_keys keys;
+    if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
+        return snprintf(err, err_size, "out of memory"), s->failed = 1, -1;
+    int rc = rbb_queue_fresh(c, s->backlog, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed + 7,
+                             "soak", err, err_size);
+    uint64_t n_enqueued = s->backlog, n_fills = 0;
+    autovacuum_settings(c, s->autovacuum, sizeof s->autovacuum);
+    rbb_worker_spec spec = {.conninfo = conninfo,
+                            .mode = RBB_MODE_AFFINITY,
+                            .batch = s->batch,
+                            .ring_algo = p->ring_algo,
+                            .run_s = s->secs,
+                            .lease_ms = 30000,
+                            .ttl_ms = 3000,
+                            .heartbeat_ms = 1000,
+                            .max_samples = 0};
+    rbb_child ch[SOAK_WORKERS];
+    memset(ch, 0, sizeof ch);
+    size_t n = 0;
+    for (; !rc && n < SOAK_WORKERS; n++)
+        rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
+    uint64_t t0 = rbb_now_ns(), done_prev = 0;
+    double t_prev = 0, next_iv = s->interval_s;
+    while (!rc) {
+        double t = (double)(rbb_now_ns() - t0) / 1e9;
+        int last = t >= s->secs;
+        uint64_t pending = 0;
+        rc = u64_of(c, &pending, err, err_size,
+                    "SELECT count(*) FROM inbox WHERE status = 'pending'");
+        if (!rc && !last && pending < s->backlog) { /* the producer */
+            char tag[32];
+            snprintf(tag, sizeof tag, "soak%llu", (unsigned long long)++n_fills);
+            rc = rbb_queue_fill(c, s->backlog - pending, &keys, 0, tag, err, err_size);
+            n_enqueued += s->backlog - pending;
+        }
+        if (!rc && (t >= next_iv || last) && s->n_intervals < RBB_MAX_SOAK_INTERVALS) {
+            rbb_soak_interval *iv = &s->iv[s->n_intervals++];
+            uint64_t done = 0;
+            rc = rows_done(c, &done, err, err_size);
+            if (!rc) rc = sample(c, iv, err, err_size);
+            iv->t_end_s = t;
+            iv->rows_per_s = t > t_prev ? (double)(done - done_prev) / (t - t_prev) : 0;
+            fprintf(stderr,
+                    "pg bench:   soak %.0f s: %.0f rows/s, inbox %llu rows (%llu pending), %llu "
+                    "dead tuples\n",
+                    t, iv->rows_per_s, (unsigned long long)iv->n_inbox_rows,
+                    (unsigned long long)iv->n_pending, (unsigned long long)iv->n_dead_tup);
+            done_prev = done, t_prev = t, next_iv += s->interval_s;
+        }
+        if (last) break;
+        rbb_sleep_us(500000);
+    }
+    if (rc)
+        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
+    rbb_collect(ch, n, NULL, NULL, 100);
+    for (size_t i = 0; i < n; i++) {
+        if (!rc && (!ch[i].has_final || ch[i].exit_status != 0)) {
+            snprintf(err, err_size, "soak worker %zu exited with status %d", i, ch[i].exit_status);
+            rc = -1;
+        }
+        rbb_child_free(&ch[i]);
+    }
+    rbb_keys_free(&keys);
+    rbb_queue_counts after;
+    if (!rc) rc = rbb_queue_count(c, &after, err, err_size);
+    if (rc) return s->failed = 1, -1;
+    s->n_rows = after.n_completed;
+    uint64_t accounted = after.n_completed + after.n_pending + after.n_failed;
+    s->n_lost = (n_enqueued > accounted ? n_enqueued - accounted : 0) + after.n_claimed;
+    s->n_duplicates = after.n_duplicates;
+    if (s->n_intervals >= 2 && s->iv[0].rows_per_s > 0)
+        s->last_vs_first = s->iv[s->n_intervals - 1].rows_per_s / s->iv[0].rows_per_s;
+    return 0;
+}

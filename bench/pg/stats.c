@@ -1,0 +1,98 @@
+/*
+ * stats.c — summary statistics for `ringbench pg bench` (stats.h):
+ * nearest-rank percentiles, per-100 ms throughput timelines and the dip /
+ * recovery figures of a scale event.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats.h"
+
+void rbb_sleep_us(uint64_t us) {
+    struct timespec ts = {.tv_sec = (time_t)(us / 1000000u), .tv_nsec = (long)(us % 1000000u) * 1000};
+    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    }
+}
+
+uint64_t rbb_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void rbb_sort_u32(uint32_t *v, size_t n) {
+    if (n > 1) qsort(v, n, sizeof *v, cmp_u32);
+}
+
+double rbb_percentile_sorted(const uint32_t *sorted, size_t n, double p) {
+    if (n == 0) return 0;
+    /* nearest rank: the smallest value with at least p% of samples <= it */
+    size_t rank = (size_t)((p / 100.0) * (double)n + 0.999999999);
+    if (rank < 1) rank = 1;
+    if (rank > n) rank = n;
+    return sorted[rank - 1];
+}
+
+rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size_t event_bin,
+                                   size_t n_baseline_bins, size_t n_window_bins) {
+    rbb_recovery r;
+    memset(&r, 0, sizeof r);
+    r.recovery_ms = -1;
+    if (event_bin > n_bins) event_bin = n_bins;
+    size_t b0 = event_bin > n_baseline_bins ? event_bin - n_baseline_bins : 0;
+    double sum = 0;
+    for (size_t i = b0; i < event_bin; i++) sum += rows_per_s[i];
+    r.baseline_rows_per_s = event_bin > b0 ? sum / (double)(event_bin - b0) : 0;
+    r.min_rows_per_s = -1;
+    for (size_t i = event_bin; i < n_bins; i++) {
+        if (r.min_rows_per_s < 0 || rows_per_s[i] < r.min_rows_per_s) {
+            r.min_rows_per_s = rows_per_s[i];
+            r.min_at_ms = (double)(i - event_bin) * RBB_BIN_MS;
+        }
+    }
+    if (r.min_rows_per_s < 0) r.min_rows_per_s = 0;
+    r.dip_fraction =
+        r.baseline_rows_per_s > 0 ? 1.0 - r.min_rows_per_s / r.baseline_rows_per_s : 0;
+    /* Recovery: the first window of n_window_bins after the event whose mean
+     * is back to >= 90% of the baseline; its start, relative to the event. */
+    for (size_t i = event_bin; i + n_window_bins <= n_bins; i++) {
+        double w = 0;
+        for (size_t j = i; j < i + n_window_bins; j++) w += rows_per_s[j];
+        if (w / (double)n_window_bins >= 0.9 * r.baseline_rows_per_s) {
+            r.recovery_ms = (double)(i - event_bin) * RBB_BIN_MS;
+            break;
+        }
+    }
+    return r;
+}
+
+static double window_mean(const double *v, size_t from, size_t n) {
+    double sum = 0;
+    for (size_t i = from; i < from + n; i++) sum += v[i];
+    return n ? sum / (double)n : 0;
+}
+
+rbb_window_dip rbb_timeline_window_dip(const double *rows_per_s, size_t n_bins, size_t event_bin,
+                                       size_t n_window, size_t skip_bins) {
+    rbb_window_dip d = {0, 0, -1, -1, 0};
+    if (n_window == 0 || event_bin > n_bins) return d;
+    if (event_bin >= n_window) d.before_rows_per_s = window_mean(rows_per_s, event_bin - n_window, n_window);
+    if (event_bin + n_window <= n_bins) d.after_rows_per_s = window_mean(rows_per_s, event_bin, n_window);
+    if (event_bin >= n_window && event_bin + n_window <= n_bins && d.before_rows_per_s > 0)
+        d.dip_fraction = 1.0 - d.after_rows_per_s / d.before_rows_per_s;
+    double lo = -1, hi = -1;
+    for (size_t i = skip_bins; i + n_window <= event_bin; i++, d.n_pre_windows++) {
+        double m = window_mean(rows_per_s, i, n_window);
+        if (lo < 0 || m < lo) lo = m;
+        if (hi < 0 || m > hi) hi = m;
+    }
+    if (d.n_pre_windows && hi > 0) d.pre_variation = 1.0 - lo / hi;
+    return d;
+}

@@ -1,0 +1,194 @@
+/*
+ * ketama.c — a ring compatible with libketama (R. Jones, last.fm, 2007) and
+ * the memcached clients that copy it: for the same server list and weights
+ * it gives the same owner as libketama's ketama_get_server for every key.
+ * Source: libketama's published algorithm (ketama.c: ketama_create_continuum,
+ * ketama_hashi, ketama_get_server), the continuum of Karger et al., STOC
+ * 1997, sec. 4, over MD5 (RFC 1321).
+ *
+ * Points: server i of weight w_i (libketama's "memory") gets
+ * ks = floorf(pct * 40.0 * N) digests, pct = (float)w_i / (float)sum(w), so
+ * 40 digests (160 points) per server when weights are equal; digest k is
+ * MD5 of the label "<id>-<k>" (id bytes, '-', decimal k: libketama's
+ * "%s-%d" of the server address, e.g. "10.0.1.1:11211-0"), and each digest
+ * gives 4 points, point h = digest bytes 4h..4h+3 read little-endian.
+ * A key's position is the first 4 bytes of MD5(key), little-endian; its
+ * owner is the first point >= the position, wrapping to the first point.
+ * Here a bucket is the key "<b>" (decimal), so bucket b's owner is
+ * ketama_get_server("<b>"): build writes these MD5 positions over the
+ * header's bucket positions (RB_ALGO_OWN_HASH). Ring positions
+ * (owner_position) are the low 32 bits of the given position. The ring hash
+ * (--hash) is not used: MD5 is part of the format; the bucket hash still
+ * maps keys to buckets.
+ *
+ * Equal points (libketama's qsort leaves their order unspecified) are
+ * ordered by member id, digest and point index, as ring.h's total order.
+ * Monotone for equal weights (the others' points stay); with unequal
+ * weights a change rescales every server's ks, so monotonicity is not
+ * claimed. A weight so small that ks = 0 is rejected (RB_ENOPOINT).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "md5.h"
+#include "ring_impl.h"
+#include "vnode_ring.h"
+
+#define KETAMA_DIGESTS_PER_UNIT 40.0 /* libketama: 40 digests x 4 points = 160 per server */
+#define KETAMA_POINTS_PER_DIGEST 4u
+
+typedef struct {
+    rb_ring hdr;
+    uint32_t *point;        /* n sorted continuum points */
+    uint32_t *owner;        /* member index of point[i] */
+    uint32_t n;             /* points */
+} ketama_ring;
+
+/* libketama's digest count, with its float arithmetic (pct is a float,
+ * 40.0 a double, floorf of the product converted to float). */
+static uint32_t digests_of(uint32_t weight, uint64_t total_weight, uint32_t n_members) {
+    float pct = (float)weight / (float)total_weight;
+    return (uint32_t)floorf((float)(pct * KETAMA_DIGESTS_PER_UNIT * (float)n_members));
+}
+
+/* ketama_hashi: the first 4 bytes of MD5(data), little-endian. */
+static uint32_t md5_position(const void *data, size_t len) {
+    unsigned char d[16];
+    rb_md5(data, len, d);
+    return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
+}
+
+/* Digest counts per member (in member index order) and their total points;
+ * RB_ENOPOINT for a member with none, RB_ERANGE past RB_MAX_POINTS. */
+static int count_points(const rb_ring *hdr, uint32_t *ks, uint64_t *n_points) {
+    uint64_t tw = rb_ring_n_points(hdr), total = 0; /* no vnodes: the total weight */
+    for (uint32_t i = 0; i < hdr->n_members; i++) {
+        ks[i] = digests_of(hdr->members[i].weight, tw, hdr->n_members);
+        if (ks[i] == 0)
+            return rb_set_error(RB_ENOPOINT,
+                                "ketama: member %u weight %u is below 1/(40 N) of the total "
+                                "weight %llu and would own no point",
+                                i, hdr->members[i].weight, (unsigned long long)tw);
+        total += (uint64_t)ks[i] * KETAMA_POINTS_PER_DIGEST;
+    }
+    if (total > RB_MAX_POINTS)
+        return rb_set_error(RB_ERANGE, "ketama: %llu points exceed the limit of %u",
+                            (unsigned long long)total, RB_MAX_POINTS);
+    *n_points = total;
+    return 0;
+}
+
+/* The points of every member, generated in id order, digest by digest. */
+static void make_points(const rb_ring *hdr, const uint32_t *ks, uint64_t *pos, uint32_t *owner,
+                        char *label) {
+    size_t k = 0;
+    for (uint32_t r = 0; r < hdr->n_members; r++) {
+        uint32_t idx = hdr->id_order[r];
+        const rb_member *m = &hdr->members[idx];
+        memcpy(label, m->id, m->id_len);
+        label[m->id_len] = '-';
+        for (uint32_t d = 0; d < ks[idx]; d++) {
+            unsigned char dg[16];
+            int len = snprintf(label + m->id_len + 1, 12, "%u", d);
+            rb_md5(label, m->id_len + 1 + (size_t)len, dg);
+            for (unsigned h = 0; h < KETAMA_POINTS_PER_DIGEST; h++, k++) {
+                const unsigned char *b = dg + 4 * h;
+                pos[k] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                         (uint32_t)b[3] << 24;
+                owner[k] = idx;
+            }
+        }
+    }
+}
+
+/* Sorted points into r->point/r->owner (a stable sort keeps the id order of
+ * equal points). 0 or RB_ENOMEM. */
+static int build_continuum(const rb_ring *hdr, ketama_ring *r) {
+    uint32_t *ks = malloc(hdr->n_members * sizeof *ks);
+    if (!ks) return rb_set_error(RB_ENOMEM, "out of memory for %u members", hdr->n_members);
+    uint64_t n = 0;
+    int rc = count_points(hdr, ks, &n);
+    uint64_t *pos = NULL, *tmp_pos = NULL;
+    uint32_t *tmp_owner = NULL;
+    char *label = NULL;
+    if (!rc) {
+        pos = malloc(n * sizeof *pos), tmp_pos = malloc(n * sizeof *tmp_pos);
+        r->owner = malloc(n * sizeof *r->owner), tmp_owner = malloc(n * sizeof *tmp_owner);
+        r->point = malloc(n * sizeof *r->point), label = malloc(RB_MAX_ID_BYTES + 12);
+        if (!pos || !tmp_pos || !r->owner || !tmp_owner || !r->point || !label)
+            rc = rb_set_error(RB_ENOMEM, "out of memory for a ring of %llu points",
+                              (unsigned long long)n);
+    }
+    if (!rc) {
+        make_points(hdr, ks, pos, r->owner, label);
+        rb_sort_u64_stable(pos, r->owner, tmp_pos, tmp_owner, n);
+        for (uint64_t i = 0; i < n; i++) r->point[i] = (uint32_t)pos[i];
+        r->n = (uint32_t)n;
+    }
+    free(ks), free(pos), free(tmp_pos), free(tmp_owner), free(label);
+    return rc;
+}
+
+static void free_ring(ketama_ring *r) {
+    free(r->point), free(r->owner), free(r);
+}
+
+static int build(const rb_ring *hdr, rb_ring **out) {
+    ketama_ring *r = calloc(1, sizeof *r);
+    if (!r) return rb_set_error(RB_ENOMEM, "out of memory for a ring");
+    r->hdr = *hdr;
+    int rc = build_continuum(hdr, r);
+    if (rc) {
+        free_ring(r);
+        return rc;
+    }
+    for (uint32_t b = 0; b < hdr->cfg.n_buckets; b++) { /* the header's array, ours to fill */
+        char label[12];
+        int len = snprintf(label, sizeof label, "%u", b);
+        hdr->bucket_pos[b] = md5_position(label, (size_t)len);
+    }
+    *out = &r->hdr;
+    return 0;
+}
+
+/* ketama_get_server: the first point >= h, wrapping to point 0. */
+static uint32_t owner_point(const ketama_ring *r, uint32_t h) {
+    uint32_t lo = 0, n = r->n;
+    while (n > 1) { /* branch-free lower bound */
+        uint32_t half = n / 2;
+        lo = r->point[lo + half - 1] < h ? lo + half : lo;
+        n -= half;
+    }
+    lo += r->point[lo] < h;
+    return r->owner[lo == r->n ? 0 : lo];
+}
+
+static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
+    return owner_point((const ketama_ring *)ring, (uint32_t)pos);
+}
+
+static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
+    return owner_point((const ketama_ring *)ring, (uint32_t)ring->bucket_pos[b]);
+}
+
+static size_t bytes_held(const rb_ring *ring) {
+    const ketama_ring *r = (const ketama_ring *)ring;
+    return sizeof *r - sizeof(rb_ring) + (size_t)r->n * (sizeof *r->point + sizeof *r->owner);
+}
+
+static void destroy(rb_ring *ring) { free_ring((ketama_ring *)ring); }
+
+const rb_algo rb_algo_ketama = {
+    .name = "ketama",
+    .description = "libketama-compatible ring: MD5 of \"id-k\", 160 points per server by weight",
+    .source = "libketama (R. Jones, last.fm, 2007): ketama_create_continuum, ketama_get_server; "
+              "Karger et al., STOC 1997, sec. 4",
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_WEIGHTED | RB_ALGO_OWN_HASH,
+    .build = build,
+    .owner_position = owner_position,
+    .owner_bucket = owner_bucket,
+    .bytes_held = bytes_held,
+    .destroy = destroy,
+};

@@ -1,0 +1,20 @@
+-- claim_affinity.sql — claim_competing.sql restricted to the buckets $5 (int[]) this worker
+-- owns on the ring over the live membership (bucket affinity).
+-- The MATERIALIZED CTE bounds the rows locked to $2 under every plan; SKIP LOCKED lets
+-- concurrent claims pass each other. The lease starts at clock_timestamp(), when the rows are
+-- locked, not at the statement's start (now()): a claim that waited behind a lock still hands
+-- out whole leases. A dead or replaced incarnation claims nothing. attempts is not charged
+-- here (it counts handler starts); claims is.
+WITH picked AS MATERIALIZED (
+    SELECT id FROM inbox
+    WHERE status = 'pending' AND run_at <= now()
+      AND partition_bucket = ANY($5::int[])
+      AND EXISTS (SELECT 1 FROM workers w
+                  WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
+    ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = clock_timestamp(),
+       lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond',
+       lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
+FROM picked WHERE inbox.id = picked.id
+RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
+          inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims

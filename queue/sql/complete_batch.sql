@@ -1,0 +1,19 @@
+-- complete_batch.sql — complete.sql for many rows in one statement: rows $1 (bigint[]) with
+-- lease generations $2 (bigint[]) and effects $4 (text[]) of worker $3. Each row is fenced
+-- by its own (id, lease_generation); a row whose lease was lost changes nothing and is
+-- missing from the result. attempts counts the handler start as in complete.sql.
+WITH input AS (
+    SELECT * FROM unnest($1::bigint[], $2::bigint[], $4::text[]) AS t(id, gen, effect)),
+done AS (
+    UPDATE inbox SET status = 'done', completed_at = now(), claimed_by = NULL,
+           lease_expires_at = NULL,
+           attempts = inbox.attempts
+                      + CASE WHEN inbox.started_generation = inbox.lease_generation THEN 0 ELSE 1 END
+    FROM input
+    WHERE inbox.id = input.id AND inbox.lease_generation = input.gen
+      AND inbox.claimed_by = $3 AND inbox.status = 'claimed'
+    RETURNING inbox.id, inbox.idempotency_key, inbox.partition_key, inbox.lease_generation,
+              input.effect)
+INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id, effect)
+SELECT idempotency_key, id, partition_key, lease_generation, $3, effect FROM done
+RETURNING inbox_id

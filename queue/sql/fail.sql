@@ -1,0 +1,15 @@
+-- fail.sql — the handler of row $1 (generation $2, worker $3) failed with error $4. attempts
+-- counts this start (unless start.sql did); the row goes back to pending after an exponential
+-- backoff with equal jitter, delay = min($7, $5 * 2^(attempts - 1)) ms, run_at = now() +
+-- delay * (0.5 + random() / 2) (AWS Architecture Blog, "Exponential Backoff And Jitter",
+-- 2015), or becomes 'failed' (a dead letter) once attempts >= $6.
+WITH counted AS (
+    SELECT id, attempts + CASE WHEN started_generation = lease_generation THEN 0 ELSE 1 END AS n
+    FROM inbox
+    WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed')
+UPDATE inbox SET status = CASE WHEN counted.n >= $6::int THEN 'failed' ELSE 'pending' END,
+       attempts = counted.n, last_error = $4, failed_at = now(),
+       run_at = now() + least($7::float8, $5::float8 * power(2, least(counted.n - 1, 30)))
+                        * (0.5 + random() / 2) * interval '1 millisecond',
+       claimed_by = NULL, lease_expires_at = NULL
+FROM counted WHERE inbox.id = counted.id

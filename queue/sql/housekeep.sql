@@ -1,0 +1,32 @@
+-- housekeep.sql — one housekeeping round by worker $1, in one statement (one transaction)
+-- under pg_try_advisory_xact_lock, so at most one housekeeper acts at a time: workers alive
+-- past their TTL become 'dead' (not until the server has been up for a TTL: a restart cuts
+-- every heartbeat, and a worker is not dead for that); claimed rows past their lease go back
+-- to pending with
+-- run_at = now() (behind the rows already waiting), or to 'failed' when out of attempts
+-- (handler starts >= $2) or out of claims (>= $3: workers keep dying before they start it).
+-- The lock CTE is MATERIALIZED so it is evaluated once.
+WITH lock AS MATERIALIZED (
+    SELECT pg_try_advisory_xact_lock(29282, hashtext(current_schema())) AS won),
+dead AS (
+    UPDATE workers SET status = 'dead', dead_at = now(), dead_marked_by = $1
+    WHERE status = 'alive' AND last_seen_at < now() - ttl_ms * interval '1 millisecond'
+      -- after a server restart every worker had a full TTL to reconnect and heartbeat
+      AND pg_postmaster_start_time() < now() - ttl_ms * interval '1 millisecond'
+      AND (SELECT won FROM lock)
+    RETURNING id),
+expired AS (
+    UPDATE inbox
+    SET status = CASE WHEN attempts >= $2::int OR claims >= $3::int THEN 'failed'
+                      ELSE 'pending' END,
+        claimed_by = NULL, lease_expires_at = NULL, run_at = now(),
+        last_error = CASE WHEN attempts < $2::int AND claims >= $3::int
+                          THEN 'lease expired; claimed ' || claims || ' times by workers that died'
+                          ELSE 'lease expired' END
+    WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock)
+    RETURNING status)
+SELECT (SELECT won FROM lock),
+       (SELECT count(*) FROM dead),
+       (SELECT count(*) FROM expired WHERE status = 'pending'),
+       (SELECT count(*) FROM expired WHERE status = 'failed'),
+       (SELECT string_agg(id, ',' ORDER BY id) FROM dead)

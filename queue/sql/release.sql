@@ -1,0 +1,3 @@
+-- release.sql — give row $1 (generation $2, worker $3) back as pending now, fenced.
+UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL
+WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed'
