@@ -25,7 +25,8 @@
     X(fliphash)                                                                                    \
     X(powerch)                                                                                     \
     X(binomial)                                                                                    \
-    X(multiprobe)
+    X(multiprobe)                                                                                  \
+    X(bounded)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)
