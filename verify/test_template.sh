@@ -18,8 +18,8 @@ for part in CMakeLists.txt include impls cli verify; do
     cp -R "$src/$part" "$tmp/src/$part" || exit 1
 done
 sed 's/@NAME@/tmplprobe/g' "$src/impls/TEMPLATE.c.in" >"$tmp/src/impls/tmplprobe.c" || exit 1
-# the one registry line, appended to RB_ALGO_LIST
-sed 's/^\( *\)X(table)\( *\\*\)$/\1X(table) \\\n\1X(tmplprobe)\2/' "$src/impls/registry.c" \
+# the one registry line, placed first in RB_ALGO_LIST (whatever entry ends the list)
+sed 's/^\(#define RB_ALGO_LIST(X) *\\\)$/\1\n    X(tmplprobe) \\/' "$src/impls/registry.c" \
     >"$tmp/src/impls/registry.c" || exit 1
 grep -q 'X(tmplprobe)' "$tmp/src/impls/registry.c" ||
     { echo "template: could not add the registry line (RB_ALGO_LIST changed?)" >&2; exit 1; }
