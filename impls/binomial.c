@@ -47,14 +47,7 @@ uint32_t rb_binomial_hash(uint64_t key, uint32_t n) {
     return relocate_within_level((uint32_t)key & minor, key);
 }
 
-static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
-    const rb_slots_ring *r = (const rb_slots_ring *)ring;
-    return rb_slot_owner(&r->slots, rb_binomial_hash(pos, r->slots.n));
-}
-
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
+RB_SLOT_LOOKUPS(rb_binomial_hash)
 
 const rb_algo rb_algo_binomial = {
     .name = "binomial",

@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix.h"
 #include "ring_impl.h"
 
 #define BOUNDED_DEFAULT_EPS_PCT 25u /* eps = 0.25: peak-to-mean <= ~1.25 */
-#define CHOICE_GAMMA 0x9e3779b97f4a7c15ULL
 
 typedef struct {
     rb_ring hdr;
@@ -34,19 +34,13 @@ typedef struct {
 
 extern const rb_algo rb_algo_bounded;
 
-static inline uint64_t choice_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* The member taking bucket b: its first choice with room. */
 static uint32_t place(const rb_ring *src, const rb_ring *hdr, uint32_t b, const uint32_t *load,
                       const uint32_t *cap) {
     uint64_t pos = src->bucket_pos[b]; /* the source is positional: it has them */
     uint32_t n = hdr->n_members, limit = 64 + 4 * n;
     for (uint32_t i = 0; i < limit; i++) {
-        uint32_t m = src->algo->owner_position(src, i ? choice_mix(pos + i * CHOICE_GAMMA) : pos);
+        uint32_t m = src->algo->owner_position(src, i ? rb_splitmix64_mix(pos + i * RB_SPLITMIX64_GAMMA) : pos);
         if (load[m] < cap[m]) return m;
     }
     for (uint32_t t = 0; t < n; t++) /* fallback: first in id order with room */

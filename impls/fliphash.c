@@ -54,14 +54,7 @@ uint32_t rb_flip_hash(uint64_t key, uint32_t n) {
     return (uint32_t)flip_pow2(key, hash, mask >> 1);
 }
 
-static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
-    const rb_slots_ring *r = (const rb_slots_ring *)ring;
-    return rb_slot_owner(&r->slots, rb_flip_hash(pos, r->slots.n));
-}
-
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
+RB_SLOT_LOOKUPS(rb_flip_hash)
 
 const rb_algo rb_algo_fliphash = {
     .name = "fliphash",

@@ -13,22 +13,14 @@
  * changes at the end of the list are minimal, as for `jump`.
  */
 #include "ringbench/consistent.h"
+#include "mix.h"
 #include "ring_impl.h"
 #include "slots.h"
 
-#define GOLDEN_GAMMA 0x9e3779b97f4a7c15ULL /* SplitMix64's state increment */
-
-/* SplitMix64's output function (Steele, Lea, Flood, OOPSLA 2014). */
-static inline uint64_t splitmix64_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 uint32_t rb_jumpback_hash(uint64_t key, uint32_t n) {
     if (n <= 1) return 0;
-    uint64_t state = key + GOLDEN_GAMMA;
-    uint64_t r0 = splitmix64_mix(state);
+    uint64_t state = key + RB_SPLITMIX64_GAMMA;
+    uint64_t r0 = rb_splitmix64_mix(state);
     /* one bit per power-of-two range [2^i, 2^(i+1)) below n: set when the
      * range holds an active index */
     uint32_t x = (uint32_t)(r0 ^ (r0 >> 32)) & (UINT32_MAX >> __builtin_clz(n - 1));
@@ -40,8 +32,8 @@ uint32_t rb_jumpback_hash(uint64_t key, uint32_t n) {
         if (b < n) return b;
         uint32_t range_max = (lo << 1) - 1;
         for (;;) { /* draw within [lo, 2lo) until below n or below lo */
-            state += GOLDEN_GAMMA;
-            uint64_t r1 = splitmix64_mix(state);
+            state += RB_SPLITMIX64_GAMMA;
+            uint64_t r1 = rb_splitmix64_mix(state);
             b = (uint32_t)r1 & range_max;
             if (b < lo) break;
             if (b < n) return b;
@@ -54,14 +46,7 @@ uint32_t rb_jumpback_hash(uint64_t key, uint32_t n) {
     return 0;
 }
 
-static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
-    const rb_slots_ring *r = (const rb_slots_ring *)ring;
-    return rb_slot_owner(&r->slots, rb_jumpback_hash(pos, r->slots.n));
-}
-
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
+RB_SLOT_LOOKUPS(rb_jumpback_hash)
 
 const rb_algo rb_algo_jumpback = {
     .name = "jumpback",

@@ -22,12 +22,12 @@
  */
 #include <stdlib.h>
 
+#include "mix.h"
 #include "ring_impl.h"
 #include "vnode_ring.h"
 
 #define MULTIPROBE_DEFAULT_K 21u       /* probes: the paper's example (PTM ~1.05) */
 #define MULTIPROBE_MAX_K 1024u         /* k binary searches per lookup */
-#define PROBE_GAMMA 0x9e3779b97f4a7c15ULL /* SplitMix64's increment: probe spacing */
 
 typedef struct {
     rb_ring hdr;
@@ -74,12 +74,6 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     return 0;
 }
 
-static inline uint64_t probe_mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Index of the first point >= pos, or n (then the successor is point 0). */
 static inline uint32_t successor(const rb_vnode_ring *vr, uint64_t pos) {
     uint32_t lo = 0, hi = vr->n;
@@ -98,7 +92,7 @@ static uint32_t winning_point(const multiprobe_ring *r, uint64_t pos) {
     uint64_t best_dist = UINT64_MAX;
     uint32_t best = 0;
     for (uint32_t i = 0; i < r->k; i++) {
-        uint64_t probe = i ? probe_mix(pos + i * PROBE_GAMMA) >> r->drop : pos;
+        uint64_t probe = i ? rb_splitmix64_mix(pos + i * RB_SPLITMIX64_GAMMA) >> r->drop : pos;
         uint32_t s = successor(&r->vr, probe);
         if (s == r->vr.n) s = 0;
         uint64_t dist = (r->vr.pos[s] - probe) & r->mask;
@@ -135,7 +129,7 @@ static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_
     const multiprobe_ring *r = (const multiprobe_ring *)ring;
     uint64_t pos = ring->bucket_pos[b], probes[MULTIPROBE_MAX_K];
     for (uint32_t i = 0; i < r->k; i++)
-        probes[i] = i ? probe_mix(pos + i * PROBE_GAMMA) >> r->drop : pos;
+        probes[i] = i ? rb_splitmix64_mix(pos + i * RB_SPLITMIX64_GAMMA) >> r->drop : pos;
     uint32_t n = ring->n_members, got = 1;
     if (k > n) k = n;
     out[0] = r->vr.owner[winning_point(r, pos)];
