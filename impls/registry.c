@@ -21,6 +21,9 @@
     X(table)                                                                                       \
     X(maglev)                                                                                      \
     X(ketama)                                                                                      \
+    X(anchor)                                                                                      \
+    X(memento)                                                                                     \
+    X(dx)                                                                                          \
     X(jumpback)                                                                                    \
     X(fliphash)                                                                                    \
     X(powerch)                                                                                     \

@@ -16,6 +16,7 @@ static const rb_command pg_commands[] = {
     {"status", "row counts by status, the worker membership, dead letters", rb_pg_cmd_status},
     {"retry", "re-drive dead letters (failed rows) by id or all", rb_pg_cmd_retry},
     {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
+    {"chaos", "drain a backlog under injected faults; report lost, duplicates, deaths", rb_pg_cmd_chaos},
     {"bench", "claim throughput vs pgbench, scale event, crash injection", rb_pg_cmd_bench},
 };
 #define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
