@@ -138,10 +138,9 @@ const rb_algo rb_algo_bounded = {
     .name = "bounded",
     .description = "bounded loads: a bucket table from a ring, no member above (1+eps) B/N",
     .source = "Mirrokni, Thorup, Zadimoghaddam, Consistent Hashing with Bounded Loads, SODA 2018",
-    /* static flags without USES_VNODES: the spread is held by eps, not by V
-     * (it does not fall with V once capped); flags_for gives the source's
-     * USES_VNODES, since V still changes which buckets overflow */
-    .flags = RB_ALGO_ORDER_FREE,
+    /* as from the default source, binary; the spread is held by eps, not by V
+     * (verify/prop_spread.c leaves its V rules to test_bounded.c) */
+    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES,
     .build = build,
     .owner_position = NULL,
     .owner_bucket = owner_bucket,
