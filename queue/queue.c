@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ringbench/common.h"
 #include "ringbench/error.h"
 
 #include "queue_sql.h"
@@ -167,11 +168,7 @@ int rb_queue_config_validate(const rb_queue_config *c) {
 
 /* ---- connection and retries ---- */
 
-static uint64_t mono_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
+static uint64_t mono_ms(void) { return rb_now_ns() / 1000000u; }
 
 static void sleep_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -257,12 +254,10 @@ static int classify(const rb_queue *q, const PGresult *r) {
 static double jitter_unit(void) {
     static _Thread_local uint64_t state;
     if (!state) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        state = rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts);
+        uint64_t t = rb_now_ns();
+        state = rb_hash_fmix64(t ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&t);
     }
-    state = rb_hash_fmix64(state + 0x9e3779b97f4a7c15ULL);
-    return (double)(state >> 11) / 9007199254740992.0;
+    return rb_unit_double(&state);
 }
 
 /*
