@@ -20,8 +20,8 @@ if "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/ba
      > "$tmp/bad.out" 2> "$tmp/bad.err"; then
   fail "scripts/run with an empty build folder: got exit 0, expected 1"
 fi
-grep -q 'step 2/11 (build' "$tmp/bad.err" ||
-  fail "failing build step: stderr does not name step 2/11 (build); got: $(tail -n 3 "$tmp/bad.err")"
+grep -q 'step 2/[0-9]* (build' "$tmp/bad.err" ||
+  fail "failing build step: stderr does not name step 2 (build); got: $(tail -n 3 "$tmp/bad.err")"
 
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
