@@ -1461,10 +1461,11 @@ static int vnodes_floors_measure(const vnodes_opts *o, const rb_key_list *keys, 
         fl->need_b_sampling = buckets_for_target(o, keys, B);
         int w =
             snprintf(fl->sampling_note, sizeof fl->sampling_note,
-                     "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
-                     "even V -> infinity leaves about that spread, so no V is expected to "
-                     "reach the target",
-                     o->target, fl->sampling, fl->sampling_n, B);
+                     "target %.3f is below the sampling floor %.3f (N %u, the worst membership): "
+                     "with %u hashed buckets even V -> infinity leaves about that spread, so no V "
+                     "is expected to bring every membership to the target (the recommendation "
+                     "asks only the quantile %.3f of them)",
+                     o->target, fl->sampling, fl->sampling_n, B, o->quantile);
         if (w > 0 && fl->need_b_sampling)
             snprintf(fl->sampling_note + w, sizeof fl->sampling_note - (size_t)w,
                      "; measured by doubling B: B = %u brings both floors under the target",
