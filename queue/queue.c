@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "conninfo_redact.h"
-#include "keygen.h"
+#include "ringbench/common.h"
 #include "ringbench/error.h"
 
 #include "queue_sql.h"
@@ -171,11 +171,7 @@ int rb_queue_config_validate(const rb_queue_config *c) {
 
 /* ---- connection and retries ---- */
 
-static uint64_t mono_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
+static uint64_t mono_ms(void) { return rb_now_ns() / 1000000u; }
 
 static void sleep_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -261,15 +257,14 @@ static int classify(const rb_queue *q, const PGresult *r) {
 }
 
 /* A random value in [0, 1) for backoff jitter: the project's splitmix64
- * (datasets/keygen.h), one stream per thread seeded from the clock and pid. */
+ * (ringbench/common.h), one stream per thread seeded from the clock and pid. */
 static double jitter_unit(void) {
     static _Thread_local uint64_t state;
     if (!state) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        state = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts;
+        uint64_t t = rb_now_ns();
+        state = t ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&t;
     }
-    return rb_uniform01(&state);
+    return rb_unit_double(&state);
 }
 
 /*

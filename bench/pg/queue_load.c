@@ -453,24 +453,24 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     if (!samples || !effects || !done) die("out of memory");
     for (uint32_t i = 0; i < s->batch; i++) effects[i] = "bench";
     h.kind = RBB_REPORT_FINAL;
-    h.t_go_ns = rbb_now_ns();
+    h.t_go_ns = rb_now_ns();
     uint64_t deadline = s->run_s > 0 ? h.t_go_ns + (uint64_t)(s->run_s * 1e9) : UINT64_MAX;
     uint64_t next_duties = 0;
     rb_queue_batch b;
     memset(&b, 0, sizeof b);
-    while (!stop_requested && rbb_now_ns() < deadline) {
-        uint64_t t0 = rbb_now_ns();
+    while (!stop_requested && rb_now_ns() < deadline) {
+        uint64_t t0 = rb_now_ns();
         if (t0 >= next_duties) {
             duties(q, &h);
             next_duties = t0 + (uint64_t)s->heartbeat_ms * 1000000ull;
-            t0 = rbb_now_ns();
+            t0 = rb_now_ns();
         }
         if (rb_queue_claim(q, &b)) {
             h.n_errors++;
             rbb_sleep_us(10000);
             continue;
         }
-        uint64_t t1 = rbb_now_ns();
+        uint64_t t1 = rb_now_ns();
         h.n_claims++;
         if (b.n == 0) {
             h.n_empty_claims++;
@@ -479,7 +479,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
         }
         if (b.n < s->batch) h.n_short_claims++;
         if (s->handler_us) rbb_sleep_us((uint64_t)s->handler_us * b.n);
-        uint64_t t2 = rbb_now_ns();
+        uint64_t t2 = rb_now_ns();
         size_t n_done = 0;
         if (s->complete_each) {
             for (size_t i = 0; i < b.n; i++) {
@@ -494,7 +494,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
         } else {
             h.n_complete_tx++;
         }
-        uint64_t t3 = rbb_now_ns();
+        uint64_t t3 = rb_now_ns();
         h.n_rows += n_done;
         h.n_fenced += b.n - n_done;
         if (h.n_samples < s->max_samples) {
@@ -503,7 +503,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
             h.n_samples++;
         }
     }
-    h.t_end_ns = rbb_now_ns();
+    h.t_end_ns = rb_now_ns();
     rb_queue_batch_free(&b);
     rb_queue_close(q); /* leaves the membership */
     int rc = rbb_report_send(report_fd, &h, samples);
