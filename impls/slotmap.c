@@ -15,6 +15,21 @@ int rb_stateful_derive(const rb_ring *old, const rb_member *members, size_t n_me
     return rc;
 }
 
+int rb_stateful_capacity(const rb_ring *hdr, uint32_t origin_capacity, const char *what,
+                         uint32_t *a) {
+    uint64_t tw = rb_ring_n_points(hdr), cap = origin_capacity;
+    if (!cap) cap = rb_ring_param(hdr, "capacity");
+    if (!cap)
+        for (cap = 1; cap < 2 * tw && cap < RB_MAX_POINTS;) cap *= 2;
+    if (tw > cap)
+        return rb_set_error(RB_ERANGE,
+                            "%s: total weight %llu exceeds the capacity %llu slots "
+                            "(--param capacity=...)",
+                            what, (unsigned long long)tw, (unsigned long long)cap);
+    *a = (uint32_t)cap;
+    return 0;
+}
+
 static uint32_t *alloc_free_owners(uint32_t n) {
     uint32_t *owner = malloc((size_t)(n ? n : 1) * sizeof *owner);
     if (owner) memset(owner, 0xFF, (size_t)n * sizeof *owner); /* RB_SLOT_FREE */
