@@ -33,6 +33,7 @@ expect "baseline figures are not numbers" 2 --baseline "$tmp/strings.json"
 expect "baseline is a folder" 1 --baseline "$tmp"
 expect "--threshold inf" 2 --threshold inf
 expect "--scale-baseline inf" 2 --scale-baseline inf
+expect "--allow-dirty without --update" 2 --allow-dirty
 expect "--json into a missing folder" 1 --json "$tmp/no/such/folder/gate.json"
 redir=full
 expect "stdout full" 1

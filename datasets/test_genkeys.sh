@@ -47,6 +47,21 @@ check "zipf known answer seed 7" \
     "$("$G" --kind zipf --count 5 --seed 7 --customers 100 --zipf-s 1 | tr '\n' ' ')" \
     "customer:4 customer:1 customer:60 customer:12 customer:6 "
 
+# The goldens above come from datasets/genkeys_ref.py (an independent Python splitmix64, UUIDv4
+# and Zipf inverse transform); run it on more cases (every seed edge, skews 0.99 and 2.5).
+ref=$(dirname "$0")/genkeys_ref.py
+for c in "uuid 500 0" "uuid 500 18446744073709551615" "uuid 3 42"; do
+    set -- $c
+    check "uuid count $2 seed $3 against genkeys_ref.py" \
+        "$("$G" --kind uuid --count $2 --seed $3 | sha256sum)" "$(python3 "$ref" uuid $2 $3 | sha256sum)"
+done
+for c in "2000 11 1000 0.99" "2000 3 7 2.5" "5 7 100 1"; do
+    set -- $c
+    check "zipf count $1 seed $2 customers $3 s $4 against genkeys_ref.py" \
+        "$("$G" --kind zipf --count $1 --seed $2 --customers $3 --zipf-s $4 | sha256sum)" \
+        "$(python3 "$ref" zipf $1 $2 $3 $4 | sha256sum)"
+done
+
 # zipf: format and range; skew. For s = 1 over K = 1000 the hottest customer
 # (customer:1) has probability 1/H(1000,1) = 0.1336, 134x the uniform 0.001;
 # with 200,000 draws its share must be within 5 % of that. For s = 0 the

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "enqueue_line.h"
 #include "pg_cli.h"
 
 static const rb_command pg_commands[] = {
@@ -184,12 +185,71 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
 static const char enqueue_help[] =
     "usage: ringbench pg enqueue [options] FILE      (FILE '-' or absent: stdin)\n"
     "\n"
-    "One row per line: KEY[<TAB>IDEMPOTENCY_KEY[<TAB>PAYLOAD]]. partition_bucket is\n"
-    "bucket_hash(KEY) mod B with the queue's bucket hash (rb_bucket_of). Without an\n"
-    "idempotency key the row gets KEY#LINE (line number from 1), so enqueueing the\n"
-    "same file twice creates nothing the second time. Multi-row INSERTs of 1000 rows;\n"
-    "prints rows inserted and duplicate idempotency keys skipped.\n"
+    "One row per line: KEY[<TAB>IDEMPOTENCY_KEY[<TAB>PAYLOAD]]; the payload is the\n"
+    "rest of the line (TABs included); a trailing CR is dropped; blank lines are\n"
+    "skipped. partition_bucket is bucket_hash(KEY) mod B with the queue's bucket hash\n"
+    "(rb_bucket_of). Without an idempotency key the row gets KEY#LINE (line number\n"
+    "from 1), so enqueueing the same file twice creates nothing the second time.\n"
+    "Every line is checked first (text without NUL, valid UTF-8, KEY and\n"
+    "IDEMPOTENCY_KEY non-empty and at most 2000 bytes): a bad line exits 2 naming\n"
+    "it. Then one INSERT of all rows: all or nothing. Prints rows inserted and\n"
+    "duplicate idempotency keys skipped.\n"
     "  --format F         text, json or csv (default text)\n";
+
+/* The rows of an input: each line parsed by rb_enqueue_line_parse (blank lines
+ * skipped) into NUL-terminated fields, all checked before any row is sent.
+ * Returns -1 with *items, *owned (one allocation per row) and *n set, else
+ * the exit code after printing "NAME line N: reason" (nothing to free). */
+static int enqueue_items(const char *cmd, const char *name, const rb_key_list *lines,
+                         rb_queue_item **items_out, char ***owned_out, size_t *n_out) {
+    rb_queue_item *items = calloc(lines->n ? lines->n : 1, sizeof *items);
+    char **owned = calloc(lines->n ? lines->n : 1, sizeof *owned);
+    size_t n = 0;
+    int rc = items && owned ? -1 : rb_cli_fail(cmd, "out of memory");
+    for (size_t k = 0; rc < 0 && k < lines->n; k++) {
+        rb_enqueue_line l;
+        char err[200];
+        int kind = rb_enqueue_line_parse(lines->keys[k], lines->len[k], &l, err, sizeof err);
+        if (kind < 0) {
+            rc = rb_cli_usage_error(cmd, "%s line %zu: %s (nothing enqueued)", name, k + 1, err);
+            break;
+        }
+        if (kind == RB_ENQUEUE_LINE_BLANK) continue;
+        /* KEY NUL IDEM-or-KEY#LINE NUL PAYLOAD NUL */
+        size_t idem_len = l.idem ? l.idem_len : l.key_len + 21;
+        char *s = malloc(l.key_len + idem_len + l.payload_len + 3);
+        if (!(owned[n] = s)) {
+            rc = rb_cli_fail(cmd, "out of memory");
+            break;
+        }
+        items[n].partition_key = memcpy(s, l.key, l.key_len);
+        s[l.key_len] = 0;
+        char *idem = s + l.key_len + 1;
+        if (l.idem)
+            memcpy(idem, l.idem, l.idem_len), idem[l.idem_len] = 0;
+        else
+            snprintf(idem, idem_len + 1, "%.*s#%zu", (int)l.key_len, l.key, k + 1);
+        items[n].idempotency_key = idem;
+        if (l.payload) {
+            char *pay = idem + strlen(idem) + 1;
+            memcpy(pay, l.payload, l.payload_len);
+            pay[l.payload_len] = 0;
+            items[n].payload = pay;
+        }
+        n++;
+    }
+    if (rc >= 0) {
+        for (size_t k = 0; owned && k < n; k++)
+            free(owned[k]);
+        free(owned);
+        free(items);
+        return rc;
+    }
+    *items_out = items;
+    *owned_out = owned;
+    *n_out = n;
+    return -1;
+}
 
 int rb_pg_cmd_enqueue(int argc, char **argv) {
     const char *cmd = "pg enqueue";
@@ -203,63 +263,22 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     const char *path = n_pos ? argv[1] : "-";
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) return rb_cli_usage_error(cmd, "cannot open '%s'", path);
+    const char *name = f == stdin ? "stdin" : path;
     rb_key_list lines;
     rc = rb_key_list_read(f, &lines);
     if (f != stdin) fclose(f);
-    if (rc) return rb_cli_fail(cmd, "cannot read '%s'", path);
-    /* Split each line into NUL-terminated fields. */
-    rb_queue_item *items = calloc(lines.n ? lines.n : 1, sizeof *items);
-    char **owned = calloc(lines.n ? lines.n : 1, sizeof *owned);
+    if (rc) return rb_cli_fail(cmd, "cannot read '%s'", name);
+    rb_queue_item *items = NULL;
+    char **owned = NULL;
     size_t n = 0;
-    rc = items && owned ? -1 : rb_cli_fail(cmd, "out of memory");
-    for (size_t k = 0; rc < 0 && k < lines.n; k++) {
-        size_t len = lines.len[k];
-        if (len && lines.keys[k][len - 1] == '\r') len--;
-        if (len == 0) continue; /* blank line */
-        if (memchr(lines.keys[k], 0, len)) {
-            rc = rb_cli_usage_error(cmd, "%s line %zu: NUL byte (keys are text)", path, k + 1);
-            break;
-        }
-        /* Every field is stored as text: the server would reject the whole batch
-         * (and the batches before it would already be in). Same check as fnv1a32-js. */
-        if (rb_hash_check(&rb_hash_fnv1a32_js, lines.keys[k], len)) {
-            rc = rb_cli_usage_error(cmd, "%s line %zu: not valid UTF-8 (%s)", path, k + 1,
-                                    rb_error_detail());
-            break;
-        }
-        /* Room for KEY NUL KEY#LINE NUL. */
-        char *s = malloc(2 * len + 32);
-        if (!(owned[n] = s)) {
-            rc = rb_cli_fail(cmd, "out of memory");
-            break;
-        }
-        memcpy(s, lines.keys[k], len);
-        s[len] = 0;
-        items[n].partition_key = s;
-        char *tab = strchr(s, '\t');
-        if (tab) {
-            *tab = 0;
-            items[n].idempotency_key = tab + 1;
-            char *tab2 = strchr(tab + 1, '\t');
-            if (tab2) {
-                *tab2 = 0;
-                items[n].payload = tab2 + 1;
-            }
-        } else {
-            char *idem = s + len + 1;
-            memcpy(idem, s, len);
-            snprintf(idem + len, 31, "#%zu", k + 1);
-            items[n].idempotency_key = idem;
-        }
-        n++;
-    }
+    rc = enqueue_items(cmd, name, &lines, &items, &owned, &n);
     rb_key_list_free(&lines);
     rb_queue *q = NULL;
     size_t n_inserted = 0;
     if (rc < 0 && (rc = rb_pg_open(cmd, &cfg, &q)) == 0) rc = -1;
     if (rc < 0) {
         if (rb_queue_enqueue(q, items, n, &n_inserted))
-            rc = rb_cli_fail(cmd, "%s", rb_error_detail());
+            rc = rb_cli_fail(cmd, "%s (nothing enqueued)", rb_error_detail());
     }
     if (rc < 0) {
         size_t n_dup = n - n_inserted;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conninfo_redact.h"
 #include "ringbench/error.h"
 
 #include "queue_sql.h"
@@ -143,7 +144,9 @@ int rb_queue_config_validate(const rb_queue_config *c) {
             snprintf(msg, sizeof msg, "%s", err ? err : "out of memory");
             msg[strcspn(msg, "\n")] = 0;
             PQfreemem(err);
-            return rb_set_error(RB_EINVAL, "bad conninfo '%s': %s", c->conninfo, msg);
+            char shown[160];
+            return rb_set_error(RB_EINVAL, "bad conninfo '%s': %s",
+                                rb_conninfo_redact(c->conninfo, shown, sizeof shown), msg);
         }
         PQconninfoFree(opts);
     }
@@ -204,8 +207,11 @@ static int connect_once(rb_queue *q) {
         char msg[512];
         snprintf(msg, sizeof msg, "%s", PQerrorMessage(q->conn));
         msg[strcspn(msg, "\n")] = 0;
+        char shown[160];
         return rb_set_error(RB_EDB, "cannot connect to PostgreSQL (%s): %s",
-                            q->conninfo[0] ? q->conninfo : "libpq defaults / PG* variables", msg);
+                            q->conninfo[0] ? rb_conninfo_redact(q->conninfo, shown, sizeof shown)
+                                           : "libpq defaults / PG* variables",
+                            msg);
     }
     PQsetNoticeReceiver(q->conn, notice_quiet, NULL);
     char sql[512];
@@ -656,8 +662,6 @@ static char *array_append(char *buf, size_t *len, size_t *cap, const char *s, in
     return buf;
 }
 
-#define ENQUEUE_CHUNK 1000
-
 /* RB_EDB with a hint when the schema has no queue tables. */
 static int need_migrated(const rb_queue *q) {
     if (q->migrated && q->schema_version >= latest_version()) return 0;
@@ -673,8 +677,9 @@ static int need_migrated(const rb_queue *q) {
 int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted) {
     if (n_inserted) *n_inserted = 0;
     if (need_migrated(q)) return RB_EDB;
-    for (size_t start = 0; start < n; start += ENQUEUE_CHUNK) {
-        size_t end = start + ENQUEUE_CHUNK < n ? start + ENQUEUE_CHUNK : n;
+    /* One statement for all rows: all or nothing (a server error leaves no row). */
+    for (size_t start = 0; start < n; start = n) {
+        size_t end = n;
         char *arr[4] = {0};
         size_t len[4] = {0}, cap[4] = {0};
         for (int a = 0; a < 4; a++) {

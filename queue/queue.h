@@ -193,11 +193,13 @@ typedef struct rb_queue_item {
 } rb_queue_item;
 
 /*
- * rb_queue_enqueue — insert items[0 .. n) in multi-row INSERTs of up to 1000
- * rows (INSERT ... SELECT FROM unnest(arrays) ON CONFLICT (idempotency_key)
- * DO NOTHING). *n_inserted (may be NULL) gets the rows created; n minus that
- * is the number of duplicate idempotency keys. Needs a migrated schema.
- * Each chunk commits on its own: on failure the earlier chunks stay.
+ * rb_queue_enqueue — insert items[0 .. n) in one statement (INSERT ... SELECT
+ * FROM unnest(arrays) ON CONFLICT (idempotency_key) DO NOTHING), so all rows
+ * or none: on any error no row of the call is in the queue. *n_inserted (may
+ * be NULL) gets the rows created; n minus that is the number of duplicate
+ * idempotency keys (after a reconnect the statement may have committed before
+ * the drop: its re-run then counts those rows as duplicates). Needs a
+ * migrated schema. Memory: about twice the bytes of the items.
  */
 int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted);
 

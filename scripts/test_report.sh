@@ -20,8 +20,8 @@ if "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/ba
      > "$tmp/bad.out" 2> "$tmp/bad.err"; then
   fail "scripts/run with an empty build folder: got exit 0, expected 1"
 fi
-grep -q 'step 2/11 (build' "$tmp/bad.err" ||
-  fail "failing build step: stderr does not name step 2/11 (build); got: $(tail -n 3 "$tmp/bad.err")"
+grep -q 'step 2/[0-9]* (build' "$tmp/bad.err" ||
+  fail "failing build step: stderr does not name step 2 (build); got: $(tail -n 3 "$tmp/bad.err")"
 
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
@@ -38,7 +38,21 @@ run=$tmp/run-2
 [ -d "$run" ] || { echo "FAIL: expected the results in $run (folder not clobbered)" >&2; exit 1; }
 grep -q "^report: $run/README.md$" "$tmp/run.out" || fail "stdout does not give the report path: $(cat "$tmp/run.out")"
 
-# 3. the report and its plots
+# 3. a --smoke run is not published (issue 14): run.json says why, its README opens with it,
+# and the README beside it is not written; marked published, scripts/report writes it
+python3 - "$run/run.json" <<'PY' || fail "run.json of a --smoke run: expected published false, the profile named"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ok = d["published"] is False and any("smoke profile" in w for w in d["unpublished_because"])
+ok = ok and all(k in d for k in ("git_commit_start", "git_commit_end", "git_dirty_start", "git_dirty_end"))
+sys.exit(0 if ok else 1)
+PY
+[ -e "$tmp/README.md" ] && fail "a --smoke run wrote the README beside its folder ($tmp/README.md)"
+grep -q '^\*\*Not published\*\*.*smoke profile' "$run/README.md" || fail "$run/README.md does not open with 'Not published'"
+python3 -c 'import json, sys; p = sys.argv[1]; d = json.load(open(p)); d["published"] = True; d["unpublished_because"] = []; json.dump(d, open(p, "w"))' "$run/run.json"
+"$root/scripts/report" "$run" 2> "$tmp/report.err" || fail "scripts/report on a published run: $(cat "$tmp/report.err")"
+
+# 4. the report and its plots
 for f in "$run/README.md" "$tmp/README.md"; do
   [ -s "$f" ] || fail "$f missing or empty"
 done
@@ -51,7 +65,7 @@ for p in $plots; do
   grep -q "]($(basename "$run")/plots/$p.svg)" "$tmp/README.md" || fail "top README does not show $p.svg"
 done
 
-# 4. figures in the README are the ones in the JSON
+# 5. figures in the README are the ones in the JSON
 python3 - "$run" <<'PY' || n_fail=$((n_fail + 1))
 import json, sys
 run = sys.argv[1]
@@ -88,7 +102,7 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
 sys.exit(1 if bad else 0)
 PY
 
-# 5. a missing result is an error naming the file, not a silently shorter report
+# 6. a missing result is an error naming the file, not a silently shorter report
 mkdir "$tmp/broken" && cp -r "$run"/. "$tmp/broken/" && rm "$tmp/broken"/seed-*.json
 if "$root/scripts/report" "$tmp/broken" 2> "$tmp/broken.err"; then
   fail "scripts/report without seed-*.json: got exit 0, expected 1"

@@ -1031,10 +1031,21 @@ static const char vnodes_help[] =
     "For each candidate V (powers of two 1 .. --max-vnodes) print the worst\n"
     "peak-to-mean load over every N in the range and every seed, the movement on\n"
     "adding a member as a ratio to the ideal 1/(N+1), the build time of one ring\n"
-    "and the bytes held per member (both measured at N2), then recommend the\n"
-    "smallest V from which on (that V and every larger candidate) the worst\n"
-    "peak-to-mean meets the target for every N. The load is\n"
-    "buckets per member, or keys per member with --keys.\n"
+    "and the bytes held per member (both measured at N2), then recommend a V.\n"
+    "The load is buckets per member, or keys per member with --keys.\n"
+    "\n"
+    "The recommendation must survive reseeding, so the memberships come in\n"
+    "--blocks independent seed blocks of --seeds each (block b: seeds S + b*K ..\n"
+    "S + b*K + K-1). Each block alone would choose the smallest V from which on\n"
+    "(that V and every larger candidate) its worst peak-to-mean meets the\n"
+    "(that V and every larger candidate) at least the --quantile share of its\n"
+    "memberships (every N x --seeds) meets the target peak-to-mean; the command\n"
+    "prints each block's choice, recommends the V every block meets (the largest\n"
+    "of the choices), its margin (the smallest share of any block at that V minus\n"
+    "the quantile) and whether the blocks agree. --quantile 1 asks for the worst\n"
+    "case, which sits on the sampling floor and does not survive reseeding. The\n"
+    "defaults (3 blocks of 100, quantile 0.95) make the blocks agree for the\n"
+    "published parameters (ctest verify.vnodes_blocks_agree).\n"
     "\n"
     "Two floors bound what any V can reach: the integer floor ceil(B/N)/(B/N), and\n"
     "the sampling floor, the peak-to-mean when every bucket goes to a uniformly\n"
@@ -1051,7 +1062,9 @@ static const char vnodes_help[] =
     "  --table-source A     algorithm that fills `table` (default binary)\n"
     "  --target-peak T      target peak-to-mean, >= 1 (default 1.10)\n"
     "  --keys FILE          measure key load over these keys (one per line)\n"
-    "  --seeds K            random memberships per N (default 10)\n"
+    "  --seeds K            random memberships per N in each seed block (default 100)\n"
+    "  --blocks K           independent seed blocks (default 3, at most 16)\n"
+    "  --quantile Q         share of memberships that must meet the target (default 0.95)\n"
     "  --seed S             first seed (default 1)\n"
     "  --max-vnodes V       largest candidate (default 4096)\n"
     "  --format F           text, json, csv or md (default text)\n"
@@ -1068,6 +1081,7 @@ static const rb_col vnodes_cols[] = {
     {"build_us_median", "build us", 9, RB_COL_F2},
     {"bytes_per_member", "bytes/member", 12, RB_COL_U64},
     {"meets_target", "meets", 5, RB_COL_STR},
+    {"blocks_meeting", "blocks meeting", 14, RB_COL_U64},
     {"build_at_n_members", "", 0, RB_COL_U64},
 };
 
@@ -1107,6 +1121,8 @@ static uint32_t buckets_needed(uint32_t B, const u32_list *ns, double target) {
     return 0;
 }
 
+enum { VNODES_MAX_CANDIDATES = 17, VNODES_MAX_BLOCKS = 16 }; /* V = 1 .. 65536 */
+
 struct vnodes_opts;
 static double sampling_worst(const struct vnodes_opts *o, const rb_key_list *keys, uint32_t B,
                              uint32_t *worst_n);
@@ -1116,17 +1132,19 @@ typedef struct vnodes_opts {
     const rb_algo *algo; /* ring.algo, or binary */
     const rb_hash *hash;
     u32_list members;
-    uint32_t n_buckets, n_seeds, max_vnodes;
+    uint32_t n_buckets, n_seeds, n_blocks, max_vnodes;
     uint64_t first_seed;
-    double target;
+    double target, quantile; /* peak-to-mean target; share of memberships that must meet it */
     const char *keys_path;
     rb_format fmt;
     int quiet;
 } vnodes_opts;
 
 /* Options of `vnodes` with a value that vnodes_option handles itself. */
-static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",   "--seeds",
-                                                "--seed",    "--max-vnodes",  "--vnodes", NULL};
+static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",
+                                                "--seeds",   "--seed",        "--blocks",
+                                                "--quantile",
+                                                "--max-vnodes", "--vnodes",   NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
@@ -1199,6 +1217,16 @@ static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int 
         return rb_cli_parse_u64(v, &o->first_seed)
                    ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
                    : 1;
+    if (is_opt(arg, "--quantile"))
+        return rb_cli_parse_double(v, &o->quantile) || !(o->quantile > 0 && o->quantile <= 1)
+                   ? OPT_ERROR(cmd, "--quantile must be a number above 0 and at most 1, got '%s'",
+                               v)
+                   : 1;
+    if (is_opt(arg, "--blocks"))
+        return rb_cli_parse_u32(v, 1, VNODES_MAX_BLOCKS, &o->n_blocks)
+                   ? OPT_ERROR(cmd, "--blocks must be a whole number from 1 to %d, got '%s'",
+                               VNODES_MAX_BLOCKS, v)
+                   : 1;
     if (is_opt(arg, "--max-vnodes"))
         return rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes)
                    ? OPT_ERROR(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'",
@@ -1222,7 +1250,7 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     while (v_max * 2 <= o->max_vnodes)
         v_max *= 2; /* the largest candidate */
     int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
-    if (!size_rc) size_rc = check_seed_range(cmd, o->first_seed, o->n_seeds);
+    if (!size_rc) size_rc = check_seed_range(cmd, o->first_seed, o->n_seeds * o->n_blocks);
     return size_rc ? size_rc : RB_CLI_CONTINUE;
 }
 
@@ -1230,17 +1258,31 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
 typedef struct vnodes_row {
     double worst_p2m, sum_p2m, worst_bucket_p2m, sum_ratio, worst_ratio;
     uint32_t worst_n;
-    uint64_t n_cases;
+    uint64_t n_cases, n_meeting; /* memberships, and those whose peak-to-mean meets the target */
 } vnodes_row;
 
+/* Fold one block's row into the row over every block. */
+static void vnodes_row_merge(vnodes_row *all, const vnodes_row *r) {
+    if (r->worst_p2m > all->worst_p2m) all->worst_p2m = r->worst_p2m, all->worst_n = r->worst_n;
+    if (r->worst_bucket_p2m > all->worst_bucket_p2m) all->worst_bucket_p2m = r->worst_bucket_p2m;
+    if (r->worst_ratio > all->worst_ratio) all->worst_ratio = r->worst_ratio;
+    all->sum_p2m += r->sum_p2m;
+    all->sum_ratio += r->sum_ratio;
+    all->n_cases += r->n_cases;
+    all->n_meeting += r->n_meeting;
+}
+
+/* Measure V = cfg->n_vnodes over every N and the n_seeds memberships from
+ * first_seed (one seed block) into row. */
 static int vnodes_measure(const vnodes_opts *o, const rb_config *cfg, const uint32_t *kpb,
-                          uint64_t n_keys, uint32_t *scratch, vnodes_row *row) {
+                          uint64_t n_keys, uint64_t first_seed, uint32_t *scratch,
+                          vnodes_row *row) {
     memset(row, 0, sizeof *row);
     uint32_t B = cfg->n_buckets;
     for (size_t i = 0; i < o->members.n; i++) {
         uint32_t n = o->members.v[i];
         memberships ms;
-        int rc = memberships_make(&ms, o->first_seed, o->n_seeds, (size_t)n + 1);
+        int rc = memberships_make(&ms, first_seed, o->n_seeds, (size_t)n + 1);
         if (rc) return rc;
         for (size_t s = 0; s < o->n_seeds && !rc; s++) {
             const rb_member *m = ms.members + s * ms.n;
@@ -1260,6 +1302,7 @@ static int vnodes_measure(const vnodes_opts *o, const rb_config *cfg, const uint
             row->sum_p2m += p2m;
             row->sum_ratio += ratio;
             row->n_cases++;
+            row->n_meeting += p2m <= o->target;
             if (p2m > row->worst_p2m) {
                 row->worst_p2m = p2m;
                 row->worst_n = n;
@@ -1271,6 +1314,326 @@ static int vnodes_measure(const vnodes_opts *o, const rb_config *cfg, const uint
         if (rc) return rc;
     }
     return 0;
+}
+
+/* --- the recommendation (issue 14: it must survive reseeding) ------------ */
+
+/* Each seed block at each candidate V: block b holds seeds first_seed +
+ * b * n_seeds .. + n_seeds - 1; share = the fraction of its memberships
+ * (every N x n_seeds) whose peak-to-mean meets the target. */
+typedef struct vnodes_blocks {
+    uint32_t n_v, n_blocks;
+    uint32_t v[VNODES_MAX_CANDIDATES];
+    double worst[VNODES_MAX_BLOCKS][VNODES_MAX_CANDIDATES];
+    double share[VNODES_MAX_BLOCKS][VNODES_MAX_CANDIDATES];
+} vnodes_blocks;
+
+/* Index of the smallest candidate from which on (it and every larger one)
+ * share[] >= quantile; -1 when none. A single lucky V below a miss is not a
+ * recommendation. */
+static int vnodes_choose(const double *share, uint32_t n_v, double quantile) {
+    int chosen = -1;
+    for (uint32_t i = 0; i < n_v; i++) {
+        if (share[i] < quantile - 1e-12)
+            chosen = -1;
+        else if (chosen < 0)
+            chosen = (int)i;
+    }
+    return chosen;
+}
+
+/* The recommendation over the blocks: the V every block meets from there
+ * on (the largest of the blocks' choices), its margin (the smallest share
+ * of any block at that V minus the quantile), and whether every block chose
+ * the same V. */
+typedef struct vnodes_pick {
+    int chosen[VNODES_MAX_BLOCKS]; /* candidate index per block, -1: none */
+    int rec;                       /* candidate index, -1 when some block has no choice */
+    double margin;
+    int agree;
+} vnodes_pick;
+
+static vnodes_pick vnodes_recommend(const vnodes_blocks *bl, double quantile) {
+    vnodes_pick p = {.rec = -1, .agree = 1};
+    int all = 1;
+    for (uint32_t b = 0; b < bl->n_blocks; b++) {
+        p.chosen[b] = vnodes_choose(bl->share[b], bl->n_v, quantile);
+        if (p.chosen[b] < 0) all = 0;
+        if (p.chosen[b] > p.rec) p.rec = p.chosen[b];
+        if (p.chosen[b] != p.chosen[0]) p.agree = 0;
+    }
+    if (!all) p.rec = -1;
+    if (p.rec >= 0) {
+        double lo = 1;
+        for (uint32_t b = 0; b < bl->n_blocks; b++)
+            if (bl->share[b][p.rec] < lo) lo = bl->share[b][p.rec];
+        p.margin = lo - quantile;
+    }
+    return p;
+}
+
+/* "256, 512, 1024" or "none" per block into buf. */
+static void vnodes_block_choices(const vnodes_blocks *bl, const vnodes_pick *p, char *buf,
+                                 size_t size) {
+    size_t w = 0;
+    buf[0] = 0;
+    for (uint32_t b = 0; b < bl->n_blocks && w < size; b++) {
+        int k = p->chosen[b] >= 0
+                    ? snprintf(buf + w, size - w, "%s%u", b ? ", " : "", bl->v[p->chosen[b]])
+                    : snprintf(buf + w, size - w, "%snone", b ? ", " : "");
+        if (k < 0) break;
+        w += (size_t)k;
+    }
+}
+
+/* The recommendation sentence into verdict. */
+static void vnodes_verdict(const vnodes_opts *o, const vnodes_blocks *bl, const vnodes_pick *p,
+                           const char *members_desc, double best_p2m, uint32_t best_v,
+                           char *verdict, size_t size) {
+    char choices[256];
+    vnodes_block_choices(bl, p, choices, sizeof choices);
+    if (p->rec >= 0)
+        snprintf(verdict, size,
+                 "recommended V = %u: in every one of %u seed blocks (%u memberships for each N "
+                 "in %s) at least %.1f%% of the memberships meet peak-to-mean %.3f from this V "
+                 "on (and every larger candidate); margin %+.1f points (the smallest share of "
+                 "any block at V = %u, %.1f%%, minus %.1f%%); the blocks alone would choose V = "
+                 "%s (%s)",
+                 bl->v[p->rec], bl->n_blocks, o->n_seeds, members_desc, o->quantile * 100,
+                 o->target, p->margin * 100, bl->v[p->rec], (p->margin + o->quantile) * 100,
+                 o->quantile * 100, choices, p->agree ? "they agree" : "they disagree");
+    else
+        snprintf(verdict, size,
+                 "no V up to %u has %.1f%% of the memberships meet %.3f for every N in %s in "
+                 "every seed block (block choices: %s); the lowest worst peak-to-mean is %.3f at "
+                 "V = %u",
+                 o->max_vnodes, o->quantile * 100, o->target, members_desc, choices, best_p2m,
+                 best_v);
+}
+
+/* JSON fields of the blocks and the pick (after "rows"). */
+static void vnodes_json_blocks(FILE *f, const vnodes_opts *o, const vnodes_blocks *bl,
+                               const vnodes_pick *p) {
+    fprintf(f, ",\n\"quantile\": %.6g, \"n_blocks\": %u, \"seeds_per_block\": %u, \"blocks\": [",
+            o->quantile, bl->n_blocks, o->n_seeds);
+    for (uint32_t b = 0; b < bl->n_blocks; b++) {
+        fprintf(f, "%s\n {\"first_seed\": %llu, \"n_seeds\": %u, \"recommended_vnodes\": ",
+                b ? "," : "", (unsigned long long)(o->first_seed + (uint64_t)b * o->n_seeds),
+                o->n_seeds);
+        if (p->chosen[b] >= 0)
+            fprintf(f, "%u, \"margin\": %.6g", bl->v[p->chosen[b]],
+                    bl->share[b][p->chosen[b]] - o->quantile);
+        else
+            fputs("null, \"margin\": null", f);
+        fputs(", \"peak_to_mean_worst\": [", f);
+        for (uint32_t i = 0; i < bl->n_v; i++)
+            fprintf(f, "%s%.6g", i ? ", " : "", bl->worst[b][i]);
+        fputs("], \"share_meeting\": [", f);
+        for (uint32_t i = 0; i < bl->n_v; i++)
+            fprintf(f, "%s%.6g", i ? ", " : "", bl->share[b][i]);
+        fputs("]}", f);
+    }
+    fprintf(f, "],\n\"blocks_agree\": %s, ", p->agree ? "true" : "false");
+    if (p->rec >= 0)
+        fprintf(f, "\"recommended_margin\": %.6g", p->margin);
+    else
+        fputs("\"recommended_margin\": null", f);
+}
+
+/* The two floors and their notes (see vnodes_help). */
+typedef struct vnodes_floors {
+    double integer, sampling;
+    uint32_t integer_n, sampling_n, need_b, need_b_sampling;
+    char floor_note[512], sampling_note[768];
+} vnodes_floors;
+
+static int vnodes_floors_measure(const vnodes_opts *o, const rb_key_list *keys, vnodes_floors *fl) {
+    uint32_t B = o->n_buckets;
+    memset(fl, 0, sizeof *fl);
+    for (size_t i = 0; i < o->members.n; i++) {
+        double x = rb_integer_floor(B, o->members.v[i]);
+        if (x > fl->integer) fl->integer = x, fl->integer_n = o->members.v[i];
+    }
+    fl->sampling = sampling_worst(o, keys, B, &fl->sampling_n);
+    if (fl->sampling < 0) return -1;
+    if (o->target < fl->sampling) {
+        fl->need_b_sampling = buckets_for_target(o, keys, B);
+        int w =
+            snprintf(fl->sampling_note, sizeof fl->sampling_note,
+                     "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
+                     "even V -> infinity leaves about that spread, so no V is expected to "
+                     "reach the target",
+                     o->target, fl->sampling, fl->sampling_n, B);
+        if (w > 0 && fl->need_b_sampling)
+            snprintf(fl->sampling_note + w, sizeof fl->sampling_note - (size_t)w,
+                     "; measured by doubling B: B = %u brings both floors under the target",
+                     fl->need_b_sampling);
+        else if (w > 0)
+            snprintf(fl->sampling_note + w, sizeof fl->sampling_note - (size_t)w,
+                     "; no B up to 4194304 brings it under the target");
+    }
+    if (o->target < fl->integer) {
+        fl->need_b = buckets_needed(B, &o->members, o->target);
+        int w = snprintf(fl->floor_note, sizeof fl->floor_note,
+                         "target %.3f is below the integer floor ceil(B/N)/(B/N) = %.4f at N %u "
+                         "with B %u: no V reaches it for bucket load",
+                         o->target, fl->integer, fl->integer_n, B);
+        if (fl->need_b && w > 0)
+            snprintf(fl->floor_note + w, sizeof fl->floor_note - (size_t)w,
+                     "; B >= %u would be needed for every N in the range", fl->need_b);
+    }
+    return 0;
+}
+
+/* Header lines (text/md notes, or the opening JSON fields). */
+static void vnodes_header(FILE *f, const vnodes_opts *o, const rb_config *cfg,
+                          const rb_key_list *keys, const char *members_desc, uint32_t n_max) {
+    const char *load = o->keys_path ? "keys per member" : "buckets per member";
+    if (o->fmt == RB_FMT_JSON) {
+        fputs("{\"command\": \"vnodes\",\n", f);
+        rb_report_json_meta(f);
+        fprintf(f, "\"algo\": \"%s\", \"hash\": \"%s\", \"n_buckets\": %u, \"members\": ",
+                o->algo->name, o->hash->name, o->n_buckets);
+        rb_json_string(f, members_desc, strlen(members_desc));
+        fprintf(f, ", \"target_peak\": %.6g, \"load\": \"%s\", \"n_keys\": %zu,\n", o->target, load,
+                keys->n);
+    } else {
+        rb_report_note(f, o->fmt,
+                       "ringbench vnodes: algo %s, hash %s, bucket hash %s, B %u, N %s, target "
+                       "peak-to-mean %.3f (%s)",
+                       o->algo->name, o->hash->name, cfg->bucket_hash->name, o->n_buckets,
+                       members_desc, o->target, load);
+        if (o->keys_path) rb_report_note(f, o->fmt, "keys: %s (%zu keys)", o->keys_path, keys->n);
+        rb_report_note(f, o->fmt,
+                       "worst/mean p2m over every N and seed of %u seed blocks of %u; add/ideal "
+                       "= moved on adding one member / (1/(N+1)); build and bytes at N %u; "
+                       "meets = the worst p2m meets the target; blocks meeting = seed blocks in "
+                       "which at least %.1f%% of the memberships meet it",
+                       o->n_blocks, o->n_seeds, n_max, o->quantile * 100);
+    }
+    note_seeds(f, o->fmt, o->first_seed, o->n_seeds * o->n_blocks);
+}
+
+/* Build time and bytes held per member at N n_max, seed first_seed. */
+static int vnodes_build_cost(const vnodes_opts *o, const rb_config *cfg, uint32_t n_max,
+                             double *ns, size_t *bytes) {
+    rb_member *m = malloc(n_max * sizeof *m);
+    char *idbuf = malloc((size_t)n_max * RB_SWEEP_ID_BYTES);
+    int rc = (!m || !idbuf) ? rb_set_error(RB_ENOMEM, "out of memory") : 0;
+    if (!rc) {
+        rb_sweep_ids(o->first_seed, n_max, idbuf, m);
+        rc = time_builds(o->algo, cfg, m, n_max, ns, bytes);
+    }
+    free(m), free(idbuf);
+    return rc;
+}
+
+/* Whether V changes the mapping of the chosen algorithm (rb_algo_flags). */
+static int vnodes_uses(const vnodes_opts *o) {
+    return (rb_algo_flags(o->algo, &o->ring.cfg) & RB_ALGO_USES_VNODES) != 0;
+}
+
+/* The table: one row per candidate V over every block; fills bl. */
+static int vnodes_rows(const vnodes_opts *o, rb_config *cfg, const uint32_t *kpb, size_t n_keys,
+                       uint32_t *scratch, uint32_t n_max, FILE *f, vnodes_blocks *bl,
+                       double *best_p2m, uint32_t *best_v) {
+    int uses = vnodes_uses(o), rc = 0;
+    rb_report rep;
+    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
+    rb_report_begin(&rep, f, o->fmt, vnodes_cols, sizeof vnodes_cols / sizeof vnodes_cols[0]);
+    memset(bl, 0, sizeof *bl);
+    bl->n_blocks = o->n_blocks;
+    *best_p2m = INFINITY;
+    for (uint32_t v = 1; v <= o->max_vnodes && !rc; v *= 2) {
+        cfg->n_vnodes = v;
+        if (!o->quiet) fprintf(stderr, "ringbench vnodes: V %u\n", v);
+        vnodes_row row = {0}, one;
+        uint32_t meeting = 0;
+        for (uint32_t b = 0; b < o->n_blocks && !rc; b++) {
+            uint64_t first = o->first_seed + (uint64_t)b * o->n_seeds;
+            if ((rc = vnodes_measure(o, cfg, kpb, n_keys, first, scratch, &one))) break;
+            bl->worst[b][bl->n_v] = one.worst_p2m;
+            bl->share[b][bl->n_v] = (double)one.n_meeting / (double)one.n_cases;
+            meeting += bl->share[b][bl->n_v] >= o->quantile - 1e-12;
+            vnodes_row_merge(&row, &one);
+        }
+        double ns = 0;
+        size_t bytes = 0;
+        if (!rc) rc = vnodes_build_cost(o, cfg, n_max, &ns, &bytes);
+        if (rc) break;
+        bl->v[bl->n_v++] = v;
+        if (row.worst_p2m < *best_p2m) *best_p2m = row.worst_p2m, *best_v = v;
+        rb_cell cells[] = {
+            {.u = uses ? v : RB_CELL_NONE},
+            {.d = row.worst_p2m},
+            {.u = row.worst_n},
+            {.d = row.sum_p2m / (double)row.n_cases},
+            {.d = row.worst_bucket_p2m},
+            {.d = row.sum_ratio / (double)row.n_cases},
+            {.d = row.worst_ratio},
+            {.d = ns / 1e3},
+            {.u = bytes / n_max},
+            {.s = row.worst_p2m <= o->target ? "yes" : "no"},
+            {.u = meeting},
+            {.u = n_max},
+        };
+        rb_report_row(&rep, cells);
+        fflush(f);
+        if (!uses) break; /* V does not change the mapping: one row */
+    }
+    rb_report_end(&rep);
+    return rc;
+}
+
+/* The floors and the verdict, after the table. */
+static void vnodes_footer(FILE *f, const vnodes_opts *o, const vnodes_floors *fl,
+                          const vnodes_blocks *bl, const vnodes_pick *p, const char *verdict) {
+    if (o->fmt == RB_FMT_JSON) {
+        fprintf(f, ",\n\"integer_floor_worst\": %.6g, \"integer_floor_at_n_members\": %u, ",
+                fl->integer, fl->integer_n);
+        if (p->rec >= 0 && vnodes_uses(o))
+            fprintf(f, "\"recommended_vnodes\": %u, ", bl->v[p->rec]);
+        else
+            fputs("\"recommended_vnodes\": null, ", f);
+        if (fl->need_b) fprintf(f, "\"buckets_needed_integer_floor\": %u, ", fl->need_b);
+        fprintf(f, "\"sampling_floor_worst\": %.6g, \"sampling_floor_at_n_members\": %u, ",
+                fl->sampling, fl->sampling_n);
+        if (fl->need_b_sampling) fprintf(f, "\"buckets_needed\": %u, ", fl->need_b_sampling);
+        fputs("\"sampling_note\": ", f);
+        rb_json_string(f, fl->sampling_note, strlen(fl->sampling_note));
+        fputs(", \"verdict\": ", f);
+        rb_json_string(f, verdict, strlen(verdict));
+        fputs(", \"floor_note\": ", f);
+        rb_json_string(f, fl->floor_note, strlen(fl->floor_note));
+        vnodes_json_blocks(f, o, bl, p);
+        fputs("}\n", f);
+    } else if (o->fmt == RB_FMT_CSV) {
+        fprintf(stderr, "ringbench vnodes: %s\n", verdict);
+        if (*fl->floor_note) fprintf(stderr, "ringbench vnodes: %s\n", fl->floor_note);
+        if (*fl->sampling_note) fprintf(stderr, "ringbench vnodes: %s\n", fl->sampling_note);
+    } else {
+        rb_report_note(f, o->fmt, "integer floor: worst ceil(B/N)/(B/N) = %.4f (N %u)",
+                       fl->integer, fl->integer_n);
+        if (*fl->floor_note) rb_report_note(f, o->fmt, "%s", fl->floor_note);
+        rb_report_note(f, o->fmt,
+                       "sampling floor (V -> infinity: each bucket to a uniformly random member): "
+                       "worst peak-to-mean %.3f (N %u)",
+                       fl->sampling, fl->sampling_n);
+        if (*fl->sampling_note) rb_report_note(f, o->fmt, "%s", fl->sampling_note);
+        for (uint32_t b = 0; b < bl->n_blocks && vnodes_uses(o); b++) {
+            unsigned long long first = o->first_seed + (uint64_t)b * o->n_seeds;
+            if (p->chosen[b] >= 0)
+                rb_report_note(f, o->fmt,
+                               "seed block %u (seeds %llu..%llu): V = %u (%.1f%% of its "
+                               "memberships meet the target there, worst peak-to-mean %.3f)",
+                               b + 1, first, first + o->n_seeds - 1, bl->v[p->chosen[b]],
+                               bl->share[b][p->chosen[b]] * 100, bl->worst[b][p->chosen[b]]);
+            else
+                rb_report_note(f, o->fmt, "seed block %u (seeds %llu..%llu): no V meets the target",
+                               b + 1, first, first + o->n_seeds - 1);
+        }
+        rb_report_note(f, o->fmt, "%s", verdict);
+    }
 }
 
 static int run_vnodes(const vnodes_opts *o) {
@@ -1293,189 +1656,46 @@ static int run_vnodes(const vnodes_opts *o) {
         return rb_cli_fail(cmd, "out of memory for %u buckets", B);
     }
     if (kpb) rb_keys_per_bucket(&cfg, keys.keys, keys.len, keys.n, kpb);
-
-    /* The integer floor: the lowest bucket peak-to-mean any V can reach. */
-    double worst_floor = 0;
-    uint32_t floor_n = 0;
-    for (size_t i = 0; i < o->members.n; i++) {
-        double fl = rb_integer_floor(B, o->members.v[i]);
-        if (fl > worst_floor) worst_floor = fl, floor_n = o->members.v[i];
-    }
     uint32_t n_max = list_max(&o->members), n_min = n_max;
     for (size_t i = 0; i < o->members.n; i++)
         if (o->members.v[i] < n_min) n_min = o->members.v[i];
-
-    FILE *f = stdout;
-    const char *load = o->keys_path ? "keys per member" : "buckets per member";
     char members_desc[64];
     /* the smallest and largest N: a list such as 16,3 is not a range 16..3 */
     snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", n_min, n_max, o->members.n);
-    if (o->fmt == RB_FMT_JSON) {
-        fputs("{\"command\": \"vnodes\",\n", f);
-        rb_report_json_meta(f);
-        fprintf(f, "\"algo\": \"%s\", \"hash\": \"%s\", \"n_buckets\": %u, \"members\": ",
-                o->algo->name, o->hash->name, B);
-        rb_json_string(f, members_desc, strlen(members_desc));
-        fprintf(f, ", \"target_peak\": %.6g, \"load\": \"%s\", \"n_keys\": %zu,\n", o->target, load,
-                keys.n);
-    } else {
-        rb_report_note(f, o->fmt,
-                       "ringbench vnodes: algo %s, hash %s, bucket hash %s, B %u, N %s, target "
-                       "peak-to-mean %.3f (%s)",
-                       o->algo->name, o->hash->name, cfg.bucket_hash->name, B, members_desc,
-                       o->target, load);
-        if (o->keys_path) rb_report_note(f, o->fmt, "keys: %s (%zu keys)", o->keys_path, keys.n);
-        rb_report_note(f, o->fmt,
-                       "worst/mean p2m over every N and seed; add/ideal = moved on adding one "
-                       "member / (1/(N+1)); build and bytes at N %u",
-                       n_max);
-    }
-    note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
-    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
-    rb_report rep;
-    rb_report_begin(&rep, f, o->fmt, vnodes_cols, sizeof vnodes_cols / sizeof vnodes_cols[0]);
 
-    int uses = (rb_algo_flags(o->algo, &cfg) & RB_ALGO_USES_VNODES) != 0;
-    uint32_t recommended = 0, best_v = 0;
-    double best_p2m = INFINITY;
-    char ids[RB_SWEEP_ID_BYTES * 64];
-    rc = 0;
-    for (uint32_t v = 1; v <= o->max_vnodes && !rc; v *= 2) {
-        cfg.n_vnodes = v;
-        if (!o->quiet) fprintf(stderr, "ringbench vnodes: V %u\n", v);
-        vnodes_row row;
-        if ((rc = vnodes_measure(o, &cfg, kpb, keys.n, scratch, &row))) break;
-        /* build time and bytes at the largest N, seed first_seed */
-        rb_member *m = malloc(n_max * sizeof *m);
-        char *idbuf = n_max <= 64 ? ids : malloc((size_t)n_max * RB_SWEEP_ID_BYTES);
-        double ns = 0;
-        size_t bytes = 0;
-        if (!m || !idbuf) rc = rb_set_error(RB_ENOMEM, "out of memory");
-        if (!rc) {
-            rb_sweep_ids(o->first_seed, n_max, idbuf, m);
-            rc = time_builds(o->algo, &cfg, m, n_max, &ns, &bytes);
-        }
-        free(m);
-        if (idbuf != ids) free(idbuf);
-        if (rc) break;
-        int meets = row.worst_p2m <= o->target;
-        /* the smallest V from which on every larger candidate meets too: a
-         * single lucky V below a miss is not a recommendation */
-        if (meets && !recommended) recommended = v;
-        if (!meets) recommended = 0;
-        if (row.worst_p2m < best_p2m) best_p2m = row.worst_p2m, best_v = v;
-        rb_cell cells[] = {
-            {.u = uses ? v : RB_CELL_NONE},
-            {.d = row.worst_p2m},
-            {.u = row.worst_n},
-            {.d = row.sum_p2m / (double)row.n_cases},
-            {.d = row.worst_bucket_p2m},
-            {.d = row.sum_ratio / (double)row.n_cases},
-            {.d = row.worst_ratio},
-            {.d = ns / 1e3},
-            {.u = bytes / n_max},
-            {.s = meets ? "yes" : "no"},
-            {.u = n_max},
-        };
-        rb_report_row(&rep, cells);
-        fflush(f);
-        if (!uses) break; /* V does not change the mapping: one row */
-    }
-    rb_report_end(&rep);
+    FILE *f = stdout;
+    vnodes_header(f, o, &cfg, &keys, members_desc, n_max);
+    vnodes_blocks bl;
+    double best_p2m;
+    uint32_t best_v = 0;
+    rc = vnodes_rows(o, &cfg, kpb, keys.n, scratch, n_max, f, &bl, &best_p2m, &best_v);
     if (rc) {
         free(kpb), free(scratch), rb_key_list_free(&keys);
         return rb_cli_fail(cmd, "%s", rb_error_detail());
     }
-
-    /* The verdict. */
-    char verdict[512], floor_note[512] = "", sampling_note[768] = "";
-    uint32_t need_b = 0, need_b_sampling = 0, sampling_n = 0;
-    double sampling = sampling_worst(o, &keys, B, &sampling_n);
-    if (sampling < 0) {
+    vnodes_floors fl;
+    if (vnodes_floors_measure(o, &keys, &fl)) {
         free(kpb), free(scratch), rb_key_list_free(&keys);
         return rb_cli_fail(cmd, "out of memory");
     }
-    if (o->target < sampling) {
-        need_b_sampling = buckets_for_target(o, &keys, B);
-        int w =
-            snprintf(sampling_note, sizeof sampling_note,
-                     "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
-                     "even V -> infinity leaves about that spread, so no V is expected to "
-                     "reach the target",
-                     o->target, sampling, sampling_n, B);
-        if (w > 0 && need_b_sampling)
-            snprintf(sampling_note + w, sizeof sampling_note - (size_t)w,
-                     "; measured by doubling B: B = %u brings both floors under the target",
-                     need_b_sampling);
-        else if (w > 0)
-            snprintf(sampling_note + w, sizeof sampling_note - (size_t)w,
-                     "; no B up to 4194304 brings it under the target");
-    }
-    if (o->target < worst_floor) {
-        need_b = buckets_needed(B, &o->members, o->target);
-        int w = snprintf(floor_note, sizeof floor_note,
-                         "target %.3f is below the integer floor ceil(B/N)/(B/N) = %.4f at N %u "
-                         "with B %u: no V reaches it for bucket load",
-                         o->target, worst_floor, floor_n, B);
-        if (need_b && w > 0)
-            snprintf(floor_note + w, sizeof floor_note - (size_t)w,
-                     "; B >= %u would be needed for every N in the range", need_b);
-    }
-    if (!uses)
+    vnodes_pick p = vnodes_recommend(&bl, o->quantile);
+    char verdict[768];
+    if (!vnodes_uses(o))
         snprintf(verdict, sizeof verdict,
                  "%s does not use vnodes: worst peak-to-mean %.3f %s the target", o->algo->name,
                  best_p2m, best_p2m <= o->target ? "meets" : "misses");
-    else if (recommended)
-        snprintf(verdict, sizeof verdict,
-                 "recommended V = %u: the smallest power of two from which on the worst "
-                 "peak-to-mean meets %.3f for every N in %s (and every larger candidate)",
-                 recommended, o->target, members_desc);
     else
-        snprintf(verdict, sizeof verdict,
-                 "no V up to %u meets %.3f for every N in %s; the lowest worst peak-to-mean is "
-                 "%.3f at V = %u",
-                 o->max_vnodes, o->target, members_desc, best_p2m, best_v);
-    if (o->fmt == RB_FMT_JSON) {
-        fprintf(f, ",\n\"integer_floor_worst\": %.6g, \"integer_floor_at_n_members\": %u, ",
-                worst_floor, floor_n);
-        if (recommended && uses)
-            fprintf(f, "\"recommended_vnodes\": %u, ", recommended);
-        else
-            fputs("\"recommended_vnodes\": null, ", f);
-        if (need_b) fprintf(f, "\"buckets_needed_integer_floor\": %u, ", need_b);
-        fprintf(f, "\"sampling_floor_worst\": %.6g, \"sampling_floor_at_n_members\": %u, ",
-                sampling, sampling_n);
-        if (need_b_sampling) fprintf(f, "\"buckets_needed\": %u, ", need_b_sampling);
-        fputs("\"sampling_note\": ", f);
-        rb_json_string(f, sampling_note, strlen(sampling_note));
-        fputs(", ", f);
-        fputs("\"verdict\": ", f);
-        rb_json_string(f, verdict, strlen(verdict));
-        fputs(", \"floor_note\": ", f);
-        rb_json_string(f, floor_note, strlen(floor_note));
-        fputs("}\n", f);
-    } else if (o->fmt == RB_FMT_CSV) {
-        fprintf(stderr, "ringbench vnodes: %s\n", verdict);
-        if (*floor_note) fprintf(stderr, "ringbench vnodes: %s\n", floor_note);
-        if (*sampling_note) fprintf(stderr, "ringbench vnodes: %s\n", sampling_note);
-    } else {
-        rb_report_note(f, o->fmt, "integer floor: worst ceil(B/N)/(B/N) = %.4f (N %u)", worst_floor,
-                       floor_n);
-        if (*floor_note) rb_report_note(f, o->fmt, "%s", floor_note);
-        rb_report_note(f, o->fmt,
-                       "sampling floor (V -> infinity: each bucket to a uniformly random member): "
-                       "worst peak-to-mean %.3f (N %u)",
-                       sampling, sampling_n);
-        if (*sampling_note) rb_report_note(f, o->fmt, "%s", sampling_note);
-        rb_report_note(f, o->fmt, "%s", verdict);
-    }
+        vnodes_verdict(o, &bl, &p, members_desc, best_p2m, best_v, verdict, sizeof verdict);
+    vnodes_footer(f, o, &fl, &bl, &p, verdict);
     free(kpb), free(scratch), rb_key_list_free(&keys);
     return RB_EXIT_OK;
 }
 
 int rb_cmd_vnodes(int argc, char **argv) {
     vnodes_opts o = {.algo = rb_algo_by_name("binary"),
-                     .n_seeds = 10,
+                     .n_seeds = 100,
+                     .n_blocks = 3,
+                     .quantile = 0.95,
                      .max_vnodes = 4096,
                      .first_seed = 1,
                      .target = 1.10,

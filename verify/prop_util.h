@@ -33,10 +33,12 @@ static inline void prop_check(int ok, const char *fmt, ...) {
     va_end(ap);
 }
 
-/* Print the summary and return the exit status (1 when any check failed). */
+/* Print the summary and return the exit status: 1 when any check failed or
+ * when no check ran (a property that checked nothing proved nothing). */
 static inline int prop_finish(const char *name) {
     printf("%s: %lu checks, %lu failed\n", name, prop_n_checked, prop_n_failed);
-    return prop_n_failed ? 1 : 0;
+    if (prop_n_checked == 0) fprintf(stderr, "FAIL %s: no check ran\n", name);
+    return (prop_n_failed || prop_n_checked == 0) ? 1 : 0;
 }
 
 /* Measure one case: n members (and the added one) from seed; B buckets,

@@ -1,0 +1,160 @@
+/* conninfo_redact.c — hide secrets of a libpq conninfo (conninfo_redact.h).
+ * The input is marked byte by byte (hide[i]), then copied with each run of
+ * hidden bytes written as "***". The key=value tokenizer follows libpq's
+ * conninfo_parse (fe-connect.c): keyword, optional spaces, '=', optional
+ * spaces, then a value in single quotes or up to the next space, '\' escaping
+ * the next byte in both. */
+#include "conninfo_redact.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int prefix_ci(const char *s, const char *p) {
+    for (; *p; s++, p++)
+        if (tolower((unsigned char)*s) != *p) return 0;
+    return 1;
+}
+
+static int eq_ci(const char *s, size_t n, const char *w) {
+    return strlen(w) == n && prefix_ci(s, w);
+}
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    c = tolower(c);
+    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Percent-decoded s[0 .. n) equals w (case-insensitive)? */
+static int pct_eq_ci(const char *s, size_t n, const char *w) {
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++, k++) {
+        int c = (unsigned char)s[i];
+        if (c == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
+            c = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
+            i += 2;
+        }
+        if (!w[k] || tolower(c) != w[k]) return 0;
+    }
+    return w[k] == 0;
+}
+
+static int is_uri(const char *s) {
+    return prefix_ci(s, "postgresql://") || prefix_ci(s, "postgres://");
+}
+
+static void mark_uri(const char *s, size_t len, char *hide) {
+    size_t start = (size_t)(strstr(s, "://") - s) + 3;
+    /* user info: up to the last '@' of the whole string. libpq ends it at the
+     * first '@' before any '/', but a password may hold an unencoded '/', '?'
+     * or '@' (libpq then misreads the URI and the error echoes it): hiding up
+     * to the last '@' hides at least the password, sometimes more. */
+    const char *at = NULL;
+    for (const char *p = strchr(s + start, '@'); p; p = strchr(p + 1, '@'))
+        at = p;
+    if (at) {
+        const char *colon = memchr(s + start, ':', (size_t)(at - s) - start);
+        for (size_t i = colon ? (size_t)(colon - s) + 1 : len; i < (size_t)(at - s); i++)
+            hide[i] = 1;
+    }
+    /* query parameters: name=value&...; a password value is hidden */
+    const char *q = memchr(s + start, '?', len - start);
+    if (!q) return;
+    for (size_t i = (size_t)(q - s) + 1; i < len;) {
+        size_t amp = i;
+        while (amp < len && s[amp] != '&')
+            amp++;
+        const char *eq = memchr(s + i, '=', amp - i);
+        if (eq && pct_eq_ci(s + i, (size_t)(eq - s) - i, "password"))
+            for (size_t k = (size_t)(eq - s) + 1; k < amp; k++)
+                hide[k] = 1;
+        i = amp + 1;
+    }
+}
+
+/* Does the value v[0 .. n) (escapes removed) hold a secret? */
+static int value_has_secret(const char *v, size_t n) {
+    char *copy = malloc(n + 1), *red = malloc(2 * n + 8);
+    int secret = 1; /* out of memory: hide */
+    if (copy && red) {
+        memcpy(copy, v, n);
+        copy[n] = 0;
+        rb_conninfo_redact(copy, red, 2 * n + 8);
+        secret = strcmp(copy, red) != 0;
+    }
+    free(copy);
+    free(red);
+    return secret;
+}
+
+static void mark_keyvalue(const char *s, size_t len, char *hide) {
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && isspace((unsigned char)s[i]))
+            i++;
+        size_t kw = i;
+        while (i < len && s[i] != '=' && !isspace((unsigned char)s[i]))
+            i++;
+        size_t kw_len = i - kw;
+        while (i < len && isspace((unsigned char)s[i]))
+            i++;
+        if (i >= len || s[i] != '=') {
+            if (kw_len == 0) break;
+            continue; /* malformed (libpq refuses it); go on with the next token */
+        }
+        i++;
+        while (i < len && isspace((unsigned char)s[i]))
+            i++;
+        size_t v = i;
+        char *val = malloc(len - v + 1); /* unescaped value */
+        size_t n = 0;
+        if (i < len && s[i] == '\'') {
+            for (i++; i < len && s[i] != '\''; i++) {
+                if (s[i] == '\\' && i + 1 < len) i++;
+                if (val) val[n++] = s[i];
+            }
+            if (i < len) i++; /* closing quote */
+        } else {
+            for (; i < len && !isspace((unsigned char)s[i]); i++) {
+                if (s[i] == '\\' && i + 1 < len) i++;
+                if (val) val[n++] = s[i];
+            }
+        }
+        int secret = eq_ci(s + kw, kw_len, "password") ||
+                     (eq_ci(s + kw, kw_len, "dbname") && (!val || value_has_secret(val, n)));
+        free(val);
+        if (secret)
+            for (size_t k = v; k < i; k++)
+                hide[k] = 1;
+    }
+}
+
+char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size) {
+    const char *s = conninfo ? conninfo : "";
+    size_t len = strlen(s), o = 0;
+    if (out_size == 0) return out;
+    char *hide = calloc(len + 1, 1);
+    if (!hide) { /* cannot tell what is secret: show nothing */
+        snprintf(out, out_size, "%s", len ? "***" : "");
+        return out;
+    }
+    if (is_uri(s))
+        mark_uri(s, len, hide);
+    else
+        mark_keyvalue(s, len, hide);
+    for (size_t i = 0; i < len && o + 1 < out_size; i++) {
+        if (!hide[i]) {
+            out[o++] = s[i];
+            continue;
+        }
+        for (const char *m = "***"; *m && o + 1 < out_size; m++)
+            out[o++] = *m;
+        while (i + 1 < len && hide[i + 1])
+            i++;
+    }
+    out[o] = 0;
+    free(hide);
+    return out;
+}

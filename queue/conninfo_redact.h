@@ -1,0 +1,31 @@
+/*
+ * queue/conninfo_redact.h — a libpq conninfo with its secrets hidden, for
+ * error messages. Every place that prints a conninfo goes through
+ * rb_conninfo_redact (queue.c; nothing else prints one).
+ *
+ * What is hidden (replaced by "***"):
+ *   - key=value form: the value of `password` (any case), quoted or not,
+ *     with backslash escapes, up to its end (also an unterminated quote);
+ *     and the whole value of `dbname` when that value is itself a conninfo or
+ *     URI holding a secret (libpq expands dbname in some paths);
+ *   - URI form (postgresql:// or postgres://, any case): the password of the
+ *     user info (`user:***@host`; the user stays: from the first ':' to the
+ *     last '@' of the string, a superset of libpq's reading), and the value of
+ *     every query parameter whose name, after
+ *     percent-decoding, is `password`.
+ * Nothing else changes, so the message still says which host and user.
+ * Pure; thread-safe.
+ */
+#ifndef RINGBENCH_CONNINFO_REDACT_H
+#define RINGBENCH_CONNINFO_REDACT_H
+
+#include <stddef.h>
+
+/*
+ * rb_conninfo_redact — write the redacted `conninfo` (NUL-terminated; NULL
+ * is treated as "") into out[0 .. out_size), truncated to fit and always
+ * NUL-terminated when out_size >= 1. Returns `out`.
+ */
+char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size);
+
+#endif

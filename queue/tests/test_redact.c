@@ -1,0 +1,86 @@
+/* test_redact.c — rb_conninfo_redact against a table of conninfo strings
+ * (ctest unit.conninfo_redact). Each case gives the input and the exact
+ * expected output; a case fails when the output differs or still contains the
+ * secret. Prints failures as case, got, expected, then "N passed, N failed". */
+#include <stdio.h>
+#include <string.h>
+
+#include "conninfo_redact.h"
+
+static const struct {
+    const char *in, *want, *secret; /* secret: must not appear in the output (NULL: none) */
+} cases[] = {
+    /* key=value */
+    {"host=db port=5432 password=hunter2 user=rb", "host=db port=5432 password=*** user=rb",
+     "hunter2"},
+    {"password=hunter2", "password=***", "hunter2"},
+    {"PASSWORD=hunter2 host=x", "PASSWORD=*** host=x", "hunter2"},
+    {"host=db password = hunter2", "host=db password = ***", "hunter2"},
+    {"host=db password='two words' user=rb", "host=db password=*** user=rb", "two words"},
+    {"password='it\\'s \\\\ secret' host=x", "password=*** host=x", "secret"},
+    {"password=back\\ slash host=x", "password=*** host=x", "slash"},
+    {"host=x password='unterminated secret", "host=x password=***", "unterminated"},
+    {"host=x password=", "host=x password=", NULL},
+    {"host=x password=''", "host=x password=***", NULL},
+    /* `password` inside other values is not a password */
+    {"user=password host=x", "user=password host=x", NULL},
+    {"application_name='password=x' host=y", "application_name='password=x' host=y", NULL},
+    {"options='-c password_encryption=md5' password=s3cret",
+     "options='-c password_encryption=md5' password=***", "s3cret"},
+    {"passwordx=1 xpassword=2", "passwordx=1 xpassword=2", NULL},
+    /* dbname that is itself a conninfo or URI with a secret */
+    {"dbname='host=a password=s3cret' user=u", "dbname=*** user=u", "s3cret"},
+    {"dbname=postgresql://u:s3cret@h/db", "dbname=***", "s3cret"},
+    {"dbname=app host=h", "dbname=app host=h", NULL},
+    /* URIs */
+    {"postgresql://rb:hunter2@db.example:5432/app", "postgresql://rb:***@db.example:5432/app",
+     "hunter2"},
+    {"postgres://rb:hunter2@db/app", "postgres://rb:***@db/app", "hunter2"},
+    {"POSTGRESQL://rb:hunter2@db/app", "POSTGRESQL://rb:***@db/app", "hunter2"},
+    {"postgresql://rb@db/app", "postgresql://rb@db/app", NULL},
+    {"postgresql://db/app", "postgresql://db/app", NULL},
+    {"postgresql://rb:p%40ss%3Aword@db/app", "postgresql://rb:***@db/app", "p%40ss"},
+    {"postgresql://rb:pa/ss@db/app", "postgresql://rb:***@db/app", "pa/ss"},
+    {"postgresql://rb:p@ss@db/app", "postgresql://rb:***@db/app", "ss@"},
+    {"postgresql://db/app?password=hunter2&sslmode=require",
+     "postgresql://db/app?password=***&sslmode=require", "hunter2"},
+    {"postgresql://db/app?sslmode=require&pass%77ord=hunter2",
+     "postgresql://db/app?sslmode=require&pass%77ord=***", "hunter2"},
+    {"postgresql://db/app?PASSWORD=hunter2", "postgresql://db/app?PASSWORD=***", "hunter2"},
+    {"postgresql://db/app?application_name=password", "postgresql://db/app?application_name=password",
+     NULL},
+    {"postgresql://u:x@h1:1,h2:2/app?password=y", "postgresql://u:***@h1:1,h2:2/app?password=***",
+     "x@"},
+    /* empty and odd input */
+    {"", "", NULL},
+    {"garbage==", "garbage==", NULL},
+    {"=password", "=password", NULL},
+};
+
+int main(void) {
+    int n_pass = 0, n_fail = 0;
+    char out[512];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rb_conninfo_redact(cases[i].in, out, sizeof out);
+        int ok = strcmp(out, cases[i].want) == 0 &&
+                 (!cases[i].secret || !strstr(out, cases[i].secret));
+        if (ok) {
+            n_pass++;
+        } else {
+            n_fail++;
+            printf("FAIL case %zu '%s': got '%s', expected '%s'\n", i, cases[i].in, out,
+                   cases[i].want);
+        }
+    }
+    /* truncation keeps the string terminated and never shows a secret */
+    char small[12];
+    rb_conninfo_redact("password=hunter2 host=x", small, sizeof small);
+    if (strcmp(small, "password=**") != 0) {
+        n_fail++;
+        printf("FAIL truncation: got '%s', expected 'password=**'\n", small);
+    } else {
+        n_pass++;
+    }
+    printf("%d passed, %d failed\n", n_pass, n_fail);
+    return n_fail ? 1 : 0;
+}
