@@ -189,8 +189,9 @@ def lookup_table(runs, algos):
 
 
 def build_table(runs, algos):
-    out = ["| algorithm | N | V | build ms | join + refill ms | qsort ms (N*V u64) | bytes (jemalloc) "
-           "| bytes held | bytes / vnode |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    out = ["| algorithm | N | V | build ms | resize ms | join + refill ms | qsort ms (N*V u64) "
+           "| bytes (jemalloc) | bytes held | bytes / vnode |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for algo in algos:
         for n in (16, 64, 1024):
             for v in (16, 128, 256):
@@ -206,7 +207,10 @@ def build_table(runs, algos):
                 vv = str(v) if suffix.endswith(f"V:{v}") else "-"
                 q = cpu_ns(runs, f"qsort_u64/N:{n}/V:{v}") if vv != "-" else None
                 j = cpu_ns(runs, f"join_refill/{algo}/xxh3/{suffix}")
+                rz = cpu_ns(runs, f"resize/{algo}/xxh3/{suffix}")
+                inc = " (derive)" if runs.get(f"resize/{algo}/xxh3/{suffix}", {}).get("incremental") else ""
                 out.append(f"| {algo} | {n} | {vv} | {fmt(cpu_ns(runs, f'build/{algo}/xxh3/{suffix}') / 1e6, 3)} "
+                           f"| {fmt(rz / 1e6 if rz else None, 3)}{inc} "
                            f"| {fmt(j / 1e6 if j else None, 3)} | {fmt(q / 1e6 if q else None, 3)} "
                            f"| {b.get('bytes_jemalloc', 0):.0f} | {b.get('bytes_held', 0):.0f} "
                            f"| {fmt(b.get('bytes_per_vnode'))} |")

@@ -122,12 +122,66 @@ int rb_cmd_hash(int argc, char **argv) {
 typedef struct {
     rb_cli_ring ring;
     rb_format fmt;
+    const char *derive; /* --derive: memberships separated by ';', or NULL */
 } ring_opts;
+
+static const char derive_help[] =
+    "  --derive 'L1;L2;..' then change the membership to L1, then to L2, ... (each a\n"
+    "                     --members list), one step at a time by incremental derive\n"
+    "                     (anchor, memento, dx: members keep their slots; the others\n"
+    "                     rebuild); prints the last ring's owners\n";
 
 static int ring_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     ring_opts *o = ctx;
+    if (strcmp(argv[*i], "--derive") == 0) {
+        o->derive = rb_cli_opt_value(cmd, argc, argv, i);
+        return o->derive ? 1 : -1;
+    }
     int used = rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
     return used ? used : rb_cli_format_option(cmd, 0, &o->fmt, argc, argv, i);
+}
+
+/* One --derive step: *ring (over *members) becomes the ring over `spec`.
+ * 0, or prints a message and returns an exit code (the old ring and list
+ * stay with the caller). */
+static int derive_step(const char *cmd, const char *spec, rb_member_list *members,
+                       rb_ring **ring) {
+    rb_member_list next;
+    char err[256];
+    if (rb_member_list_parse(spec, &next, err, sizeof err))
+        return rb_cli_usage_error(cmd, "--derive '%s': %s", spec, err);
+    rb_ring *derived = NULL;
+    int rc = rb_ring_derive(*ring, next.members, next.n, &derived);
+    if (rc) {
+        rb_member_list_free(&next);
+        if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
+        return rb_cli_usage_error(cmd, "--derive '%s': %s", spec, rb_error_detail());
+    }
+    rb_ring_destroy(*ring);
+    rb_member_list_free(members);
+    *ring = derived;
+    *members = next;
+    return 0;
+}
+
+/* Apply the --derive steps in order. 0 or an exit code (message printed). */
+static int derive_all(const char *cmd, const char *steps, rb_member_list *members,
+                      rb_ring **ring) {
+    char spec[4096];
+    while (steps && *steps) {
+        const char *end = strchr(steps, ';');
+        size_t len = end ? (size_t)(end - steps) : strlen(steps);
+        if (len == 0 || len >= sizeof spec)
+            return rb_cli_usage_error(cmd, "--derive: each step must be a membership of 1 to %zu "
+                                      "bytes (got %zu at '%.20s')",
+                                      sizeof spec - 1, len, steps);
+        memcpy(spec, steps, len);
+        spec[len] = '\0';
+        int rc = derive_step(cmd, spec, members, ring);
+        if (rc) return rc;
+        steps = end ? end + 1 : NULL;
+    }
+    return 0;
 }
 
 /* Parse, then build the ring. RB_CLI_CONTINUE with *ring and *members set
@@ -136,10 +190,17 @@ static int ring_command_setup(const char *cmd, const char *const *help, int argc
                               ring_opts *o, int *n_pos, rb_member_list *members, rb_ring **ring) {
     rb_cli_ring_init(&o->ring);
     o->fmt = RB_FMT_TEXT;
+    o->derive = NULL;
     int rc = rb_cli_parse_args(cmd, help, ring_option, o, argc, argv, n_pos);
     if (rc != RB_CLI_CONTINUE) return rc;
     rc = rb_cli_ring_build(cmd, &o->ring, members, ring);
-    return rc ? rc : RB_CLI_CONTINUE;
+    if (rc) return rc;
+    if ((rc = derive_all(cmd, o->derive, members, ring))) {
+        rb_ring_destroy(*ring);
+        rb_member_list_free(members);
+        return rc;
+    }
+    return RB_CLI_CONTINUE;
 }
 
 static void ring_free(rb_member_list *members, rb_ring *ring) {
@@ -162,7 +223,7 @@ static const char *const owner_help[] = {
     "the keys; a key that starts with -- goes after a lone --.\n"
     "\n"
     "options:\n",
-    rb_cli_ring_help, rb_cli_format_help, NULL};
+    rb_cli_ring_help, derive_help, rb_cli_format_help, NULL};
 
 int rb_cmd_owner(int argc, char **argv) {
     ring_opts o;
@@ -198,7 +259,7 @@ static const char *const table_help[] = {
     "(bucket, owner); json an array of member ids indexed by bucket.\n"
     "\n"
     "options:\n",
-    rb_cli_ring_help, rb_cli_format_help, NULL};
+    rb_cli_ring_help, derive_help, rb_cli_format_help, NULL};
 
 int rb_cmd_table(int argc, char **argv) {
     ring_opts o;

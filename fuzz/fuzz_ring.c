@@ -3,8 +3,8 @@
  * every registered algorithm (the registry is iterated: a new algorithm is
  * fuzzed without an edit here). Input: hash (1 byte), flags (1), V (1 or 4),
  * B (2 or 4), seed (8), shuffle seed (4), table source (1), parameters
- * (1 + up to 2 x 10), then the member list `id[=weight],...` up to the first
- * NUL.
+ * (1 + up to 2 x 10), the extra algorithm (1), the shuffled algorithm (1),
+ * then the member list `id[=weight],...` up to the first NUL.
  * Contract (include/ringbench/ring.h, shared/DESIGN.md):
  *   - rb_member_list_parse agrees with an independent split (at ',', the
  *     weight after the last '=', empty ids refused);
@@ -163,6 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cfg.seed = fuzz_take_u64(&in);
     uint64_t shuffle = fuzz_take_u32(&in);
     unsigned src_pick = fuzz_take_u8(&in), n_set = fuzz_take_u8(&in) % 4;
+    unsigned extra_pick = fuzz_take_u8(&in), shuffle_pick = fuzz_take_u8(&in);
     /* up to 2 parameters an algorithm declares: mostly near its range, sometimes raw */
     for (unsigned k = 0; k < n_set && k < 2; k++) {
         const rb_algo *a = rb_algo_at(fuzz_take_u8(&in) % rb_algo_count());
@@ -198,10 +199,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (rb_algo_flags(rb_algo_at(i), NULL) & RB_ALGO_POSITIONAL) pos_algos[n_pos++] = rb_algo_at(i);
     if (n_pos) cfg.table_source = pos_algos[src_pick % n_pos]->name;
 
+    /* Built on each input: linear, binary, table and table's source (the
+     * agreement checks) plus one more algorithm the input picks, so a costly
+     * build (e.g. a 65,537-entry Maglev table) does not slow every input;
+     * across inputs every registered algorithm is built. */
+    const rb_algo *lin = rb_algo_by_name("linear"), *bin = rb_algo_by_name("binary"),
+                  *tab = rb_algo_by_name("table");
+    const rb_algo *extra = rb_algo_at(extra_pick % n_algos);
     rb_ring *rings[MAX_ALGOS] = {0};
     uint32_t *owners[MAX_ALGOS] = {0};
     for (size_t i = 0; i < n_algos && i < MAX_ALGOS; i++) {
         const rb_algo *a = rb_algo_at(i);
+        if (a != lin && a != bin && a != tab && a != extra &&
+            !(cfg.table_source && !strcmp(a->name, cfg.table_source)))
+            continue;
         uint64_t points;
         int valid = ref_valid(a, &cfg, list.members, list.n, &points);
         if (valid && (points > MAX_POINTS_BUILT || cfg.n_buckets > MAX_BUCKETS_BUILT)) continue;
@@ -243,8 +254,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     /* linear = binary on buckets and positions; table = its source */
-    const rb_algo *lin = rb_algo_by_name("linear"), *bin = rb_algo_by_name("binary"),
-                  *tab = rb_algo_by_name("table");
     rb_ring *rl = NULL, *rbn = NULL, *rt = NULL, *rsrc = NULL;
     uint32_t *ol = NULL, *ob = NULL, *ot = NULL, *osrc = NULL;
     for (size_t i = 0; i < n_algos && i < MAX_ALGOS; i++) {
@@ -279,6 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < n_algos && i < MAX_ALGOS; i++) {
         /* the properties under this config: table takes its source's */
         if (!rings[i] || !(rb_algo_flags(rb_algo_at(i), &cfg) & RB_ALGO_ORDER_FREE)) continue;
+        if (i != shuffle_pick % n_algos) continue; /* one per input (speed) */
         rb_ring *r2 = NULL;
         rc = rb_ring_build(rb_algo_at(i), &cfg, shuffled, list.n, &r2);
         FUZZ_CHECK(rc == 0, "%s: shuffled list refused: %s", rb_algo_at(i)->name, rb_error_detail());

@@ -31,11 +31,18 @@ write("keys", "edge-invalid-utf8", hdr + b"caf\xc3\n\xed\xa0\x80\n\xc0\xaf\n\xf4
 write("keys", "edge-astral", hdr + b"\xf0\x9f\x98\x80\n\xef\xbf\xbd\n")
 write("keys", "edge-seed", struct.pack(">IQ", 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF) + b"x\n")
 
-# ring: hash, flags, V, B (2), seed (8), shuffle seed (4), table source, parameters (0), members
+# ring: hash, flags, V, B (2), seed (8), shuffle seed (4), table source, parameters (0),
+# extra algorithm, shuffled algorithm, members
 def ring(name, members, hash_i=0, v=15, b=1023, flags=0, raw=None):
     head = bytes([hash_i, flags])
     head += struct.pack(">II", *raw) if raw else bytes([v]) + struct.pack(">H", b)
-    write("ring", name, head + struct.pack(">QIBB", 0, 7, 0, 0) + members)
+    global ring_no
+    ring_no += 1  # the extra and the shuffled algorithm: a registry index per seed
+    write("ring", name, head + struct.pack(">QIBBBB", 0, 7, 0, 0, ring_no % 16, ring_no % 16) + members)
+ring_no = 0
+for k in range(16):  # every registry index (16 > the algorithms registered today)
+    write("ring", f"seed-3-workers-algo-{k}", bytes([0, 0, 31]) + struct.pack(">HQIBBBB", 1023, 0, 7, 0, 0, k, k)
+          + b"worker-1,worker-2,worker-3")
 ring("seed-3-workers", b"worker-1,worker-2,worker-3")
 ring("seed-4-workers-fnv", b"worker-1,worker-2,worker-3,worker-4", hash_i=0)
 ring("js-hash", b"w1,w2,\xc3\xa9", hash_i=1)
@@ -53,10 +60,11 @@ ring("raw-huge", b"a,b", flags=1, raw=(0xFFFFFFFF, 0xFFFFFFFF))
 ring("raw-max-points", b"a=65536", flags=1, raw=(1 << 10, 16))
 ring("one-bucket", b"x,y,z", b=0)
 # table filled from jump (source index 1 of the positional algorithms is not fixed: pick 3)
-write("ring", "table-source-pick", bytes([0, 0, 15]) + struct.pack(">HQIBB", 63, 1, 9, 3, 0) + b"a,b,c,d")
+write("ring", "table-source-pick", bytes([0, 0, 15]) + struct.pack(">HQIBBBB", 63, 1, 9, 3, 0, 5, 5) + b"a,b,c,d")
 # a parameter near its range (algorithm 0's first, if it declares one) and a raw one
 write("ring", "param-near", bytes([2, 0, 15]) + struct.pack(">HQIBB", 63, 0, 9, 0, 2)
-      + bytes([255, 0]) + struct.pack(">Q", 5) + bytes([255, 0x80]) + struct.pack(">Q", 2**64 - 1) + b"a,b,c")
+      + bytes([255, 0]) + struct.pack(">Q", 5) + bytes([255, 0x80]) + struct.pack(">Q", 2**64 - 1) + bytes([6, 6])
+      + b"a,b,c")
 
 # options: mode byte + text
 for i, s in enumerate([b"0", b"18446744073709551615", b"18446744073709551616", b"-1", b"007"]):

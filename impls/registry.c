@@ -20,7 +20,10 @@
     X(rendezvous)                                                                                  \
     X(table)                                                                                       \
     X(maglev)                                                                                      \
-    X(ketama)
+    X(ketama)                                                                                      \
+    X(anchor)                                                                                      \
+    X(memento)                                                                                     \
+    X(dx)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)

@@ -16,6 +16,7 @@ static const rb_command pg_commands[] = {
     {"status", "row counts by status, the worker membership, dead letters", rb_pg_cmd_status},
     {"retry", "re-drive dead letters (failed rows) by id or all", rb_pg_cmd_retry},
     {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
+    {"chaos", "drain a backlog under injected faults; report lost, duplicates, deaths", rb_pg_cmd_chaos},
     {"bench", "claim throughput vs pgbench, scale event, crash injection", rb_pg_cmd_bench},
 };
 #define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
@@ -464,7 +465,9 @@ int rb_pg_cmd_retry(int argc, char **argv) {
     int n_pos = 0, rc = rb_pg_parse_options(cmd, retry_help, NULL, argc, argv, &cfg, NULL,
                                             retry_option, &o, &n_pos, NULL);
     if (rc >= 0) return rc;
-    if (o.all == (n_pos > 0)) return rb_cli_usage_error(cmd, "give --all or row ids, not both");
+    if (o.all && n_pos > 0) return rb_cli_usage_error(cmd, "give --all or row ids, not both");
+    if (!o.all && n_pos == 0)
+        return rb_cli_usage_error(cmd, "give the ids of the dead letters to re-drive, or --all");
     int64_t *ids = calloc(n_pos ? (size_t)n_pos : 1, sizeof *ids);
     if (!ids) return rb_cli_fail(cmd, "out of memory");
     for (int k = 0; k < n_pos; k++) {

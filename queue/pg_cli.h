@@ -53,6 +53,7 @@ int rb_pg_cmd_enqueue(int argc, char **argv);
 int rb_pg_cmd_worker(int argc, char **argv); /* cmd_pg_worker.c */
 int rb_pg_cmd_status(int argc, char **argv);
 int rb_pg_cmd_retry(int argc, char **argv);
+int rb_pg_cmd_chaos(int argc, char **argv); /* cmd_pg_chaos.c */
 int rb_pg_cmd_explain(int argc, char **argv);
 int rb_pg_cmd_bench(int argc, char **argv); /* bench/pg/bench.c (bench/pg/README.md) */
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conninfo_redact.h"
+#include "keygen.h"
 #include "ringbench/error.h"
 
 #include "queue_sql.h"
@@ -262,16 +263,16 @@ static int classify(const rb_queue *q, const PGresult *r) {
     return ERR_FATAL;
 }
 
-/* A random value in [0, 1) for backoff jitter (not for anything else). */
+/* A random value in [0, 1) for backoff jitter: the project's splitmix64
+ * (datasets/keygen.h), one stream per thread seeded from the clock and pid. */
 static double jitter_unit(void) {
     static _Thread_local uint64_t state;
     if (!state) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        state = rb_hash_fmix64((uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts);
+        state = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts;
     }
-    state = rb_hash_fmix64(state + 0x9e3779b97f4a7c15ULL);
-    return (double)(state >> 11) / 9007199254740992.0;
+    return rb_uniform01(&state);
 }
 
 /*
@@ -1152,6 +1153,21 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
              analyze ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "", claim_sql_of(q, mode));
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
+    /* The claim hands out rows only to a live incarnation: an unregistered
+     * session registers inside this transaction (rolled back below). */
+    char inc[24];
+    snprintf(inc, sizeof inc, "%s", q->incarnation_param[0] ? q->incarnation_param : "0");
+    if (!rc && !q->registered) {
+        char ttl[16];
+        snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
+        const char *reg[] = {q->worker_id, ttl, rb_claim_mode_name(mode)};
+        PGresult *t =
+            PQexecParams(q->conn, rb_queue_sql("register"), 3, NULL, reg, NULL, NULL, 0);
+        if (PQresultStatus(t) == PGRES_TUPLES_OK && PQntuples(t) == 1)
+            snprintf(inc, sizeof inc, "%s", PQgetvalue(t, 0, 0));
+        PQclear(t);
+    }
+    params[3] = inc;
     PGresult *r =
         rc ? NULL : PQexecParams(q->conn, sql, affinity ? 6 : 4, NULL, params, NULL, NULL, 0);
     if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK)

@@ -253,7 +253,10 @@ int rb_queue_rejoin(rb_queue *q);
  * recompute this worker's owned buckets (rb_ring_owner_bucket == me) and
  * publish them in workers.owned_buckets / view_members. *changed (may be NULL)
  * is set to 1 when the membership changed. A worker absent from the live
- * membership owns no bucket.
+ * membership owns no bucket. The new view is built aside and replaces the
+ * current one only when complete: on failure (RB_ENOMEM, RB_EDB, or the ring's
+ * error for a member id it rejects) the last good view stays and the next call
+ * tries again (it does not take "unchanged" for success).
  */
 int rb_queue_refresh_membership(rb_queue *q, int *changed);
 

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -270,6 +271,10 @@ static int duties(run *r) {
 
 /* The simulated handler: sleep work_us; fail the first fail_attempts runs of fail_pct % of rows. */
 static int simulated(run *r, const rb_queue_row *row, char *err, size_t err_size) {
+    if (r->o->crash_on_key && strcmp(row->partition_key, r->o->crash_on_key) == 0) {
+        fflush(NULL);
+        raise(SIGKILL); /* a poison row: the handler takes its worker down */
+    }
     if (r->o->work_us) sleep_us(r->o->work_us);
     if (!r->o->fail_pct || row->attempts >= r->o->fail_attempts) return 0;
     uint64_t h = rb_hash_xxh3.fn(row->idempotency_key, strlen(row->idempotency_key), 7);

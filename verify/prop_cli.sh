@@ -105,12 +105,22 @@ expect_out '"table",.*"monotone_last,weighted"' verify --quiet --algo table \
 expect_out '"table",.*"order_free,vnodes,monotone,weighted"' verify --quiet --algo table \
     --members 2..4 --vnodes 16 --seeds 2 --format json
 
+# maglev's declared bound (1 x ideal + 2% of the buckets) holds where its
+# disruption dominates the ideal (N 200: ideal 0.5%), and a bad table size
+# is bad input
+expect_out '"maglev",.*"table_size=65537"' verify --quiet --algo maglev --members 200 \
+    --vnodes 1 --seeds 2 --format json
+expect 2 "65536 is not prime" owner --algo maglev --members a,b --param table_size=65536 k
+expect 2 "smaller than the total weight 3" owner --algo maglev --members a,b=2 \
+    --param table_size=2 k
+
 # --- per-algorithm parameters: unknown name or bad value, exit 2, one line ---
 expect 2 "^ringbench owner: unknown parameter 'nope'" owner --algo binary --members a,b \
     --param nope=1 k
 expect 2 "^ringbench owner: --param 'x' is not NAME=VALUE" owner --algo binary --members a \
     --param x k
-expect 2 "^ringbench verify: unknown parameter 'nope'" verify --algo binary --param nope=3
+expect 2 "^ringbench verify: unknown parameter 'nope'" verify --algo binary --members 2 \
+    --vnodes 1 --seeds 1 --quiet --param nope=3
 expect 2 "^ringbench owner: --param a given twice" owner --algo binary --members a \
     --param a=1 --param a=2 k
 

@@ -22,9 +22,10 @@ WITH picked AS MATERIALIZED (
     WHERE EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
     LIMIT $2)
-UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = clock_timestamp(),
-       lease_expires_at = clock_timestamp() + $3 * interval '1 millisecond',
+UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = locked.at,
+       lease_expires_at = locked.at + $3 * interval '1 millisecond',
        lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
-FROM picked WHERE inbox.id = picked.id
+FROM picked CROSS JOIN LATERAL (SELECT clock_timestamp() AS at) locked
+WHERE inbox.id = picked.id
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
           inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims
