@@ -36,8 +36,13 @@ write("keys", "edge-seed", struct.pack(">IQ", 0xFFFFFFFF, 0xFFFFFFFFFFFFFFFF) + 
 def ring(name, members, hash_i=0, v=15, b=1023, flags=0, raw=None):
     head = bytes([hash_i, flags])
     head += struct.pack(">II", *raw) if raw else bytes([v]) + struct.pack(">H", b)
-    for k in range(8):  # the extra and the shuffled algorithm: indices 0..7 of the registry
-        write("ring", f"{name}-{k}", head + struct.pack(">QIBBBB", 0, 7, 0, 0, k, k) + members)
+    global ring_no
+    ring_no += 1  # the extra and the shuffled algorithm: a registry index per seed
+    write("ring", name, head + struct.pack(">QIBBBB", 0, 7, 0, 0, ring_no % 16, ring_no % 16) + members)
+ring_no = 0
+for k in range(16):  # every registry index (16 > the algorithms registered today)
+    write("ring", f"seed-3-workers-algo-{k}", bytes([0, 0, 31]) + struct.pack(">HQIBBBB", 1023, 0, 7, 0, 0, k, k)
+          + b"worker-1,worker-2,worker-3")
 ring("seed-3-workers", b"worker-1,worker-2,worker-3")
 ring("seed-4-workers-fnv", b"worker-1,worker-2,worker-3,worker-4", hash_i=0)
 ring("js-hash", b"w1,w2,\xc3\xa9", hash_i=1)

@@ -8,7 +8,8 @@
  * W and L recomputed by following K: anchorhash/cpp-anchorhash, mem/).
  *
  * Slots (the paper's buckets) 0 .. a-1, a = the capacity (parameter
- * `capacity`, default 1024; the total weight must not exceed it). Slot
+ * `capacity`; default 0: the power of two >= 2 x the total weight of the
+ * first build, which a derived ring keeps; see rb_stateful_capacity). Slot
  * owners and the removed-slot stack follow slotmap.h: a fresh build gives the
  * members slots in list order (slots 0 .. N-1 for N members of weight 1, the
  * others "removed" in the order a-1 .. N, as the paper's initialisation);
@@ -35,7 +36,6 @@
 
 #include "slotmap.h"
 
-#define ANCHOR_DEFAULT_CAPACITY 1024u /* slots when --param capacity is not given */
 
 typedef struct {
     rb_ring hdr;
@@ -46,11 +46,11 @@ typedef struct {
 } anchor_ring;
 
 static const rb_param_spec params[] = {
-    {"capacity", "slots a, >= the total member weight (room to add members back)",
-     ANCHOR_DEFAULT_CAPACITY, 1, RB_MAX_POINTS, NULL},
+    {"capacity",
+     "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
+     0, 0, RB_MAX_POINTS, NULL},
 };
 
-static uint32_t capacity_of(const rb_ring *hdr) { return (uint32_t)rb_ring_param(hdr, "capacity"); }
 
 /* A and K from the slot map: slots >= n_used removed in the order a-1 .. n_used
  * (A[j] = j, K[j] = j), then the stack replayed oldest first (RemoveBucket). */
@@ -69,19 +69,15 @@ static void fill_anchor(anchor_ring *r) {
 }
 
 static int build(const rb_ring *hdr, rb_ring **out) {
-    uint32_t a = capacity_of(hdr);
-    uint64_t tw = rb_ring_n_points(hdr);
-    if (tw > a)
-        return rb_set_error(RB_ERANGE,
-                            "anchor: total weight %llu exceeds the capacity %u slots "
-                            "(--param capacity=...)",
-                            (unsigned long long)tw, a);
+    const rb_ring *old = rb_stateful_origin(hdr);
+    uint32_t a;
+    int rc = rb_stateful_capacity(hdr, old ? ((const anchor_ring *)old)->capacity : 0, "anchor", &a);
+    if (rc) return rc;
     anchor_ring *r = calloc(1, sizeof *r);
     if (!r) return rb_set_error(RB_ENOMEM, "out of memory for a ring");
     r->hdr = *hdr;
     r->capacity = a;
-    const rb_ring *old = rb_stateful_origin(hdr);
-    int rc = old ? rb_slotmap_derive(&r->map, &((const anchor_ring *)old)->map, old, hdr, 0, a,
+    rc = old ? rb_slotmap_derive(&r->map, &((const anchor_ring *)old)->map, old, hdr, 0, a,
                                      "anchor")
                  : rb_slotmap_fresh(&r->map, hdr, 0);
     if (rc) {
@@ -132,8 +128,7 @@ static void destroy(rb_ring *ring) {
 
 const rb_algo rb_algo_anchor = {
     .name = "anchor",
-    .description = "AnchorHash over member slots, capacity a (list order; derive: any removal "
-                   "minimal)",
+    .description = "AnchorHash over member slots (list order; derive: any removal minimal)",
     .source = "Mendelson et al., AnchorHash: A Scalable Consistent Hash, IEEE/ACM ToN 2021",
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,

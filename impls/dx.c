@@ -8,10 +8,12 @@
  * on a stack; an added node reuses the last removed one), as in the Java of
  * SUPSI-DTI-ISIN/java-consistent-hashing-algorithms (DxEngine).
  *
- * Slots 0 .. a-1, a = the capacity (parameter `capacity`, default 1024; the
- * total weight must not exceed it); owners and the removed-slot stack follow
- * slotmap.h (fresh build: list order; derive: removing ANY member moves only
- * its buckets, an add takes the last removed slot). The paper's doubling of
+ * Slots 0 .. a-1, a = the capacity (parameter `capacity`; default 0: the
+ * power of two >= 2 x the total weight of the first build, as the paper sizes
+ * its NSArray, which a derived ring keeps; see rb_stateful_capacity). Owners
+ * and the removed-slot stack follow slotmap.h (fresh build: list order;
+ * derive: removing ANY member moves only its buckets, an add takes the last
+ * removed slot). The paper's doubling of
  * the NSArray when it is full is not implemented: it would move buckets of
  * every member; a full capacity is an error instead.
  *
@@ -33,7 +35,6 @@
 
 #include "slotmap.h"
 
-#define DX_DEFAULT_CAPACITY 1024u /* slots when --param capacity is not given */
 #define DX_PROBES_PER_SLOT 8u     /* candidates before the scan: 8a */
 
 typedef struct {
@@ -44,27 +45,23 @@ typedef struct {
 } dx_ring;
 
 static const rb_param_spec params[] = {
-    {"capacity", "slots a, >= the total member weight (room to add members back)",
-     DX_DEFAULT_CAPACITY, 1, RB_MAX_POINTS, NULL},
+    {"capacity",
+     "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
+     0, 0, RB_MAX_POINTS, NULL},
 };
 
-static uint32_t capacity_of(const rb_ring *hdr) { return (uint32_t)rb_ring_param(hdr, "capacity"); }
 
 static int build(const rb_ring *hdr, rb_ring **out) {
-    uint32_t a = capacity_of(hdr);
-    uint64_t tw = rb_ring_n_points(hdr);
-    if (tw > a)
-        return rb_set_error(RB_ERANGE,
-                            "dx: total weight %llu exceeds the capacity %u slots "
-                            "(--param capacity=...)",
-                            (unsigned long long)tw, a);
+    const rb_ring *old = rb_stateful_origin(hdr);
+    uint32_t a;
+    int rc = rb_stateful_capacity(hdr, old ? ((const dx_ring *)old)->capacity : 0, "dx", &a);
+    if (rc) return rc;
     dx_ring *r = calloc(1, sizeof *r);
     if (!r) return rb_set_error(RB_ENOMEM, "out of memory for a ring");
     r->hdr = *hdr;
     r->capacity = a;
     r->n_probes = (uint64_t)DX_PROBES_PER_SLOT * a;
-    const rb_ring *old = rb_stateful_origin(hdr);
-    int rc = old ? rb_slotmap_derive(&r->map, &((const dx_ring *)old)->map, old, hdr, a, a, "dx")
+    rc = old ? rb_slotmap_derive(&r->map, &((const dx_ring *)old)->map, old, hdr, a, a, "dx")
                  : rb_slotmap_fresh(&r->map, hdr, a);
     if (rc) {
         free(r);
@@ -102,8 +99,8 @@ static void destroy(rb_ring *ring) {
 
 const rb_algo rb_algo_dx = {
     .name = "dx",
-    .description = "DxHash: first working slot of a pseudo-random sequence, capacity a (list "
-                   "order; derive: any removal minimal)",
+    .description = "DxHash: first working slot of a pseudo-random slot sequence (list order; "
+                   "derive: any removal minimal)",
     .source = "Dong & Wang, DxHash: A Scalable Consistent Hash Based on the Pseudo-Random "
               "Sequence, arXiv:2107.07930, 2021",
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,

@@ -15,6 +15,21 @@ int rb_stateful_derive(const rb_ring *old, const rb_member *members, size_t n_me
     return rc;
 }
 
+int rb_stateful_capacity(const rb_ring *hdr, uint32_t origin_capacity, const char *what,
+                         uint32_t *a) {
+    uint64_t tw = rb_ring_n_points(hdr), cap = origin_capacity;
+    if (!cap) cap = rb_ring_param(hdr, "capacity");
+    if (!cap)
+        for (cap = 1; cap < 2 * tw && cap < RB_MAX_POINTS;) cap *= 2;
+    if (tw > cap)
+        return rb_set_error(RB_ERANGE,
+                            "%s: total weight %llu exceeds the capacity %llu slots "
+                            "(--param capacity=...)",
+                            what, (unsigned long long)tw, (unsigned long long)cap);
+    *a = (uint32_t)cap;
+    return 0;
+}
+
 static uint32_t *alloc_free_owners(uint32_t n) {
     uint32_t *owner = malloc((size_t)(n ? n : 1) * sizeof *owner);
     if (owner) memset(owner, 0xFF, (size_t)n * sizeof *owner); /* RB_SLOT_FREE */
@@ -35,12 +50,6 @@ int rb_slotmap_fresh(rb_slotmap *m, const rb_ring *hdr, uint32_t n_owner) {
     return 0;
 }
 
-static int id_cmp(const rb_member *a, const rb_member *b) {
-    size_t n = a->id_len < b->id_len ? a->id_len : b->id_len;
-    int c = memcmp(a->id, b->id, n);
-    return c ? c : (a->id_len > b->id_len) - (a->id_len < b->id_len);
-}
-
 /* old_to_new[i]: index in `next` of prev's member i when it stays with the
  * same weight, else RB_SLOT_FREE; kept[j] = 1 when next's member j stays.
  * A merge of the two id-sorted orders. */
@@ -51,7 +60,7 @@ static void match_members(const rb_ring *prev, const rb_ring *next, uint32_t *ol
     while (i < prev->n_members && j < next->n_members) {
         const rb_member *a = &prev->members[prev->id_order[i]];
         const rb_member *b = &next->members[next->id_order[j]];
-        int c = id_cmp(a, b);
+        int c = rb_member_id_cmp(a, b);
         if (c == 0 && a->weight == b->weight) {
             old_to_new[prev->id_order[i]] = next->id_order[j];
             kept[next->id_order[j]] = 1;
@@ -140,8 +149,11 @@ int rb_slotmap_derive(rb_slotmap *m, const rb_slotmap *old, const rb_ring *prev,
     m->n_used = old->n_used;
     m->n_working = old->n_working;
     m->n_removed = old->n_removed;
-    memcpy(m->owner, old->owner, (size_t)old->n_used * sizeof *m->owner);
-    memcpy(m->removed, old->removed, (size_t)old->n_removed * sizeof *m->removed);
+    /* memcpy's pointers must be valid even for 0 bytes: an old ring with no
+     * removed slot has removed == NULL */
+    if (old->n_used) memcpy(m->owner, old->owner, (size_t)old->n_used * sizeof *m->owner);
+    if (old->n_removed)
+        memcpy(m->removed, old->removed, (size_t)old->n_removed * sizeof *m->removed);
     match_members(prev, next, o2n, kept);
     remove_leavers(m, prev, o2n, first, slots);
     for (uint32_t s = 0; s < m->n_used; s++)

@@ -112,6 +112,17 @@ static inline const rb_ring *rb_stateful_origin(const rb_ring *hdr) {
     return old && old->algo == hdr->algo ? old : NULL;
 }
 
+/*
+ * rb_stateful_capacity — the capacity a (slots) of a ring of `hdr` for
+ * `anchor` and `dx`: a derived ring keeps its origin's (`origin_capacity`,
+ * non-zero); else `--param capacity` when set (non-zero); else automatic: the
+ * smallest power of two >= 2 x the total weight (DxHash's NSArray sizing, with
+ * room for as many members again), at most RB_MAX_POINTS. 0 and *a set, or
+ * RB_ERANGE naming `what` when the total weight exceeds a.
+ */
+int rb_stateful_capacity(const rb_ring *hdr, uint32_t origin_capacity, const char *what,
+                         uint32_t *a);
+
 /* rb_stateful_derive — rb_algo.derive of the three algorithms: rb_ring_build
  * of old's algorithm and config over `members` with rb_stateful_derive_from
  * = old. Same errors as rb_ring_build, plus RB_ERANGE from the capacity. */

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "pg_cli.h"
+#include "ringbench/common.h"
 #include "worker.h"
 
 /* Exit code of a worker whose incarnation was declared dead (or whose id was
@@ -24,6 +25,7 @@ typedef struct worker_opts {
     uint32_t duration_ms, max_claims, work_ms, poll_ms, idle_ms;
     uint32_t stall_after_claim_ms, fail_pct, fail_attempts;
     int stale_probe, exit_after_claim;
+    const char *crash_on_key;
     int64_t clock_offset_ms;
     rb_format fmt;
 } worker_opts;
@@ -66,6 +68,8 @@ static const char worker_help[] =
     "  --stale-probe          after the stall, try complete, release, extend and heartbeat\n"
     "                         on the claimed rows, print each outcome, exit\n"
     "  --exit-after-claim     exit right after the first claim: no completion, no leave\n"
+    "  --crash-on KEY         the handler SIGKILLs its own worker when it starts on a row\n"
+    "                         whose partition key is KEY (a poison row)\n"
     "  --fail-pct P           the handler fails the first --fail-attempts runs (default 1)\n"
     "  --fail-attempts N        of P% of rows (chosen by a hash of the idempotency key)\n"
     "  --clock-offset-ms MS   pretend the client clock is off by MS (signed); only event\n"
@@ -106,7 +110,8 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
         if (strcmp(opt, nums[k]) == 0) which = k;
     int other = strcmp(opt, "--mode") == 0 || strcmp(opt, "--id") == 0 ||
                 strcmp(opt, "--planner-off") == 0 || strcmp(opt, "--clock-offset-ms") == 0 ||
-                strcmp(opt, "--format") == 0 || strcmp(opt, "--on-failed-key") == 0;
+                strcmp(opt, "--format") == 0 || strcmp(opt, "--on-failed-key") == 0 ||
+                strcmp(opt, "--crash-on") == 0;
     if (which == 99 && !other) return 0;
     if (*i + 1 >= argc) {
         rb_cli_usage_error(cmd, "%s needs a value", opt);
@@ -132,6 +137,8 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             return -1;
         }
         c->ordered_skip_failed = strcmp(v, "skip") == 0;
+    } else if (strcmp(opt, "--crash-on") == 0) {
+        o->crash_on_key = v;
     } else if (strcmp(opt, "--id") == 0) {
         c->worker_id = v;
     } else if (strcmp(opt, "--planner-off") == 0) {
@@ -200,10 +207,9 @@ static int cmp_u64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* p in (0, 1]: the nearest-rank percentile of ringbench/common.h, as `pg bench` reports. */
 static uint64_t percentile(const uint64_t *sorted, size_t n, double p) {
-    if (!n) return 0;
-    size_t k = (size_t)(p * (double)(n - 1) + 0.5);
-    return sorted[k];
+    return n ? sorted[rb_nearest_rank(n, p * 100)] : 0;
 }
 
 static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
@@ -270,6 +276,7 @@ static int run_worker(worker_opts *o, rb_queue *q) {
     wo.stall_after_claim_ms = o->stall_after_claim_ms;
     wo.stale_probe = o->stale_probe;
     wo.exit_after_claim = o->exit_after_claim;
+    wo.crash_on_key = o->crash_on_key;
     worker_ctx w = {o, NULL, 0, 0};
     rb_worker_hooks h = {&w, NULL, NULL, on_batch, on_event, should_stop};
     rb_worker_stats st;

@@ -7,12 +7,14 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "ringbench/common.h"
 #include "ringbench/error.h"
 
 void rb_worker_options_init(rb_worker_options *o) {
@@ -21,11 +23,7 @@ void rb_worker_options_init(rb_worker_options *o) {
     o->fail_attempts = 1;
 }
 
-static uint64_t mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t mono_ns(void) { return rb_now_ns(); }
 static uint64_t mono_ms(void) { return mono_ns() / 1000000u; }
 
 static void sleep_us(uint64_t us) {
@@ -270,6 +268,10 @@ static int duties(run *r) {
 
 /* The simulated handler: sleep work_us; fail the first fail_attempts runs of fail_pct % of rows. */
 static int simulated(run *r, const rb_queue_row *row, char *err, size_t err_size) {
+    if (r->o->crash_on_key && strcmp(row->partition_key, r->o->crash_on_key) == 0) {
+        fflush(NULL);
+        raise(SIGKILL); /* a poison row: the handler takes its worker down */
+    }
     if (r->o->work_us) sleep_us(r->o->work_us);
     if (!r->o->fail_pct || row->attempts >= r->o->fail_attempts) return 0;
     uint64_t h = rb_hash_xxh3.fn(row->idempotency_key, strlen(row->idempotency_key), 7);

@@ -100,6 +100,9 @@ typedef struct rb_worker_options {
      * stale rows, print each outcome to stdout, stop (return 0). */
     int stale_probe;
     int exit_after_claim; /* abandon the session holding the first claim (a crash) */
+    /* The simulated handler kills its own process (SIGKILL) when it starts on a
+     * row with this partition key: a poison row (NULL = none). */
+    const char *crash_on_key;
 } rb_worker_options;
 
 /* rb_worker_options_init — the defaults above (all zero but poll_us). */

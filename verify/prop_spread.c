@@ -28,19 +28,14 @@
 /* Peak-to-mean of the bucket table recounted from the owners, in integers. */
 static double recount_peak_to_mean(const rb_algo *a, const rb_hash *h, uint32_t n, uint32_t v,
                                    uint32_t B, uint64_t seed, int *bad_owner) {
-    char *ids = malloc(((size_t)n + 1) * RB_SWEEP_ID_BYTES);
-    rb_member *m = malloc(((size_t)n + 1) * sizeof *m);
+    char *ids;
+    rb_config cfg;
+    rb_member *m = prop_setup(h, n, v, B, seed, &ids, &cfg);
     uint32_t *owners = malloc((size_t)B * sizeof *owners), *count = calloc(n, sizeof *count);
-    if (!ids || !m || !owners || !count) {
+    if (!owners || !count) {
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    rb_sweep_ids(seed, (size_t)n + 1, ids, m);
-    rb_config cfg;
-    rb_config_init(&cfg);
-    cfg.n_vnodes = v;
-    cfg.n_buckets = B;
-    cfg.ring_hash = cfg.bucket_hash = h;
     if (rb_sweep_table(a, &cfg, m, n, owners)) {
         fprintf(stderr, "algo %s: build failed: %s\n", a->name, rb_error_detail());
         exit(1);

@@ -22,21 +22,19 @@ cases=0
 limit=
 command -v timeout >/dev/null && limit="timeout 60"
 
-# check ALGO BUCKETS MEMBERS DERIVE LABEL
+# check ALGO BUCKETS MEMBERS DERIVE LABEL [CAPACITY]
 check() {
-    algo=$1 buckets=$2 members=$3 derive=$4 label=$5
+    algo=$1 buckets=$2 members=$3 derive=$4 label=$5 cap=${6:-1024}
     cases=$((cases + 1))
     if ! python3 "$kat/stateful_ref.py" --algo "$algo" --buckets "$buckets" --members "$members" \
-        --derive "$derive" >"$tmp/expected"; then
+        --derive "$derive" --capacity "$cap" >"$tmp/expected"; then
         echo "FAIL $algo $label: the reference failed"
         fails=$((fails + 1))
         return
     fi
-    if [ -n "$derive" ]; then
-        set -- --derive "$derive"
-    else
-        set --
-    fi
+    set --
+    [ -n "$derive" ] && set -- --derive "$derive"
+    [ "$algo" != memento ] && [ "$cap" != 0 ] && set -- "$@" --param capacity="$cap"
     if ! $limit "$bin" table --algo "$algo" --hash fnv1a32 --buckets "$buckets" --members "$members" \
         "$@" --format csv >"$tmp/got"; then
         echo "FAIL $algo $label: ringbench table failed"
@@ -73,6 +71,25 @@ for algo in anchor memento dx; do
     check $algo 64 a,b,c,d,e "a,b,c,d;a,b,c;a,b,c,x;a,b,c,x,y;a,c,x,y" "shrink, grow, remove"
     check $algo 256 a=2,b,c=3,d "a=2,b,d;a=2,b,d,e=2;a,b,d,e=2" "weights: remove, add, change"
     check $algo 1024 "$big" "$steps" "40 members: remove 4, add 3"
+    # small capacities: most draws land on removed slots (anchor's
+    # translations, dx's long sequences)
+    check $algo 256 a,b,c,d,e "a,c,d,e;a,c,e;a,c,e,f;a,c,e,f,g,h,i,j" "capacity 8: to full" 8
+    check $algo 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f" "capacity 5 (= N)" 5
+    check $algo 256 a,b "a;a,c;c;c,d,e" "capacity 40, N 1..3" 40
+    check $algo 256 a,b,c,d,e "a,b,d,e;a,b,d,e,f;a,b,d,e,f,g,h" "automatic capacity (16)" 0
+    check $algo 256 w1=3,w2 "w1=3;w1=3,w3" "automatic capacity, weights (8)" 0
+done
+
+# a full capacity is bad input (exit 2, one line naming it), not a wrong table
+for algo in anchor dx; do
+    cases=$((cases + 1))
+    $limit "$bin" table --algo $algo --param capacity=3 --members a,b,c --derive a,b,c,d \
+        >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -ne 2 ] || ! grep -q "capacity" "$tmp/err"; then
+        echo "FAIL $algo full capacity: exit $rc, stderr '$(cat "$tmp/err")', expected 2 naming the capacity"
+        fails=$((fails + 1))
+    fi
 done
 echo "stateful kat: $cases cases, $fails failed"
 [ "$fails" -eq 0 ]

@@ -2,10 +2,13 @@
 # batch 4, max attempts 2; a worker exits right after claiming, twice (no handler ran): the
 # rows are not failed; a third worker completes all 4 with attempts = 1 (its start) and
 # claims = 3. Variant: a crash loop still ends: with --max-row-claims 2, two claims by workers
-# that died make the rows dead letters ("claimed 2 times by workers that died").
+# that died make the rows dead letters ("claimed 2 times by workers that died"). Variant: a real
+# poison row whose handler kills its worker (--crash-on poison, first in every batch): its
+# starts are recorded before it runs, so it fails for good after 2 attempts and the innocent
+# rows claimed beside it complete.
 source "$(dirname "$0")/lib.sh"
 W=(--batch 4 --max-attempts 2 --lease-ms 300 --ttl-ms 900 --heartbeat-ms 300 --poll-ms 10)
-for s in main cap; do
+for s in main cap poison; do
     use_schema $s
     "$RB" pg migrate >/dev/null
     printf 'poison\ninnocent:1\ninnocent:2\ninnocent:3\n' | "$RB" pg enqueue >/dev/null
@@ -27,4 +30,13 @@ for i in 1 2; do
 done
 "$RB" pg worker "${W[@]}" --max-row-claims 2 --until-empty >"$TMP/d.out" 2>"$TMP/d.err" || fail "worker: $(tail -2 "$TMP/d.err")"
 expect_eq "crash loop ends: dead letters" "$(q "SELECT count(*) FROM inbox WHERE status = 'failed' AND attempts = 0 AND last_error LIKE '%claimed 2 times by workers that died%'")" 4
+
+use_schema poison
+for i in 1 2 3 4 5 6; do
+    rc=0
+    "$RB" pg worker "${W[@]}" --crash-on poison --until-empty >"$TMP/p$i.out" 2>"$TMP/p$i.err" || rc=$?
+    [[ $rc == 0 ]] && break
+    [[ $rc == 137 ]] || fail "poison run $i: exit $rc, expected 137 (SIGKILL) or 0: $(tail -2 "$TMP/p$i.err")"
+done
+expect_eq "poison runs: rows" "$(q "SELECT string_agg(partition_key || '=' || status || '/' || attempts, ',' ORDER BY id) FROM inbox")" "poison=failed/2,innocent:1=done/1,innocent:2=done/1,innocent:3=done/1"
 echo "PASS [$TEST]"

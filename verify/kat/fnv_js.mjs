@@ -10,15 +10,7 @@
 // them, with TextDecoder (replacement mode), then hashed; the C side must
 // report them invalid (rb_hash_check) and still hash them to the same value.
 
-// The seed's function, verbatim.
-function hash(str) {
-  let h = 2166136261;
-  for (let i = 0; i < str.length; i++) {
-    h ^= str.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0; // unsigned 32-bit
-}
+import { hash } from './seed.mjs'; // the seed's function, verbatim
 
 const valid = [
   ['', 'empty'],

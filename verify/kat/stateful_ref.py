@@ -29,6 +29,8 @@ What is pinned (ringbench's choices where the papers leave a free hash):
                    with range(h(pos, b + 1), A[b]);
   memento          jump(pos, n) (Lamping & Veach, jump_ref.py), removed slot
                    b re-hashes with range(h(pos, b + 1), replacer);
+  capacity         --capacity A, or 0 (default): the smallest power of two
+                   >= 2 x the first membership's total weight;
   dx               candidate i is range(h(pos, i), a), i = 0 .. 8a - 1, then
                    the first working slot at or after the last candidate.
 Members own slots: a fresh membership in list order (weight w: w slots); on
@@ -197,6 +199,10 @@ def parse_members(spec: str):
 def table(algo: str, capacity: int, n_buckets: int, members: str, steps):
     current = parse_members(members)
     total = sum(w for _, w in current)
+    if capacity == 0:  # automatic: the power of two >= 2 x the total weight
+        capacity = 1
+        while capacity < 2 * total:
+            capacity *= 2
     alg = {"anchor": lambda: Anchor(capacity, total), "memento": lambda: Memento(total),
            "dx": lambda: Dx(capacity, total)}[algo]()
     owner, s = {}, 0
@@ -224,7 +230,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--algo", required=True, choices=["anchor", "memento", "dx"])
     p.add_argument("--buckets", type=int, default=1024)
-    p.add_argument("--capacity", type=int, default=1024)
+    p.add_argument("--capacity", type=int, default=0, help="0: automatic (as ringbench)")
     p.add_argument("--members", required=True)
     p.add_argument("--derive", default="")
     o = p.parse_args()
