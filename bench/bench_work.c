@@ -10,13 +10,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "ringbench/common.h"
 
-uint64_t rb_bench_splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+uint64_t rb_bench_splitmix64(uint64_t *state) { return rb_splitmix64(state); } /* the one PRNG */
 
 /* Generated keys as one text buffer "order:0\norder:1\n...", read back through
  * the CLI's key reader so both sources take the same path. */

@@ -4,6 +4,7 @@
  * shared helpers of cli.h; this file only says what each command prints.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -122,6 +123,7 @@ int rb_cmd_hash(int argc, char **argv) {
 typedef struct {
     rb_cli_ring ring;
     rb_format fmt;
+    uint32_t replicas; /* owner --replicas K; 0 when not given */
     const char *derive; /* --derive: memberships separated by ';', or NULL */
 } ring_opts;
 
@@ -139,6 +141,21 @@ static int ring_option(const char *cmd, void *ctx, int argc, char **argv, int *i
     }
     int used = rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
     return used ? used : rb_cli_format_option(cmd, 0, &o->fmt, argc, argv, i);
+}
+
+/* owner: the ring options, --format and --replicas K (1 .. RB_MAX_MEMBERS). */
+static int owner_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    ring_opts *o = ctx;
+    if (strcmp(argv[*i], "--replicas") == 0) {
+        const char *v = rb_cli_opt_value(cmd, argc, argv, i);
+        if (!v) return -1;
+        if (rb_cli_parse_u32(v, 1, RB_MAX_MEMBERS, &o->replicas)) {
+            rb_cli_usage_error(cmd, "--replicas needs a whole number >= 1, got '%s'", v);
+            return -1;
+        }
+        return 1;
+    }
+    return ring_option(cmd, ctx, argc, argv, i);
 }
 
 /* One --derive step: *ring (over *members) becomes the ring over `spec`.
@@ -186,12 +203,14 @@ static int derive_all(const char *cmd, const char *steps, rb_member_list *member
 
 /* Parse, then build the ring. RB_CLI_CONTINUE with *ring and *members set
  * (free with ring_free), else an exit code (help printed or error). */
-static int ring_command_setup(const char *cmd, const char *const *help, int argc, char **argv,
-                              ring_opts *o, int *n_pos, rb_member_list *members, rb_ring **ring) {
+static int ring_command_setup(const char *cmd, const char *const *help, rb_cli_opt_fn opt,
+                              int argc, char **argv, ring_opts *o, int *n_pos,
+                              rb_member_list *members, rb_ring **ring) {
     rb_cli_ring_init(&o->ring);
     o->fmt = RB_FMT_TEXT;
+    o->replicas = 0;
     o->derive = NULL;
-    int rc = rb_cli_parse_args(cmd, help, ring_option, o, argc, argv, n_pos);
+    int rc = rb_cli_parse_args(cmd, help, opt, o, argc, argv, n_pos);
     if (rc != RB_CLI_CONTINUE) return rc;
     rc = rb_cli_ring_build(cmd, &o->ring, members, ring);
     if (rc) return rc;
@@ -222,32 +241,65 @@ static const char *const owner_help[] = {
     "[{\"key\": ..., \"bucket\": ..., \"owner\": ...}, ...]. Options may follow\n"
     "the keys; a key that starts with -- goes after a lone --.\n"
     "\n"
-    "options:\n",
+    "With --replicas K: K rows per key, its K distinct owners in preference\n"
+    "order (replica 0 is the owner): key, bucket, replica, owner. Vnode rings\n"
+    "walk clockwise from the bucket's point skipping members already chosen;\n"
+    "rendezvous takes the K highest scores; multiprobe ranks members by their\n"
+    "closest point after any probe. K > N members, and algorithms without a\n"
+    "replica scheme (modn, the slot hashes, table), are errors (exit 2).\n"
+    "\n"
+    "options:\n"
+    "  --replicas K       K distinct owners per key (default: the owner only)\n",
     rb_cli_ring_help, derive_help, rb_cli_format_help, NULL};
+
+/* Rows of one key: its owner, or its K replicas (key, bucket, replica,
+ * owner). The replica count was checked against the ring before. */
+static void owner_rows(rb_out *out, const rb_ring *ring, uint32_t replicas, const char *key,
+                       size_t len, uint32_t *owners) {
+    uint32_t b = rb_bucket_of(rb_ring_config(ring), key, len);
+    uint32_t n = replicas ? (uint32_t)rb_ring_owners(ring, b, owners, replicas) : 1;
+    if (!replicas) owners[0] = rb_ring_owner_bucket(ring, b);
+    for (uint32_t r = 0; r < n; r++) {
+        rb_out_str(out, "key", key, len);
+        rb_out_u64(out, "bucket", b);
+        if (replicas) rb_out_u64(out, "replica", r);
+        out_member(out, "owner", ring, owners[r]);
+        rb_out_row_end(out);
+    }
+}
 
 int rb_cmd_owner(int argc, char **argv) {
     ring_opts o;
     rb_member_list members;
     rb_ring *ring;
-    int n_pos,
-        rc = ring_command_setup("owner", owner_help, argc, argv, &o, &n_pos, &members, &ring);
+    int n_pos, rc = ring_command_setup("owner", owner_help, owner_option, argc, argv, &o, &n_pos,
+                                       &members, &ring);
     if (rc != RB_CLI_CONTINUE) return rc;
+    uint32_t *owners = malloc(sizeof *owners * (o.replicas ? o.replicas : 1));
+    if (!owners) {
+        ring_free(&members, ring);
+        return rb_cli_fail("owner", "out of memory for %u replicas", o.replicas);
+    }
+    /* K against this ring (K <= N, a replica scheme) before any output */
+    if (o.replicas && rb_ring_owners(ring, 0, owners, o.replicas) < 0) {
+        free(owners);
+        ring_free(&members, ring);
+        return rb_cli_usage_error("owner", "--replicas %u: %s", o.replicas, rb_error_detail());
+    }
     rb_key_list keys;
     if ((rc = rb_cli_read_keys("owner", n_pos, argv + 1, o.ring.cfg.bucket_hash, &keys))) {
+        free(owners);
         ring_free(&members, ring);
         return rc;
     }
     rb_out out;
-    rb_out_begin(&out, stdout, o.fmt, "key,bucket,owner", NULL);
-    for (size_t k = 0; k < keys.n; k++) {
-        uint32_t b = rb_bucket_of(rb_ring_config(ring), keys.keys[k], keys.len[k]);
-        rb_out_str(&out, "key", keys.keys[k], keys.len[k]);
-        rb_out_u64(&out, "bucket", b);
-        out_member(&out, "owner", ring, rb_ring_owner_bucket(ring, b));
-        rb_out_row_end(&out);
-    }
+    rb_out_begin(&out, stdout, o.fmt, o.replicas ? "key,bucket,replica,owner" : "key,bucket,owner",
+                 NULL);
+    for (size_t k = 0; k < keys.n; k++)
+        owner_rows(&out, ring, o.replicas, keys.keys[k], keys.len[k], owners);
     rb_out_end(&out);
     rb_key_list_free(&keys);
+    free(owners);
     ring_free(&members, ring);
     return RB_EXIT_OK;
 }
@@ -266,7 +318,8 @@ int rb_cmd_table(int argc, char **argv) {
     rb_member_list members;
     rb_ring *ring;
     int n_pos,
-        rc = ring_command_setup("table", table_help, argc, argv, &o, &n_pos, &members, &ring);
+        rc = ring_command_setup("table", table_help, ring_option, argc, argv, &o, &n_pos, &members,
+                                &ring);
     if (rc != RB_CLI_CONTINUE) return rc;
     if (n_pos) {
         ring_free(&members, ring);

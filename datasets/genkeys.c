@@ -89,7 +89,7 @@ static int write_uuid(FILE *out, const genkeys_options *o) {
     uint64_t state = o->seed;
     for (uint64_t i = 0; i < o->n_keys; i++) {
         unsigned char b[16];
-        uint64_t hi = rb_splitmix64_next(&state), lo = rb_splitmix64_next(&state);
+        uint64_t hi = rb_splitmix64(&state), lo = rb_splitmix64(&state);
         for (int j = 0; j < 8; j++) {
             b[j] = (unsigned char)(hi >> (56 - 8 * j));
             b[8 + j] = (unsigned char)(lo >> (56 - 8 * j));

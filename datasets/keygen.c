@@ -4,15 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-uint64_t rb_splitmix64_next(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-double rb_uniform01(uint64_t *state) { return (double)(rb_splitmix64_next(state) >> 11) * 0x1.0p-53; }
-
 int rb_zipf_init(rb_zipf *z, uint32_t n, double s) {
     z->cum_weight = NULL;
     z->n = 0;
@@ -31,7 +22,7 @@ int rb_zipf_init(rb_zipf *z, uint32_t n, double s) {
 }
 
 uint32_t rb_zipf_next(const rb_zipf *z, uint64_t *state) {
-    double target = rb_uniform01(state) * z->total;
+    double target = rb_unit_double(state) * z->total;
     /* the first rank whose cumulative weight exceeds target; target < total,
      * so the answer is in [0, n - 1] */
     uint32_t lo = 0, hi = z->n - 1;

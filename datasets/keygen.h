@@ -18,11 +18,7 @@
 
 #include <stdint.h>
 
-/* Advance *state by one splitmix64 step and return its 64-bit output. */
-uint64_t rb_splitmix64_next(uint64_t *state);
-
-/* A uniform double in [0, 1) from the top 53 bits of one output. */
-double rb_uniform01(uint64_t *state);
+#include "ringbench/common.h" /* the PRNG: rb_splitmix64, rb_unit_double */
 
 /* Zipf(s) over ranks 0 .. n-1 (rank 0 the most frequent). */
 typedef struct rb_zipf {
@@ -35,7 +31,7 @@ typedef struct rb_zipf {
  * or the table (8 n bytes) cannot be allocated. */
 int rb_zipf_init(rb_zipf *z, uint32_t n, double s);
 
-/* The next rank in [0, n), one rb_uniform01 draw from *state. */
+/* The next rank in [0, n), one rb_unit_double draw from *state. */
 uint32_t rb_zipf_next(const rb_zipf *z, uint64_t *state);
 
 /* Free the table; safe on a zeroed or freed sampler. */

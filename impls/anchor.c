@@ -128,8 +128,7 @@ static void destroy(rb_ring *ring) {
 
 const rb_algo rb_algo_anchor = {
     .name = "anchor",
-    .description = "AnchorHash over member slots, capacity a (list order; derive: any removal "
-                   "minimal)",
+    .description = "AnchorHash over member slots (list order; derive: any removal minimal)",
     .source = "Mendelson et al., AnchorHash: A Scalable Consistent Hash, IEEE/ACM ToN 2021",
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,

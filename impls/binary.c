@@ -69,8 +69,8 @@ static inline uint32_t step(const uint64_t *p, uint32_t n, uint32_t i, uint64_t 
     return i + ((uint32_t)(i < n) & (uint32_t)(p[j] < pos));
 }
 
-static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
-    const binary_ring *r = (const binary_ring *)ring;
+/* Index of the point owning pos (0 past the last point: the wrap). */
+static inline uint32_t find_point(const binary_ring *r, uint64_t pos) {
     const uint64_t *p = r->vr.pos;
     uint32_t n = r->vr.n;
     uint64_t t = pos >> r->shift;
@@ -92,7 +92,19 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
                 hi = mid;
         }
     }
-    return r->vr.owner[i == n ? 0 : i];
+    return i == n ? 0 : i;
+}
+
+static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
+    const binary_ring *r = (const binary_ring *)ring;
+    return r->vr.owner[find_point(r, pos)];
+}
+
+/* Replicas: the ring walk from the bucket's point (rb_vnode_ring_walk), the
+ * same owners as `linear`'s. */
+static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_t k) {
+    const binary_ring *r = (const binary_ring *)ring;
+    return rb_vnode_ring_walk(&r->vr, find_point(r, ring->bucket_pos[b]), out, k);
 }
 
 static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
@@ -121,6 +133,7 @@ const rb_algo rb_algo_binary = {
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
+    .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,
 };

@@ -99,8 +99,8 @@ static void destroy(rb_ring *ring) {
 
 const rb_algo rb_algo_dx = {
     .name = "dx",
-    .description = "DxHash: first working slot of a pseudo-random sequence, capacity a (list "
-                   "order; derive: any removal minimal)",
+    .description = "DxHash: first working slot of a pseudo-random slot sequence (list order; "
+                   "derive: any removal minimal)",
     .source = "Dong & Wang, DxHash: A Scalable Consistent Hash Based on the Pseudo-Random "
               "Sequence, arXiv:2107.07930, 2021",
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,

@@ -28,11 +28,22 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     return 0;
 }
 
+/* Index of the first point >= pos; 0 past the last point (wrap around). */
+static uint32_t first_point(const rb_vnode_ring *vr, uint64_t pos) {
+    for (uint32_t i = 0; i < vr->n; i++)
+        if (vr->pos[i] >= pos) return i;
+    return 0;
+}
+
 static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     const rb_vnode_ring *vr = &((const linear_ring *)ring)->vr;
-    for (uint32_t i = 0; i < vr->n; i++)
-        if (vr->pos[i] >= pos) return vr->owner[i];
-    return vr->owner[0]; /* past the last point: wrap around */
+    return vr->owner[first_point(vr, pos)];
+}
+
+/* Replicas: the ring walk from the bucket's point (rb_vnode_ring_walk). */
+static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_t k) {
+    const rb_vnode_ring *vr = &((const linear_ring *)ring)->vr;
+    return rb_vnode_ring_walk(vr, first_point(vr, ring->bucket_pos[b]), out, k);
 }
 
 static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
@@ -58,6 +69,7 @@ const rb_algo rb_algo_linear = {
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
+    .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,
 };

@@ -23,7 +23,13 @@
     X(ketama)                                                                                      \
     X(anchor)                                                                                      \
     X(memento)                                                                                     \
-    X(dx)
+    X(dx)                                                                                          \
+    X(jumpback)                                                                                    \
+    X(fliphash)                                                                                    \
+    X(powerch)                                                                                     \
+    X(binomial)                                                                                    \
+    X(multiprobe)                                                                                  \
+    X(bounded)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)

@@ -12,7 +12,8 @@
  * fmix64(ring_hash(id, seed)). Unweighted memberships compare the 64-bit
  * values directly (same order as the logarithm, no floating point). Equal
  * scores go to the member first in id order, so the owner does not depend on
- * list order. O(N) per lookup.
+ * list order. O(N) per lookup. Replicas (owners_k): the k highest scores,
+ * O(N k).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -73,6 +74,41 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return r->member_idx[best];
 }
 
+/* Does member a (id order) score higher than member b for pos? Ties go to
+ * the member first in id order, as in owner_position. */
+static inline int scores_higher(const hrw_ring *r, uint32_t a, uint32_t b, uint64_t pos) {
+    if (r->weight) {
+        double sa = -r->weight[a] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[a])));
+        double sb = -r->weight[b] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[b])));
+        return sa > sb || (sa == sb && a < b);
+    }
+    uint64_t ua = rb_hash_fmix64(pos ^ r->member_key[a]), ub = rb_hash_fmix64(pos ^ r->member_key[b]);
+    return ua > ub || (ua == ub && a < b);
+}
+
+/* Replicas: the k highest scores in descending order, by insertion into
+ * out[0 .. k) (scores recomputed, no scratch memory); out[0] is the owner.
+ * O(N k). */
+static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_t k) {
+    const hrw_ring *r = (const hrw_ring *)ring;
+    uint64_t pos = ring->bucket_pos[b];
+    uint32_t n = ring->n_members, got = 0;
+    if (k > n) k = n;
+    for (uint32_t m = 0; m < n && k; m++) {
+        uint32_t at = got; /* below every entry that scores higher */
+        while (at > 0 && scores_higher(r, m, out[at - 1], pos))
+            at--;
+        if (at >= k) continue;
+        for (uint32_t j = got < k ? got : k - 1; j > at; j--)
+            out[j] = out[j - 1];
+        out[at] = m;
+        if (got < k) got++;
+    }
+    for (uint32_t j = 0; j < got; j++)
+        out[j] = r->member_idx[out[j]];
+    return got;
+}
+
 static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
     return owner_position(ring, ring->bucket_pos[b]);
 }
@@ -97,6 +133,7 @@ const rb_algo rb_algo_rendezvous = {
     .build = build,
     .owner_position = owner_position,
     .owner_bucket = owner_bucket,
+    .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,
     /* a bucket moves iff the added member's score is the highest: 1/(N+1) */

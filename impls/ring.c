@@ -38,7 +38,7 @@ size_t rb_vnode_label(char *buf, const void *id, size_t id_len, uint32_t i) {
 }
 
 /* Order of ids: memcmp over the common length, then shorter first. */
-static int id_cmp(const rb_member *a, const rb_member *b) {
+int rb_member_id_cmp(const rb_member *a, const rb_member *b) {
     size_t n = a->id_len < b->id_len ? a->id_len : b->id_len;
     int c = memcmp(a->id, b->id, n);
     if (c) return c;
@@ -48,7 +48,7 @@ static int id_cmp(const rb_member *a, const rb_member *b) {
 /* qsort has no context argument; the members being sorted are per thread. */
 static _Thread_local const rb_member *sorting;
 static int cmp_idx_by_id(const void *a, const void *b) {
-    return id_cmp(&sorting[*(const uint32_t *)a], &sorting[*(const uint32_t *)b]);
+    return rb_member_id_cmp(&sorting[*(const uint32_t *)a], &sorting[*(const uint32_t *)b]);
 }
 
 static int check_members(const rb_member *m, size_t n, uint64_t *total_weight) {
@@ -100,7 +100,7 @@ static int order_members(rb_ring *h) {
     h->id_order = order;
     for (uint32_t i = 1; i < n; i++) {
         const rb_member *a = &h->members[order[i - 1]], *b = &h->members[order[i]];
-        if (id_cmp(a, b) == 0) {
+        if (rb_member_id_cmp(a, b) == 0) {
             int len = b->id_len > 64 ? 64 : (int)b->id_len;
             return rb_set_error(RB_EDUP, "duplicate member id '%.*s' (members %u and %u)", len,
                                 (const char *)b->id, order[i - 1], order[i]);

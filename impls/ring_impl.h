@@ -24,6 +24,11 @@ struct rb_ring {
     size_t header_bytes;      /* bytes held by this header, ids and bucket_pos */
 };
 
+/* rb_member_id_cmp — the order of member ids (the tie-break order of
+ * id_order): memcmp over the common length, then the shorter first. <0, 0
+ * (same id), >0. Pure. */
+int rb_member_id_cmp(const rb_member *a, const rb_member *b);
+
 /* rb_param_check_value — `value` against spec's range and check, for
  * `algo`: 0, or RB_ERANGE / the check's code with a detail naming both. */
 int rb_param_check_value(const rb_algo *algo, const rb_param_spec *spec, uint64_t value);

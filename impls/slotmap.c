@@ -50,12 +50,6 @@ int rb_slotmap_fresh(rb_slotmap *m, const rb_ring *hdr, uint32_t n_owner) {
     return 0;
 }
 
-static int id_cmp(const rb_member *a, const rb_member *b) {
-    size_t n = a->id_len < b->id_len ? a->id_len : b->id_len;
-    int c = memcmp(a->id, b->id, n);
-    return c ? c : (a->id_len > b->id_len) - (a->id_len < b->id_len);
-}
-
 /* old_to_new[i]: index in `next` of prev's member i when it stays with the
  * same weight, else RB_SLOT_FREE; kept[j] = 1 when next's member j stays.
  * A merge of the two id-sorted orders. */
@@ -66,7 +60,7 @@ static void match_members(const rb_ring *prev, const rb_ring *next, uint32_t *ol
     while (i < prev->n_members && j < next->n_members) {
         const rb_member *a = &prev->members[prev->id_order[i]];
         const rb_member *b = &next->members[next->id_order[j]];
-        int c = id_cmp(a, b);
+        int c = rb_member_id_cmp(a, b);
         if (c == 0 && a->weight == b->weight) {
             old_to_new[prev->id_order[i]] = next->id_order[j];
             kept[next->id_order[j]] = 1;
@@ -155,8 +149,11 @@ int rb_slotmap_derive(rb_slotmap *m, const rb_slotmap *old, const rb_ring *prev,
     m->n_used = old->n_used;
     m->n_working = old->n_working;
     m->n_removed = old->n_removed;
-    memcpy(m->owner, old->owner, (size_t)old->n_used * sizeof *m->owner);
-    memcpy(m->removed, old->removed, (size_t)old->n_removed * sizeof *m->removed);
+    /* memcpy's pointers must be valid even for 0 bytes: an old ring with no
+     * removed slot has removed == NULL */
+    if (old->n_used) memcpy(m->owner, old->owner, (size_t)old->n_used * sizeof *m->owner);
+    if (old->n_removed)
+        memcpy(m->removed, old->removed, (size_t)old->n_removed * sizeof *m->removed);
     match_members(prev, next, o2n, kept);
     remove_leavers(m, prev, o2n, first, slots);
     for (uint32_t s = 0; s < m->n_used; s++)

@@ -73,3 +73,16 @@ void rb_vnode_ring_free(rb_vnode_ring *vr) {
 size_t rb_vnode_ring_bytes(const rb_vnode_ring *vr) {
     return (size_t)vr->n * (sizeof *vr->pos + sizeof *vr->owner);
 }
+
+uint32_t rb_vnode_ring_walk(const rb_vnode_ring *vr, uint32_t start, uint32_t *out, uint32_t k) {
+    uint32_t got = 0;
+    for (uint32_t step = 0; step < vr->n && got < k; step++) {
+        uint32_t i = start + step, o;
+        o = vr->owner[i < vr->n ? i : i - vr->n];
+        uint32_t j = 0;
+        while (j < got && out[j] != o)
+            j++;
+        if (j == got) out[got++] = o; /* a member not chosen yet */
+    }
+    return got;
+}

@@ -24,6 +24,14 @@ typedef struct rb_vnode_ring {
  * detail (nothing allocated then). */
 int rb_vnode_ring_build(const rb_ring *hdr, rb_vnode_ring *vr);
 
+/*
+ * rb_vnode_ring_walk — replicas on a vnode ring: the first k distinct owners
+ * met walking clockwise from point `start` (< n), wrapping past the last
+ * point to the first, into out[0 .. k) in that order. k <= the number of
+ * members; returns k (every member has a point). Pure; O(points walked * k).
+ */
+uint32_t rb_vnode_ring_walk(const rb_vnode_ring *vr, uint32_t start, uint32_t *out, uint32_t k);
+
 /* Free the arrays; safe on a zeroed struct. */
 void rb_vnode_ring_free(rb_vnode_ring *vr);
 

@@ -468,7 +468,8 @@ int rb_pg_cmd_retry(int argc, char **argv) {
     if (o.all && n_pos > 0) return rb_cli_usage_error(cmd, "give --all or row ids, not both");
     if (!o.all && n_pos == 0)
         return rb_cli_usage_error(cmd, "give the ids of the dead letters to re-drive, or --all");
-    int64_t *ids = calloc(n_pos ? (size_t)n_pos : 1, sizeof *ids);
+    size_t n_ids = n_pos > 0 ? (size_t)n_pos : 0;
+    int64_t *ids = calloc(n_ids + 1, sizeof *ids);
     if (!ids) return rb_cli_fail(cmd, "out of memory");
     for (int k = 0; k < n_pos; k++) {
         char *end;
@@ -487,7 +488,7 @@ int rb_pg_cmd_retry(int argc, char **argv) {
         return rc;
     }
     size_t n = 0;
-    rc = rb_queue_redrive(q, ids, (size_t)n_pos, o.all, &n);
+    rc = rb_queue_redrive(q, ids, n_ids, o.all, &n);
     free(ids);
     if (rc)
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());

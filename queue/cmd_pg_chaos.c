@@ -107,11 +107,7 @@ static int chaos_option(const char *cmd, void *ctx, int argc, char **argv, int *
     return 1;
 }
 
-static uint64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
+static uint64_t now_ms(void) { return rb_now_ns() / 1000000u; }
 
 static void nap_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -263,7 +259,7 @@ static int recovered(chaos *c, const fault *f, long long done_now) {
 }
 
 static slot *pick_running(chaos *c, uint64_t *rng) {
-    uint32_t n = c->p->workers, start = (uint32_t)(rb_splitmix64_next(rng) % n);
+    uint32_t n = c->p->workers, start = (uint32_t)(rb_splitmix64(rng) % n);
     for (uint32_t k = 0; k < n; k++) {
         slot *s = &c->slots[(start + k) % n];
         if (s->pid && !s->paused) return s;
@@ -465,7 +461,7 @@ static int run_chaos(chaos *c) {
         for (uint32_t i = 0; i < p->n[k]; i++)
             faults[j++] = (fault){.kind = k, .recovery = -1};
     for (size_t i = n_faults; i > 1; i--) {
-        size_t r = (size_t)(rb_splitmix64_next(&rng) % i);
+        size_t r = (size_t)(rb_splitmix64(&rng) % i);
         fault t = faults[i - 1];
         faults[i - 1] = faults[r];
         faults[r] = t;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "pg_cli.h"
+#include "ringbench/common.h"
 #include "worker.h"
 
 /* Exit code of a worker whose incarnation was declared dead (or whose id was
@@ -206,10 +207,9 @@ static int cmp_u64(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* p in (0, 1]: the nearest-rank percentile of ringbench/common.h, as `pg bench` reports. */
 static uint64_t percentile(const uint64_t *sorted, size_t n, double p) {
-    if (!n) return 0;
-    size_t k = (size_t)(p * (double)(n - 1) + 0.5);
-    return sorted[k];
+    return n ? sorted[rb_nearest_rank(n, p * 100)] : 0;
 }
 
 static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,

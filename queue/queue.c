@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "conninfo_redact.h"
-#include "keygen.h"
+#include "ringbench/common.h"
 #include "ringbench/error.h"
 
 #include "queue_sql.h"
@@ -37,6 +37,9 @@ struct rb_queue {
     size_t n_live;
     uint32_t *owned; /* owned buckets */
     size_t n_owned;
+    size_t claim_pos;            /* affinity claims start at owned[claim_pos] (buckets take turns) */
+    uint64_t conn_serial;        /* +1 per connection made: prepared statements are per session */
+    uint64_t claim_prepared_on;  /* conn_serial the claim statement was prepared on (0: none) */
     char *owned_param; /* "{1,5,...}" for the claim */
 };
 
@@ -171,11 +174,7 @@ int rb_queue_config_validate(const rb_queue_config *c) {
 
 /* ---- connection and retries ---- */
 
-static uint64_t mono_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
+static uint64_t mono_ms(void) { return rb_now_ns() / 1000000u; }
 
 static void sleep_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -233,7 +232,7 @@ static int reconnect(rb_queue *q) {
     uint32_t backoff_ms = 10;
     int rc;
     for (;;) {
-        if ((rc = connect_once(q)) == 0) return 0;
+        if ((rc = connect_once(q)) == 0) return q->conn_serial++, 0;
         if (mono_ms() + backoff_ms > deadline) return rc;
         sleep_ms(backoff_ms);
         backoff_ms = backoff_ms * 2 > 1000 ? 1000 : backoff_ms * 2;
@@ -261,15 +260,14 @@ static int classify(const rb_queue *q, const PGresult *r) {
 }
 
 /* A random value in [0, 1) for backoff jitter: the project's splitmix64
- * (datasets/keygen.h), one stream per thread seeded from the clock and pid. */
+ * (ringbench/common.h), one stream per thread seeded from the clock and pid. */
 static double jitter_unit(void) {
     static _Thread_local uint64_t state;
     if (!state) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        state = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&ts;
+        uint64_t t = rb_now_ns();
+        state = t ^ ((uint64_t)getpid() << 32) ^ (uintptr_t)&t;
     }
-    return rb_uniform01(&state);
+    return rb_unit_double(&state);
 }
 
 /*
@@ -281,8 +279,37 @@ static double jitter_unit(void) {
  * may have committed before the drop). Returns the result (caller PQclears) or
  * NULL with RB_EDB set (one line: the server's message and SQLSTATE).
  */
+static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql, int n_params,
+                                  const char *const *params, ExecStatusType want,
+                                  int *reconnected);
 static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const char *const *params,
                             ExecStatusType want, int *reconnected) {
+    return exec_retry_named(q, NULL, sql, n_params, params, want, reconnected);
+}
+
+/*
+ * run_statement — one execution of sql: unnamed (PQexecParams: planned for these
+ * values, every time) or, with a name, the session's prepared statement `name`
+ * (prepared on first use in each session; the server keeps its plan and, after a
+ * few executions, a generic one that costs no planning). Only the claim is
+ * prepared (rb_queue_claim): a worker sends it thousands of times with an owned-bucket
+ * array of hundreds of elements, whose planning used to cost more than its execution.
+ */
+static PGresult *run_statement(rb_queue *q, const char *name, const char *sql, int n_params,
+                               const char *const *params) {
+    if (!name) return PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+    if (q->claim_prepared_on != q->conn_serial) {
+        PGresult *p = PQprepare(q->conn, name, sql, n_params, NULL);
+        if (PQresultStatus(p) != PGRES_COMMAND_OK) return p;
+        PQclear(p);
+        q->claim_prepared_on = q->conn_serial;
+    }
+    return PQexecPrepared(q->conn, name, n_params, params, NULL, NULL, 0);
+}
+
+static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql, int n_params,
+                                  const char *const *params, ExecStatusType want,
+                                  int *reconnected) {
     if (reconnected) *reconnected = 0;
     uint64_t deadline = 0;
     uint32_t backoff_ms = 10;
@@ -292,7 +319,7 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
             q->n_reconnects++;
             if (reconnected) *reconnected = 1;
         }
-        PGresult *r = PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+        PGresult *r = run_statement(q, name, sql, n_params, params);
         if (PQresultStatus(r) == want) return r;
         int kind = classify(q, r);
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
@@ -902,7 +929,8 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 /* ---- claim ---- */
 
 /* The claim statement of each mode (queue/sql/claim_<mode>.sql): $1 worker id,
- * $2 batch, $3 lease ms, $4 incarnation, $5 owned buckets (affinity modes). */
+ * $2 batch, $3 lease ms, $4 incarnation; affinity modes: $5 owned buckets (ascending),
+ * $6 the 1-based position in them the walk starts at. */
 static const char *claim_sql(rb_claim_mode mode) {
     static const char *const names[] = {
         [RB_CLAIM_COMPETING] = "claim_competing",
@@ -928,6 +956,19 @@ void rb_queue_batch_free(rb_queue_batch *b) {
     b->n = 0;
 }
 
+/* The position of bucket b in the owned buckets (ascending), or n_owned when not owned. */
+static size_t owned_index(const rb_queue *q, uint32_t b) {
+    size_t lo = 0, hi = q->n_owned;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (q->owned[mid] < b)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < q->n_owned && q->owned[lo] == b ? lo : q->n_owned;
+}
+
 int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     rb_queue_batch_free(out);
     int affinity = q->cfg.mode != RB_CLAIM_COMPETING;
@@ -935,15 +976,21 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     char batch[16], lease[16];
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
-    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, q->owned_param};
-    PGresult *r = exec_retry(q, claim_sql_of(q, q->cfg.mode), affinity ? 5 : 4, params,
-                             PGRES_TUPLES_OK, NULL);
+    char pos[24];
+    if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
+    snprintf(pos, sizeof pos, "%zu", q->claim_pos + 1);
+    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, q->owned_param, pos};
+    /* one prepared statement per session: a session claims in one mode */
+    PGresult *r = exec_retry_named(q, "rb_claim", claim_sql_of(q, q->cfg.mode), affinity ? 6 : 4,
+                                   params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {
         PQclear(r);
         return 0;
     }
+    if (affinity) /* the next claim starts after the bucket served last */
+        q->claim_pos = owned_index(q, (uint32_t)strtoul(PQgetvalue(r, (int)n - 1, 2), NULL, 10)) + 1;
     out->rows = calloc(n, sizeof *out->rows);
     if (!out->rows) {
         PQclear(r);
@@ -1089,7 +1136,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
         all[len] = 0;
         owned = all;
     }
-    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, owned};
+    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, owned, "1"};
     int affinity = mode != RB_CLAIM_COMPETING;
     size_t n = strlen(claim_sql_of(q, mode)) + 64;
     char *sql = malloc(n);
@@ -1098,7 +1145,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
         return rb_set_error(RB_ENOMEM, "out of memory");
     }
     snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s",
-             analyze ? ", ANALYZE, TIMING OFF, SUMMARY OFF" : "", claim_sql_of(q, mode));
+             analyze ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "", claim_sql_of(q, mode));
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* The claim hands out rows only to a live incarnation: an unregistered
@@ -1117,7 +1164,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
     }
     params[3] = inc;
     PGresult *r =
-        rc ? NULL : PQexecParams(q->conn, sql, affinity ? 5 : 4, NULL, params, NULL, NULL, 0);
+        rc ? NULL : PQexecParams(q->conn, sql, affinity ? 6 : 4, NULL, params, NULL, NULL, 0);
     if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK)
         rc = rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
     size_t len = 0, cap = 256;

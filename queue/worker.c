@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ringbench/common.h"
 #include "ringbench/error.h"
 
 void rb_worker_options_init(rb_worker_options *o) {
@@ -22,11 +23,7 @@ void rb_worker_options_init(rb_worker_options *o) {
     o->fail_attempts = 1;
 }
 
-static uint64_t mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static uint64_t mono_ns(void) { return rb_now_ns(); }
 static uint64_t mono_ms(void) { return mono_ns() / 1000000u; }
 
 static void sleep_us(uint64_t us) {

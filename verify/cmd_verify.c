@@ -667,8 +667,10 @@ static int run_sweep(const verify_opts *o) {
     uint32_t *kpb = malloc((size_t)B * sizeof *kpb),
              *scratch = malloc(2 * (size_t)B * sizeof *scratch);
     uint64_t *pos = malloc((size_t)B * sizeof *pos);
-    if (!kpb || !scratch || !pos) {
-        free(kpb), free(scratch), free(pos), rb_key_list_free(&keys);
+    /* one accumulator per agreement group: sized from the registry, which grows */
+    agreement_acc *agree = calloc(rb_agreement_group_count() + 1, sizeof *agree);
+    if (!kpb || !scratch || !pos || !agree) {
+        free(kpb), free(scratch), free(pos), free(agree), rb_key_list_free(&keys);
         return rb_cli_fail(cmd, "out of memory for %u buckets", B);
     }
     FILE *f = stdout;
@@ -698,9 +700,8 @@ static int run_sweep(const verify_opts *o) {
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, verify_cols, N_VERIFY_COLS);
 
-    agreement_acc agree[8] = {{0}};
     failures fails = {0};
-    uint64_t t0 = rb_sweep_now_ns();
+    uint64_t t0 = rb_now_ns();
     size_t step = 0, n_steps = o->n_hashes * o->members.n;
     for (size_t h = 0; h < o->n_hashes && !rc; h++) {
         rb_config cfg = o->ring.cfg; /* B, table_source, hash seed */
@@ -716,7 +717,7 @@ static int run_sweep(const verify_opts *o) {
             sampling /= o->n_seeds;
             if (!o->quiet)
                 fprintf(stderr, "ringbench verify: [%zu/%zu] hash %s N %u (%.1f s)\n", ++step,
-                        n_steps, o->hashes[h]->name, n, (double)(rb_sweep_now_ns() - t0) / 1e9);
+                        n_steps, o->hashes[h]->name, n, (double)(rb_now_ns() - t0) / 1e9);
             memberships ms;
             if ((rc = memberships_make(&ms, o->first_seed, o->n_seeds, (size_t)n + 1))) break;
             for (size_t vi = 0; vi < o->vnodes.n && !rc; vi++) {
@@ -732,7 +733,7 @@ static int run_sweep(const verify_opts *o) {
             memberships_free(&ms);
         }
     }
-    double elapsed_s = (double)(rb_sweep_now_ns() - t0) / 1e9;
+    double elapsed_s = (double)(rb_now_ns() - t0) / 1e9;
     rb_report_end(&rep);
     if (o->fmt == RB_FMT_JSON) fputs(",\n\"agreement\": [", f);
     if (!rc) print_agreement(o, agree);
@@ -743,7 +744,7 @@ static int run_sweep(const verify_opts *o) {
         rb_report_note(f, o->fmt, "property failures: %llu; elapsed %.1f s",
                        (unsigned long long)fails.n, elapsed_s);
     if (!o->quiet) fprintf(stderr, "ringbench verify: done in %.1f s\n", elapsed_s);
-    free(kpb), free(scratch), free(pos), rb_key_list_free(&keys);
+    free(kpb), free(scratch), free(pos), free(agree), rb_key_list_free(&keys);
     if (rc) return rb_cli_fail(cmd, "%s", rb_error_detail());
     if (fails.n)
         return rb_cli_fail(cmd, "%llu property failures (see the lines above)",
@@ -1092,9 +1093,9 @@ static int time_builds(const rb_algo *a, const rb_config *cfg, const rb_member *
     double t[REPS];
     for (int r = 0; r < REPS; r++) {
         rb_ring *ring;
-        uint64_t t0 = rb_sweep_now_ns();
+        uint64_t t0 = rb_now_ns();
         int rc = rb_ring_build(a, cfg, m, n, &ring);
-        t[r] = (double)(rb_sweep_now_ns() - t0);
+        t[r] = (double)(rb_now_ns() - t0);
         if (rc) return rc;
         *bytes = rb_ring_bytes_held(ring);
         rb_ring_destroy(ring);
@@ -1460,10 +1461,11 @@ static int vnodes_floors_measure(const vnodes_opts *o, const rb_key_list *keys, 
         fl->need_b_sampling = buckets_for_target(o, keys, B);
         int w =
             snprintf(fl->sampling_note, sizeof fl->sampling_note,
-                     "target %.3f is below the sampling floor %.3f (N %u): with %u hashed buckets "
-                     "even V -> infinity leaves about that spread, so no V is expected to "
-                     "reach the target",
-                     o->target, fl->sampling, fl->sampling_n, B);
+                     "target %.3f is below the sampling floor %.3f (N %u, the worst membership): "
+                     "with %u hashed buckets even V -> infinity leaves about that spread, so no V "
+                     "is expected to bring every membership to the target (the recommendation "
+                     "asks only the quantile %.3f of them)",
+                     o->target, fl->sampling, fl->sampling_n, B, o->quantile);
         if (w > 0 && fl->need_b_sampling)
             snprintf(fl->sampling_note + w, sizeof fl->sampling_note - (size_t)w,
                      "; measured by doubling B: B = %u brings both floors under the target",

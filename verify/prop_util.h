@@ -41,23 +41,37 @@ static inline int prop_finish(const char *name) {
     return (prop_n_failed || prop_n_checked == 0) ? 1 : 0;
 }
 
+/* The membership of one case: n + 1 members from seed (ids in *ids, both
+ * malloc'ed, freed by the caller) and the config: B buckets, V vnodes, ring
+ * hash = bucket hash = h. Exits 1 when out of memory. */
+static inline rb_member *prop_setup(const rb_hash *h, uint32_t n, uint32_t v, uint32_t B,
+                                    uint64_t seed, char **ids, rb_config *cfg) {
+    *ids = malloc(((size_t)n + 1) * RB_SWEEP_ID_BYTES);
+    rb_member *m = malloc(((size_t)n + 1) * sizeof *m);
+    if (!*ids || !m) {
+        fprintf(stderr, "out of memory\n");
+        exit(1);
+    }
+    rb_sweep_ids(seed, (size_t)n + 1, *ids, m);
+    rb_config_init(cfg);
+    cfg->n_vnodes = v;
+    cfg->n_buckets = B;
+    cfg->ring_hash = cfg->bucket_hash = h;
+    return m;
+}
+
 /* Measure one case: n members (and the added one) from seed; B buckets,
  * ring hash = bucket hash = h. Exits 1 on a build error. */
 static inline void prop_case(const rb_algo *a, const rb_hash *h, uint32_t n, uint32_t v, uint32_t B,
                              uint64_t seed, rb_case *out) {
-    char *ids = malloc(((size_t)n + 1) * RB_SWEEP_ID_BYTES);
-    rb_member *m = malloc(((size_t)n + 1) * sizeof *m);
+    char *ids;
+    rb_config cfg;
+    rb_member *m = prop_setup(h, n, v, B, seed, &ids, &cfg);
     uint32_t *scratch = malloc(2 * (size_t)B * sizeof *scratch);
-    if (!ids || !m || !scratch) {
+    if (!scratch) {
         fprintf(stderr, "out of memory\n");
         exit(1);
     }
-    rb_sweep_ids(seed, (size_t)n + 1, ids, m);
-    rb_config cfg;
-    rb_config_init(&cfg);
-    cfg.n_vnodes = v;
-    cfg.n_buckets = B;
-    cfg.ring_hash = cfg.bucket_hash = h;
     if (rb_sweep_case(a, &cfg, m, n, NULL, 0, scratch, out)) {
         fprintf(stderr, "algo %s hash %s N %u V %u seed %llu: build failed: %s\n", a->name, h->name,
                 n, v, (unsigned long long)seed, rb_error_detail());

@@ -10,13 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-uint64_t rb_sweep_splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Write "worker-" and 12 hex digits of v (no terminator) into buf. */
 static void put_id(char *buf, uint64_t v) {
     static const char hex[] = "0123456789abcdef";
@@ -32,7 +25,7 @@ void rb_sweep_ids(uint64_t seed, size_t n, char *storage, rb_member *members) {
         /* Redraw on a repeat so the ids are distinct (48 random bits: repeats
          * are rare, but a duplicate id would make the build fail). */
         for (;;) {
-            put_id(id, rb_sweep_splitmix64(&state));
+            put_id(id, rb_splitmix64(&state));
             size_t j = 0;
             while (j < i && memcmp(storage + j * RB_SWEEP_ID_BYTES, id, RB_SWEEP_ID_BYTES) != 0)
                 j++;
@@ -280,11 +273,6 @@ int rb_sweep_case(const rb_algo *algo, const rb_config *cfg, const rb_member *me
     return rc;
 }
 
-uint64_t rb_sweep_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 int rb_seed_example_run(const rb_algo *algo, const rb_hash *hash, size_t n_seeds,
                         uint64_t first_seed, rb_seed_example *out) {

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ringbench/common.h" /* rb_splitmix64, rb_now_ns */
 #include "ringbench/ring.h"
 
 #ifdef __cplusplus
@@ -53,10 +54,6 @@ extern "C" {
  * "add one member" is drawing n+1 and using the first n as the base.
  */
 void rb_sweep_ids(uint64_t seed, size_t n, char *storage, rb_member *members);
-
-/* rb_sweep_splitmix64 — Steele, Lea, Flood, "Fast splittable pseudorandom
- * number generators", OOPSLA 2014: advance *state and return the next value. */
-uint64_t rb_sweep_splitmix64(uint64_t *state);
 
 /* --- bucket tables --- */
 
@@ -224,11 +221,6 @@ typedef struct rb_seed_example {
  */
 int rb_seed_example_run(const rb_algo *algo, const rb_hash *hash, size_t n_seeds,
                         uint64_t first_seed, rb_seed_example *out);
-
-/* --- wall clock --- */
-
-/* Monotonic clock in nanoseconds (CLOCK_MONOTONIC). */
-uint64_t rb_sweep_now_ns(void);
 
 #ifdef __cplusplus
 }

@@ -154,6 +154,16 @@ expect_ok "hash text" hash --hash fnv1a32 "" a foobar
 check "hash fnv1a32 '' a foobar" "$(cut -f2 "$tmp/out" | tr '\n' ' ')" "2166136261 3826002220 3214735720 "
 
 # --- options anywhere, -- ends them ---
+# replicas: K distinct owners per key, K > N and algorithms without a scheme are exit 2
+expect_ok "owner --replicas 2 of 2" owner --algo binary --members a,b --replicas 2 k1
+check "owner --replicas 2 of 2: both members" "$(cut -f4 "$tmp/out" | sort | tr '\n' ' ')" "a b "
+check "owner --replicas 2 of 2: replica column" "$(cut -f3 "$tmp/out" | tr '\n' ' ')" "0 1 "
+expect_ok "owner --replicas csv" owner --algo rendezvous --members a,b,c --replicas 3 --format csv k1
+check "owner --replicas csv header" "$(head -1 "$tmp/out")" "key,bucket,replica,owner"
+check "owner --replicas csv: 3 distinct" "$(tail -n +2 "$tmp/out" | cut -d, -f4 | sort -u | wc -l)" "3"
+expect_usage "--replicas above N" owner --algo binary --members a,b --replicas 3 k
+expect_usage "--replicas 0" owner --algo binary --members a,b --replicas 0 k
+expect_usage "--replicas on jump" owner --algo jump --members a,b --replicas 2 k
 expect_ok "options after keys" owner --algo binary --members a,b k1 --format json
 json_check "options after keys" owner 1
 expect_ok "-- ends options" owner --algo binary --members a,b --format csv -- k1 --format

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ringbench/ring.h"
+#include "ringbench/common.h"
 #include "unit.h"
 
 static rb_config config(const rb_hash *h, uint32_t n_buckets, uint64_t seed) {
@@ -393,7 +394,26 @@ static void test_labels(void) {
                rb_vnode_label(big, big, RB_MAX_ID_BYTES, UINT32_MAX), RB_MAX_ID_BYTES + 11);
 }
 
+/* ringbench/common.h: the one percentile (nearest rank, NIST/Hyndman-Fan definition 1: the
+ * smallest sample with at least p % at or below it) and the one PRNG (Vigna's splitmix64.c,
+ * first outputs from seed 0, published in its test vectors and reproduced by
+ * datasets/genkeys_ref.py). */
+static void test_common(void) {
+    static const struct { size_t n; double p; size_t idx; } ranks[] = {
+        {100, 99, 98}, {100, 50, 49}, {100, 100, 99}, {100, 0, 0}, {100, 1, 0}, {100, 1.5, 1},
+        {1, 99, 0},    {7, 50, 3},    {10, 99, 9},    {10, 90, 8}, {200, 99, 197}};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
+        char c[64];
+        snprintf(c, sizeof c, "rb_nearest_rank(n %zu, p %g)", ranks[i].n, ranks[i].p);
+        rb_unit_eq("common", c, rb_nearest_rank(ranks[i].n, ranks[i].p), ranks[i].idx);
+    }
+    uint64_t st = 0;
+    rb_unit_eq("common", "splitmix64 seed 0, output 1", rb_splitmix64(&st), 0xe220a8397b1dcdafULL);
+    rb_unit_eq("common", "splitmix64 seed 0, output 2", rb_splitmix64(&st), 0x6e789e6aa1b965f4ULL);
+}
+
 int main(void) {
+    test_common();
     rb_unit_members_make(&overflow_members, 1u << 17, "m%u");
     for (size_t i = 0; i < overflow_members.n; i++)
         overflow_members.m[i].weight = 1u << 16;

@@ -1,5 +1,6 @@
 /*
- * test_kat.c — known-answer tests of the hashes and of jump (issue 2).
+ * test_kat.c — known-answer tests of the hashes, of jump (issue 2) and of
+ * the constant-memory bucket hashes (issue 13).
  *
  *   fnv1a32     the published FNV-1a 32 test vectors (Landon Curt Noll's
  *               test_fnv.c; draft-eastlake-fnv), with and without a trailing
@@ -11,11 +12,19 @@
  *               generated buffer, seeds 0 and PRIME64);
  *   jump        kat/jump.tsv from an independent implementation of the
  *               paper's figure 1 (kat/jump_ref.py);
+ *   jumpback, fliphash, powerch, binomial
+ *               kat/<name>.tsv from independent Python implementations
+ *               (kat/bucket_ref.py) that check themselves against the
+ *               values published for the reference implementations;
+ *   multiprobe  kat/multiprobe.tsv from an independent Python implementation
+ *               of the scheme as impls/multiprobe.c documents it
+ *               (kat/multiprobe_ref.py), through the registered ring;
  * plus the seed convention of the FNV hashes and "every byte counts".
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "ringbench/consistent.h"
 #include "ringbench/hash.h"
 #include "ringbench/ring.h"
 #include "unit.h"
@@ -133,25 +142,90 @@ static void test_xxh3(void) {
     rb_unit_eq("xxh3", "bits", rb_hash_xxh3.bits, 64);
 }
 
-static void test_jump(void) {
-    FILE *f = rb_kat_open("jump.tsv");
+/* The bucket hashes: (key, n_buckets) -> bucket, from kat/<name>.tsv. */
+typedef struct {
+    const char *name;
+    uint32_t (*fn)(uint64_t key, uint32_t n_buckets);
+    int min_vectors;
+} bucket_kat;
+
+static const bucket_kat bucket_kats[] = {
+    {"jump", rb_jump_hash, 300},         {"jumpback", rb_jumpback_hash, 400},
+    {"fliphash", rb_flip_hash, 400},     {"powerch", rb_power_hash, 400},
+    {"binomial", rb_binomial_hash, 400},
+};
+
+static void test_bucket_kat(const bucket_kat *k) {
+    char file[64], case_[128];
+    snprintf(file, sizeof file, "%s.tsv", k->name);
+    FILE *f = rb_kat_open(file);
     if (!f) return;
-    char *field[3], case_[128];
+    char *field[3];
     int n, n_vectors = 0;
     while ((n = rb_kat_next(f, field, 3)) >= 0) {
         unsigned long long key, nb, expected;
-        if (!rb_unit_true("jump", "vector file",
+        if (!rb_unit_true(k->name, "vector file",
                           n == 3 && sscanf(field[0], "%llu", &key) == 1 &&
                               sscanf(field[1], "%llu", &nb) == 1 &&
                               sscanf(field[2], "%llu", &expected) == 1,
                           "malformed line"))
             continue;
         n_vectors++;
-        snprintf(case_, sizeof case_, "rb_jump_hash(%llu, %llu)", key, nb);
-        rb_unit_eq("jump", case_, rb_jump_hash(key, (uint32_t)nb), expected);
+        snprintf(case_, sizeof case_, "%s(%llu, %llu)", k->name, key, nb);
+        rb_unit_eq(k->name, case_, k->fn(key, (uint32_t)nb), expected);
     }
     fclose(f);
-    rb_unit_true("jump", "vector file", n_vectors >= 300, "got %d vectors, expected >= 300",
+    rb_unit_true(k->name, "vector file", n_vectors >= k->min_vectors,
+                 "got %d vectors, expected >= %d", n_vectors, k->min_vectors);
+}
+
+/* multi-probe through the registered ring: kat/multiprobe.tsv (n_members,
+ * k, bucket, owner) with ring hash fnv1a32, seed 0, members "m<j>", k set
+ * through --param probes=K. */
+static void test_multiprobe(void) {
+    FILE *f = rb_kat_open("multiprobe.tsv");
+    if (!f) return;
+    const rb_algo *a = rb_algo_by_name("multiprobe");
+    rb_config cfg;
+    rb_config_init(&cfg);
+    cfg.ring_hash = &rb_hash_fnv1a32;
+    rb_unit_members ms = {0};
+    rb_ring *r = NULL;
+    char *field[4], case_[128];
+    int n, n_vectors = 0;
+    unsigned long long have_n = 0, have_k = 0;
+    while ((n = rb_kat_next(f, field, 4)) >= 0) {
+        unsigned long long nm, k, b, expected;
+        if (!rb_unit_true("multiprobe", "vector file",
+                          a && n == 4 && sscanf(field[0], "%llu", &nm) == 1 &&
+                              sscanf(field[1], "%llu", &k) == 1 &&
+                              sscanf(field[2], "%llu", &b) == 1 &&
+                              sscanf(field[3], "%llu", &expected) == 1 && nm >= 1 && k >= 1 &&
+                              b < cfg.n_buckets,
+                          "malformed line"))
+            continue;
+        if (nm != have_n || k != have_k) {
+            char assign[32];
+            snprintf(assign, sizeof assign, "probes=%llu", k);
+            cfg.n_params = 0;
+            rb_ring_destroy(r);
+            rb_unit_members_free(&ms);
+            rb_unit_members_make(&ms, (size_t)nm, "m%u");
+            r = rb_config_set_param(&cfg, assign) == 0
+                    ? rb_unit_build(a, &cfg, ms.m, ms.n, "kat members m0..")
+                    : NULL;
+            have_n = nm;
+            have_k = k;
+        }
+        if (!r) continue;
+        n_vectors++;
+        snprintf(case_, sizeof case_, "N %llu k %llu bucket %llu (fnv1a32)", nm, k, b);
+        rb_unit_eq("multiprobe", case_, rb_ring_owner_bucket(r, (uint32_t)b), expected);
+    }
+    rb_ring_destroy(r);
+    rb_unit_members_free(&ms);
+    fclose(f);
+    rb_unit_true("multiprobe", "vector file", n_vectors >= 1300, "got %d vectors, expected >= 1300",
                  n_vectors);
 }
 
@@ -219,7 +293,9 @@ int main(void) {
     test_fnv_published();
     test_fnv_js();
     test_xxh3();
-    test_jump();
+    for (size_t i = 0; i < sizeof bucket_kats / sizeof bucket_kats[0]; i++)
+        test_bucket_kat(&bucket_kats[i]);
+    test_multiprobe();
     test_seed_and_bytes();
     return rb_unit_finish("test_kat");
 }

@@ -1,6 +1,8 @@
 /* unit.c — shared helpers of the verify/ unit and contract tests (unit.h). */
 #include "unit.h"
 
+#include "ringbench/common.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,12 +84,7 @@ long rb_hex_decode(const char *hex, unsigned char *out, size_t out_size) {
     return (long)(len / 2);
 }
 
-uint64_t rb_unit_rand(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+uint64_t rb_unit_rand(uint64_t *state) { return rb_splitmix64(state); }
 
 uint32_t rb_unit_rand_range(uint64_t *state, uint32_t lo, uint32_t hi) {
     return lo + (uint32_t)(rb_unit_rand(state) % ((uint64_t)hi - lo + 1));

@@ -556,7 +556,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_
             fprintf(stderr, "%.0f rows/s, claim p50 %.0f us, dup %llu, lost %llu (%.0f s)\n",
                     cell->rows_per_s, cell->claim_p50_us,
                     (unsigned long long)(cell->after.n_duplicates + cell->n_dup_executions),
-                    (unsigned long long)cell->n_lost, (double)(rbb_now_ns() - t0) / 1e9);
+                    (unsigned long long)cell->n_lost, (double)(rb_now_ns() - t0) / 1e9);
         }
     if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_after);
     double mean = (ref_before.tps + ref_after.tps) / 2;
@@ -636,7 +636,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         return rb_cli_fail(CMD, "out of memory");
     }
     int n_bad = 0;
-    uint64_t t0 = rbb_now_ns();
+    uint64_t t0 = rb_now_ns();
     for (size_t d = 0; d < p->n_dists; d++)
         for (size_t w = 0; w < p->n_workers; w++)
             for (size_t b = 0; b < p->n_batches; b++) {

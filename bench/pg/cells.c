@@ -159,7 +159,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         }
     if (rc)
         for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
-    uint64_t t_go = rbb_now_ns();
+    uint64_t t_go = rb_now_ns();
     close(go[1]); /* EOF: every worker starts now */
     memset(&cell->waits, 0, sizeof cell->waits);
     rbb_collect(ch, n, c, &cell->waits, 50);

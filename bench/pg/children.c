@@ -83,9 +83,9 @@ static int pump(rbb_child *ch) {
 }
 
 int rbb_wait_ready(rbb_child *ch, int timeout_ms) {
-    uint64_t deadline = rbb_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+    uint64_t deadline = rb_now_ns() + (uint64_t)timeout_ms * 1000000ull;
     while (ch->len < sizeof(rbb_report_head)) {
-        uint64_t now = rbb_now_ns();
+        uint64_t now = rb_now_ns();
         if (now >= deadline) return -1;
         struct pollfd pf = {.fd = ch->fd, .events = POLLIN};
         int rc = poll(&pf, 1, (int)((deadline - now) / 1000000ull) + 1);
@@ -140,11 +140,11 @@ void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
     for (size_t i = 0; i < n; i++) open += ch[i].fd >= 0;
     struct pollfd *pf = calloc(n ? n : 1, sizeof *pf);
     if (!pf) return;
-    uint64_t next_sample = rbb_now_ns();
+    uint64_t next_sample = rb_now_ns();
     while (open > 0) {
-        if (sampler && waits && rbb_now_ns() >= next_sample) {
+        if (sampler && waits && rb_now_ns() >= next_sample) {
             sample_waits(sampler, waits);
-            next_sample = rbb_now_ns() + (uint64_t)sample_interval_ms * 1000000ull;
+            next_sample = rb_now_ns() + (uint64_t)sample_interval_ms * 1000000ull;
         }
         for (size_t i = 0; i < n; i++) { /* poll ignores negative fds */
             pf[i].fd = ch[i].fd;

@@ -236,16 +236,16 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
         rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
         alive[n] = !rc;
     }
-    uint64_t t0 = rbb_now_ns();
+    uint64_t t0 = rb_now_ns();
     watch w[RBB_MAX_KILLS];
     memset(w, 0, sizeof w);
     /* kills every lease + 200 ms, the first after 300 ms */
     double interval_ms = out->lease_ms + 200;
     for (uint32_t k = 0; !rc && k < p->crash_kills && k < RBB_MAX_KILLS; k++) {
         double due_ms = 300 + k * interval_ms;
-        while (!rc && (double)(rbb_now_ns() - t0) / 1e6 < due_ms) {
+        while (!rc && (double)(rb_now_ns() - t0) / 1e6 < due_ms) {
             for (size_t j = 0; j < out->n_kills; j++)
-                if (!w[j].done) watch_poll(c, &w[j], rbb_now_ns());
+                if (!w[j].done) watch_poll(c, &w[j], rb_now_ns());
             sleep_ms(10);
         }
         /* the victim: a live worker holding rows now (mid-batch); wait up to
@@ -263,7 +263,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
             if (alive[i]) victim = i;
         if (victim == MAX_CH) break;
         kill(ch[victim].pid, SIGKILL);
-        uint64_t t_kill = rbb_now_ns();
+        uint64_t t_kill = rb_now_ns();
         alive[victim] = 0;
         rbb_kill *kk = &out->kills[out->n_kills];
         watch *ww = &w[out->n_kills];
@@ -304,26 +304,26 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
         out->n_stall_held = (uint64_t)rbb_queue_rows_leased_to(c, ch[stalled].worker_id, err,
                                                                 err_size);
         out->stall_ms = out->lease_ms + out->ttl_ms + 500;
-        uint64_t until = rbb_now_ns() + (uint64_t)(out->stall_ms * 1e6);
-        while (rbb_now_ns() < until) {
+        uint64_t until = rb_now_ns() + (uint64_t)(out->stall_ms * 1e6);
+        while (rb_now_ns() < until) {
             for (size_t j = 0; j < out->n_kills; j++)
-                if (!w[j].done) watch_poll(c, &w[j], rbb_now_ns());
+                if (!w[j].done) watch_poll(c, &w[j], rb_now_ns());
             sleep_ms(10);
         }
         kill(ch[stalled].pid, SIGCONT);
     }
     /* drain: every row completed (60 s at most), watching the kills */
-    uint64_t deadline = rbb_now_ns() + 60ull * 1000000000ull;
-    while (!rc && rbb_now_ns() < deadline) {
+    uint64_t deadline = rb_now_ns() + 60ull * 1000000000ull;
+    while (!rc && rb_now_ns() < deadline) {
         int pending = 0;
         for (size_t j = 0; j < out->n_kills; j++)
-            if (!w[j].done) watch_poll(c, &w[j], rbb_now_ns()), pending |= !w[j].done;
+            if (!w[j].done) watch_poll(c, &w[j], rb_now_ns()), pending |= !w[j].done;
         double left = 0;
         if (rbb_db_double(c, &left, err, err_size, "%s", rbb_queue_sql_unfinished())) rc = -1;
         if (!rc && left == 0 && !pending) break;
         sleep_ms(10);
     }
-    out->drain_s = (double)(rbb_now_ns() - t0) / 1e9;
+    out->drain_s = (double)(rb_now_ns() - t0) / 1e9;
     stop_all(ch, n, SIGTERM);
     rbb_collect(ch, n, NULL, NULL, 100);
     for (size_t i = 0; i < n; i++) {

@@ -30,7 +30,7 @@ void rbb_keys_free(rbb_keys *k) {
 uint32_t rbb_keys_next_rank(rbb_keys *k) {
     if (k->dist == RBB_DIST_UNIFORM) {
         /* Lemire's multiply-shift: bias below 2^-32 for K < 2^32. */
-        return (uint32_t)(((rb_splitmix64_next(&k->state) >> 32) * (uint64_t)k->n_keys) >> 32);
+        return (uint32_t)(((rb_splitmix64(&k->state) >> 32) * (uint64_t)k->n_keys) >> 32);
     }
     return rb_zipf_next(&k->zipf, &k->state);
 }

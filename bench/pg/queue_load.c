@@ -23,6 +23,7 @@
 #include "queue.h"
 #include "queue_load.h"
 #include "stats.h"
+#include "worker.h"
 
 #define RBB_SCHEMA "ringbench"
 
@@ -400,20 +401,68 @@ static void die(const char *what) {
 
 static uint32_t clamp_ns(uint64_t ns) { return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns; }
 
-/* Heartbeat (rejoin under a new id when marked dead), membership, one
- * housekeeping round: the periodic duties of a worker (queue.h). */
-static int duties(rb_queue *q, rbb_report_head *h) {
-    int rc = rb_queue_heartbeat(q);
-    if (rc == RB_ELOST) rc = rb_queue_rejoin(q);
-    if (!rc) rc = rb_queue_refresh_membership(q, NULL);
-    rb_queue_housekeeping hk;
-    memset(&hk, 0, sizeof hk);
-    if (!rc) rc = rb_queue_housekeep(q, &hk);
-    free(hk.marked_dead);
-    if (rc) h->n_errors++;
-    return rc;
+/* What the hooks of the library's worker loop share in one bench worker. */
+typedef struct bench_worker {
+    const rbb_worker_spec *s;
+    int go_fd, report_fd;
+    rbb_report_head h;
+    rbb_sample *samples;
+    uint64_t deadline_ns;
+} bench_worker;
+
+/* Registered: report READY with the worker id, wait for the go (EOF on the go
+ * pipe: every worker is registered), start the clock. */
+static int bw_ready(void *ctx, rb_queue *q) {
+    bench_worker *w = ctx;
+    w->h.kind = RBB_REPORT_READY;
+    snprintf(w->h.worker_id, sizeof w->h.worker_id, "%s", rb_queue_worker_id(q));
+    if (rbb_report_send(w->report_fd, &w->h, NULL)) _exit(1);
+    if (w->go_fd >= 0) {
+        char ch;
+        while (read(w->go_fd, &ch, 1) < 0 && errno == EINTR) {
+        }
+        close(w->go_fd);
+    }
+    w->h.kind = RBB_REPORT_FINAL;
+    w->h.t_go_ns = rb_now_ns();
+    w->deadline_ns =
+        w->s->run_s > 0 ? w->h.t_go_ns + (uint64_t)(w->s->run_s * 1e9) : UINT64_MAX;
+    return 0;
 }
 
+/* One claim and the completion of its rows: counters and a latency sample. */
+static void bw_batch(void *ctx, const rb_worker_batch_info *b) {
+    bench_worker *w = ctx;
+    w->h.n_claims++;
+    if (b->n_claimed == 0) {
+        w->h.n_empty_claims++;
+        return;
+    }
+    if (b->n_claimed < w->s->batch) w->h.n_short_claims++;
+    w->h.n_rows += b->n_done;
+    w->h.n_fenced += b->n_lost + b->n_skipped; /* refused, or not started: lease lost */
+    if (w->h.n_samples < w->s->max_samples) {
+        w->samples[w->h.n_samples].claim_ns = clamp_ns(b->claim_ns);
+        w->samples[w->h.n_samples].complete_ns = clamp_ns(b->complete_ns);
+        w->h.n_samples++;
+    }
+}
+
+static int bw_should_stop(void *ctx) {
+    const bench_worker *w = ctx;
+    return stop_requested || rb_now_ns() >= w->deadline_ns;
+}
+
+/* Events (membership changes, workers marked dead) are not printed: the bench's
+ * stderr carries one line per cell. */
+static void bw_event(void *ctx, rb_queue *q, const char *line) {
+    (void)ctx, (void)q, (void)line;
+}
+
+/* The worker process: the library's worker loop (worker.h, rb_worker_run) — the loop
+ * `ringbench pg worker` runs, so what is measured is what users run — with hooks that
+ * report READY, wait for the go, stop at the deadline or SIGTERM and time each claim
+ * and completion. */
 void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     const rbb_worker_spec *s = arg;
     signal(SIGTERM, on_term);
@@ -434,81 +483,37 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     cfg.ring_override = 1;
     rb_queue *q = NULL;
     if (rb_queue_open(&cfg, &q)) die("open");
-    if (rb_queue_register(q)) die("register");
-    rbb_report_head h;
-    memset(&h, 0, sizeof h);
-    h.magic = RBB_REPORT_MAGIC;
-    h.kind = RBB_REPORT_READY;
-    snprintf(h.worker_id, sizeof h.worker_id, "%s", rb_queue_worker_id(q));
-    if (rbb_report_send(report_fd, &h, NULL)) _exit(1);
-    if (go_fd >= 0) { /* EOF on the go pipe: every worker is registered */
-        char ch;
-        while (read(go_fd, &ch, 1) < 0 && errno == EINTR) {
-        }
-        close(go_fd);
+    bench_worker w;
+    memset(&w, 0, sizeof w);
+    w.s = s, w.go_fd = go_fd, w.report_fd = report_fd;
+    w.h.magic = RBB_REPORT_MAGIC;
+    w.deadline_ns = UINT64_MAX;
+    w.samples = calloc(s->max_samples ? s->max_samples : 1, sizeof *w.samples);
+    if (!w.samples) die("out of memory");
+    rb_worker_options o;
+    rb_worker_options_init(&o);
+    o.work_us = s->handler_us;
+    o.poll_us = 2000;
+    o.complete_each = s->complete_each;
+    rb_worker_hooks hooks = {.ctx = &w,
+                             .on_ready = bw_ready,
+                             .on_batch = bw_batch,
+                             .on_event = bw_event,
+                             .should_stop = bw_should_stop};
+    rb_worker_stats st;
+    int rc = rb_worker_run(q, &o, &hooks, &st);
+    if (rc && rc != RB_ELOST) die("worker loop");
+    /* RB_ELOST: this incarnation was declared dead (a stall past the TTL): it stops,
+     * as the protocol wants, and reports what it did */
+    if (rc == RB_ELOST) w.h.n_errors++;
+    w.h.t_end_ns = rb_now_ns();
+    w.h.n_complete_tx = st.n_complete_tx;
+    if (w.h.kind != RBB_REPORT_FINAL) { /* stopped before the go */
+        w.h.kind = RBB_REPORT_FINAL;
+        w.h.t_go_ns = w.h.t_end_ns;
     }
-    rbb_sample *samples = calloc(s->max_samples ? s->max_samples : 1, sizeof *samples);
-    const char **effects = calloc(s->batch, sizeof *effects);
-    unsigned char *done = calloc(s->batch, 1);
-    if (!samples || !effects || !done) die("out of memory");
-    for (uint32_t i = 0; i < s->batch; i++) effects[i] = "bench";
-    h.kind = RBB_REPORT_FINAL;
-    h.t_go_ns = rbb_now_ns();
-    uint64_t deadline = s->run_s > 0 ? h.t_go_ns + (uint64_t)(s->run_s * 1e9) : UINT64_MAX;
-    uint64_t next_duties = 0;
-    rb_queue_batch b;
-    memset(&b, 0, sizeof b);
-    while (!stop_requested && rbb_now_ns() < deadline) {
-        uint64_t t0 = rbb_now_ns();
-        if (t0 >= next_duties) {
-            duties(q, &h);
-            next_duties = t0 + (uint64_t)s->heartbeat_ms * 1000000ull;
-            t0 = rbb_now_ns();
-        }
-        if (rb_queue_claim(q, &b)) {
-            h.n_errors++;
-            rbb_sleep_us(10000);
-            continue;
-        }
-        uint64_t t1 = rbb_now_ns();
-        h.n_claims++;
-        if (b.n == 0) {
-            h.n_empty_claims++;
-            rbb_sleep_us(2000);
-            continue;
-        }
-        if (b.n < s->batch) h.n_short_claims++;
-        if (s->handler_us) rbb_sleep_us((uint64_t)s->handler_us * b.n);
-        uint64_t t2 = rbb_now_ns();
-        size_t n_done = 0;
-        if (s->complete_each) {
-            for (size_t i = 0; i < b.n; i++) {
-                int rc = rb_queue_complete(q, &b.rows[i], effects[0]);
-                if (rc == 0) n_done++;
-                else if (rc != RB_ELOST) h.n_errors++;
-                h.n_complete_tx++;
-            }
-        } else if (rb_queue_complete_batch(q, b.rows, b.n, effects, done, &n_done)) {
-            h.n_errors++;
-            continue;
-        } else {
-            h.n_complete_tx++;
-        }
-        uint64_t t3 = rbb_now_ns();
-        h.n_rows += n_done;
-        h.n_fenced += b.n - n_done;
-        if (h.n_samples < s->max_samples) {
-            samples[h.n_samples].claim_ns = clamp_ns(t1 - t0);
-            samples[h.n_samples].complete_ns = clamp_ns(t3 - t2);
-            h.n_samples++;
-        }
-    }
-    h.t_end_ns = rbb_now_ns();
-    rb_queue_batch_free(&b);
     rb_queue_close(q); /* leaves the membership */
-    int rc = rbb_report_send(report_fd, &h, samples);
-    free(samples);
-    free(effects);
-    free(done);
-    _exit(rc ? 1 : 0);
+    int src = rbb_report_send(report_fd, &w.h, w.samples);
+    free(w.samples);
+    _exit(src ? 1 : 0);
 }

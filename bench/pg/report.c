@@ -183,9 +183,15 @@ static size_t targets(const rbb_run *run, target_row *out, size_t max) {
                 rbb_dist D = p->dists[d];
                 const rbb_cell *comp = find_cell(run, RBB_MODE_COMPETING, W, B, D);
                 const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D);
+                /* issue 11, target 1: affinity at least as fast as competing, every cell */
                 if (comp && aff && n < max)
                     out[n++] = (target_row){"affinity / competing rows/s", W, B, D,
-                                            ratio(aff->rows_per_s, comp->rows_per_s), 0.9};
+                                            ratio(aff->rows_per_s, comp->rows_per_s), 1.0};
+                /* issue 11, target 2: ordered >= 0.8 x competing at batch 32 under Zipf */
+                const rbb_cell *ord = find_cell(run, RBB_MODE_ORDERED, W, B, D);
+                if (comp && ord && B == 32 && D == RBB_DIST_ZIPF && n < max)
+                    out[n++] = (target_row){"ordered / competing rows/s", W, B, D,
+                                            ratio(ord->rows_per_s, comp->rows_per_s), 0.8};
                 for (size_t t = 0; t < sizeof vs_pgbench / sizeof vs_pgbench[0]; t++) {
                     if (B != vs_pgbench[t].batch) continue;
                     for (int m = 0; m < RBB_N_MODES; m++) {

@@ -85,10 +85,10 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
     size_t n = 0;
     for (; !rc && n < SOAK_WORKERS; n++)
         rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
-    uint64_t t0 = rbb_now_ns(), done_prev = 0;
+    uint64_t t0 = rb_now_ns(), done_prev = 0;
     double t_prev = 0, next_iv = s->interval_s;
     while (!rc) {
-        double t = (double)(rbb_now_ns() - t0) / 1e9;
+        double t = (double)(rb_now_ns() - t0) / 1e9;
         int last = t >= s->secs;
         uint64_t pending = 0;
         rc = u64_of(c, &pending, err, err_size,

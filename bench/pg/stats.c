@@ -16,12 +16,6 @@ void rbb_sleep_us(uint64_t us) {
     }
 }
 
-uint64_t rbb_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static int cmp_u32(const void *a, const void *b) {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
     return (x > y) - (x < y);
@@ -33,11 +27,7 @@ void rbb_sort_u32(uint32_t *v, size_t n) {
 
 double rbb_percentile_sorted(const uint32_t *sorted, size_t n, double p) {
     if (n == 0) return 0;
-    /* nearest rank: the smallest value with at least p% of samples <= it */
-    size_t rank = (size_t)((p / 100.0) * (double)n + 0.999999999);
-    if (rank < 1) rank = 1;
-    if (rank > n) rank = n;
-    return sorted[rank - 1];
+    return sorted[rb_nearest_rank(n, p)]; /* the one percentile definition */
 }
 
 rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size_t event_bin,

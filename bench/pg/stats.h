@@ -10,11 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ringbench/common.h" /* rb_now_ns, rb_nearest_rank */
+
 /* Width of one bin of a throughput timeline (scale events, crashes). */
 #define RBB_BIN_MS 100
 
-/* CLOCK_MONOTONIC in ns (system-wide: comparable across the forked workers). */
-uint64_t rbb_now_ns(void);
 /* Sleep us microseconds (resumed after signals). */
 void rbb_sleep_us(uint64_t us);
 void rbb_sort_u32(uint32_t *v, size_t n);

@@ -319,6 +319,18 @@ uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len);
 /* rb_ring_fill_table — owners of all B buckets into owners[0 .. B). */
 void rb_ring_fill_table(const rb_ring *r, uint32_t *owners);
 
+/*
+ * rb_ring_owners — replicas: the k distinct owners of bucket b (< B) in
+ * preference order into out[0 .. k); out[0] is rb_ring_owner_bucket(r, b).
+ * Vnode rings (linear, binary): the ring walk clockwise from the bucket's
+ * point, skipping members already chosen, wrapping; rendezvous: the k highest
+ * scores; multiprobe: the owner, then ascending probe distance. Returns k, or
+ * RB_EINVAL (k == 0, b >= B), RB_ERANGE (k > n_members) or RB_ENOTSUP (an
+ * algorithm without owners_k: the slot algorithms, table) with a detail.
+ * Thread-safe on a built ring. impls/replicas.c.
+ */
+int rb_ring_owners(const rb_ring *r, uint32_t b, uint32_t *out, uint32_t k);
+
 /* rb_ring_member_id — id bytes of member `idx` (< n_members); *len gets the
  * length. Pointer valid while the ring lives. */
 const void *rb_ring_member_id(const rb_ring *r, uint32_t idx, size_t *len);

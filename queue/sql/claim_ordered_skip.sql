@@ -1,20 +1,30 @@
 -- claim_ordered_skip.sql — claim_ordered.sql with the skip policy: a dead letter does not
 -- block the rows after it (only pending or claimed older rows do).
--- The MATERIALIZED CTE bounds the rows locked to $2 under every plan; SKIP LOCKED lets
--- concurrent claims pass each other. The lease starts at clock_timestamp(), when the rows are
--- locked, not at the statement's start (now()): a claim that waited behind a lock still hands
--- out whole leases. A dead or replaced incarnation claims nothing. attempts is not charged
--- here (it counts handler starts); claims is.
+-- Order by commit (issue 11, target 5): a row is claimable only when the transaction that
+-- inserted it is older than every transaction still in flight (inserted_xid below the
+-- snapshot's xmin, as PgQ does): an earlier-inserted row of its key that is still
+-- uncommitted is invisible to the guard, so without this its younger sibling could run
+-- first. It delays a row until the transactions older than its inserter have ended (none
+-- on a quiet server; a long transaction anywhere on the server holds ordered claims back).
+-- Rows of a queue older than migration 004 have no inserted_xid: committed long ago.
+-- The walk over the owned buckets from position $6, the locking and the lease are those of
+-- claim_affinity.sql.
 WITH picked AS MATERIALIZED (
-    SELECT id FROM inbox
-    WHERE status = 'pending' AND run_at <= now()
-      AND partition_bucket = ANY($5::int[])
-      AND NOT EXISTS (SELECT 1 FROM inbox older
-                      WHERE older.partition_key = inbox.partition_key AND older.id < inbox.id
-                        AND older.status IN ('pending', 'claimed'))
-      AND EXISTS (SELECT 1 FROM workers w
+    SELECT c.id
+    FROM unnest(($5::int[])[$6::int:] || ($5::int[])[:$6::int - 1]) AS b(bucket)
+    CROSS JOIN LATERAL (
+        SELECT id FROM inbox
+        WHERE partition_bucket = b.bucket AND status = 'pending' AND run_at <= now()
+          AND (inserted_xid IS NULL
+               OR inserted_xid < pg_snapshot_xmin(pg_current_snapshot()))
+          AND NOT EXISTS (SELECT 1 FROM inbox older
+                          WHERE older.partition_key = inbox.partition_key
+                            AND older.id < inbox.id
+                            AND older.status IN ('pending', 'claimed'))
+        ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) c
+    WHERE EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
-    ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+    LIMIT $2)
 UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = locked.at,
        lease_expires_at = locked.at + $3 * interval '1 millisecond',
        lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1

@@ -2,8 +2,8 @@
 -- under pg_try_advisory_xact_lock, so at most one housekeeper acts at a time: workers alive
 -- past their TTL become 'dead' (not until the server has been up for a TTL: a restart cuts
 -- every heartbeat, and a worker is not dead for that); claimed rows past their lease go back
--- to pending with
--- run_at = now() (behind the rows already waiting), or to 'failed' when out of attempts
+-- to pending (run_at kept after a first claim: redone first; run_at = now() once claimed
+-- twice: behind the waiting rows), or to 'failed' when out of attempts
 -- (handler starts >= $2) or out of claims (>= $3: workers keep dying before they start it).
 -- The lock CTE is MATERIALIZED so it is evaluated once.
 WITH lock AS MATERIALIZED (
@@ -19,7 +19,12 @@ expired AS (
     UPDATE inbox
     SET status = CASE WHEN attempts >= $2::int OR claims >= $3::int THEN 'failed'
                       ELSE 'pending' END,
-        claimed_by = NULL, lease_expires_at = NULL, run_at = now(),
+        -- after its first claim the row keeps run_at: it was due, so it is redone before the
+        -- rows behind it, not after the whole backlog (issue 11, target 8); a row whose
+        -- claimers keep dying (claims >= 2) goes behind the waiting rows (run_at = now()), so
+        -- it cannot keep taking batch-mates down with it at the head of the queue
+        run_at = CASE WHEN claims >= 2 THEN now() ELSE run_at END,
+        claimed_by = NULL, lease_expires_at = NULL,
         last_error = CASE WHEN attempts < $2::int AND claims >= $3::int
                           THEN 'lease expired; claimed ' || claims || ' times by workers that died'
                           ELSE 'lease expired' END

@@ -3,9 +3,9 @@
 # Exit codes (SKIP_RETURN_CODE 77 in queue/tests/CMakeLists.txt):
 #   start: 0 server up (and answering); 77 no server and RINGBENCH_PG_REQUIRED != 1, so ctest
 #          shows the pg tests SKIPPED, not passed; 1 no server while RINGBENCH_PG_REQUIRED=1;
-#   stop:  0 the cluster start made is stopped (checked: `scripts/pg status` fails afterwards);
-#          77 nothing to stop (start skipped, or RINGBENCH_PG_CONNINFO named a server);
-#          1 the cluster is still running after the stop.
+#   stop:  0 the cluster start made is stopped (checked: `scripts/pg status` fails afterwards),
+#          or RINGBENCH_PG_CONNINFO's server, not ours, still answers; 77 nothing was started
+#          (start skipped); 1 our cluster still runs after the stop, or the given server is gone.
 set -uo pipefail
 marker=$RB_PG_TEST_DIR.started-by-ctest
 pg() { RINGBENCH_PG_DIR=$RB_PG_TEST_DIR "$RB_SCRIPTS/pg" "$@"; }
@@ -31,6 +31,15 @@ start)
     echo "SKIP pg_server: could not start scripts/pg; the pg tests SKIP"
     exit 77 ;;
 stop)
+    if [[ ! -f $marker && -n ${RINGBENCH_PG_CONNINFO:-} ]]; then
+        # not ours to stop: check it was left running for whoever owns it
+        if psql "$RINGBENCH_PG_CONNINFO" -XAtqc 'SELECT 1' >/dev/null 2>&1; then
+            echo "pg_server: left the server of RINGBENCH_PG_CONNINFO running (not started here)"
+            exit 0
+        fi
+        echo "pg_server: the server of RINGBENCH_PG_CONNINFO no longer answers" >&2
+        exit 1
+    fi
     if [[ ! -f $marker ]]; then
         echo "SKIP pg_server: no cluster started by this fixture"
         exit 77

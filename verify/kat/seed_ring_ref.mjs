@@ -7,25 +7,13 @@
 //   node verify/kat/seed_ring_ref.mjs modn-moved V B id1,...  -> the same for the seed's
 //                                                               hash(key) % N (V unused)
 //
-// hash() and lookupOwner() are copied verbatim from the seed,
-// shared/seeds/000_18d66da3960a34cd.txt ("Virtual nodes (vnodes)"), so the
-// test does not need ../shared. What the seed leaves open is taken from
+// hash() and lookupOwner() are the seed's, verbatim (seed.mjs, copied from
+// shared/seeds/000_18d66da3960a34cd.txt), so the test does not need ../shared. What the seed leaves open is taken from
 // include/ringbench/ring.h: vnode i of member `id` sits at hash(id + '#' + i);
 // bucket b sits at hash(String(b)), so its owner is lookupOwner(String(b));
 // equal ring positions are ordered by member id, then vnode index.
 
-// --- the seed, verbatim (hash() in its one copy, seed_hash.mjs) ---
-import { hash } from './seed_hash.mjs';
-
-function lookupOwner(key, ring) {
-  // ring: sorted array of { hash, workerId }
-  const keyHash = hash(key);
-  for (const node of ring) {
-    if (node.hash >= keyHash) return node.workerId;
-  }
-  return ring[0].workerId; // wrap around
-}
-// --- end of the seed ---
+import { hash, lookupOwner } from './seed.mjs'; // the seed's functions, verbatim
 
 function buildRing(ids, vnodes) {
   const ring = [];

@@ -5,11 +5,11 @@
 //
 // hash() is the seed's function, copied verbatim from shared/seeds/000_18d66da3960a34cd.txt
 // (`function hash(str)`, FNV-1a over UTF-16 code units with Math.imul) into
-// verify/kat/seed_hash.mjs, so the test does not need the shared/ folder.
+// verify/kat/seed.mjs, so the test does not need the shared/ folder.
 //
 //   node seed_producer.mjs PREFIX < keys.txt | psql ...   (PREFIX makes the idempotency keys)
 import { readFileSync } from 'node:fs';
-import { hash } from '../../../verify/kat/seed_hash.mjs';
+import { hash } from '../../../verify/kat/seed.mjs';
 
 const prefix = process.argv[2] ?? 'js';
 const keys = readFileSync(0, 'utf8').split('\n');
