@@ -6,7 +6,7 @@
 -- uncommitted is invisible to the guard, so without this its younger sibling could run
 -- first. It delays a row until the transactions older than its inserter have ended (none
 -- on a quiet server; a long transaction anywhere on the server holds ordered claims back).
--- Rows of a queue older than migration 004 have no inserted_xid: committed long ago.
+-- Rows of a queue older than migration 005 have no inserted_xid: committed long ago.
 -- The walk over the owned buckets from position $6, the locking and the lease are those of
 -- claim_affinity.sql.
 WITH picked AS MATERIALIZED (

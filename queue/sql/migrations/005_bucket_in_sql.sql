@@ -1,4 +1,4 @@
--- 004_bucket_in_sql.sql — the bucket in SQL (issue 15): an INSERT INTO inbox that leaves partition_bucket NULL gets
+-- 005_bucket_in_sql.sql — the bucket in SQL (issue 15): an INSERT INTO inbox that leaves partition_bucket NULL gets
 -- ringbench_bucket(partition_key, B, bucket_hash, hash_seed) of queue_config, computed by the
 -- `ringbench` Postgres extension (queue/ext), so a producer in any language, or plain SQL,
 -- stores the bucket the workers route by. A row that brings its bucket (the C enqueue path,
