@@ -8,10 +8,12 @@ S=$2
 python3 -c 'import jsonschema' 2>/dev/null || { echo "SKIP: python3-jsonschema not installed (scripts/bootstrap installs it)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$RB" vnodes --quiet --members 3..6 --max-vnodes 64 --seeds 2 --format json >"$tmp/vnodes.json" &&
+if ! { "$RB" vnodes --quiet --members 3..6 --max-vnodes 64 --seeds 2 --format json >"$tmp/vnodes.json" &&
     "$RB" vnodes --quiet --members 3..6 --max-vnodes 64 --seeds 2 --target-peak 3 --format json >"$tmp/vnodes-rec.json" &&
     "$RB" verify --seed-example --seeds 2 --format json >"$tmp/seed.json" &&
-    "$RB" verify --codes --format json >"$tmp/codes.json" || { echo "FAIL a command failed"; exit 1; }
+    "$RB" verify --codes --format json >"$tmp/codes.json"; }; then
+    echo "FAIL a command failed"; exit 1
+fi
 python3 - "$S" "$tmp" <<'PY'
 import json, sys
 import jsonschema
