@@ -149,10 +149,8 @@ int rb_slotmap_derive(rb_slotmap *m, const rb_slotmap *old, const rb_ring *prev,
     m->n_used = old->n_used;
     m->n_working = old->n_working;
     m->n_removed = old->n_removed;
-    /* memcpy's pointers must be valid even for 0 bytes: an old ring with no
-     * removed slot has removed == NULL */
-    if (old->n_used) memcpy(m->owner, old->owner, (size_t)old->n_used * sizeof *m->owner);
-    if (old->n_removed)
+    memcpy(m->owner, old->owner, (size_t)old->n_used * sizeof *m->owner);
+    if (old->n_removed) /* old->removed may be NULL when nothing is removed */
         memcpy(m->removed, old->removed, (size_t)old->n_removed * sizeof *m->removed);
     match_members(prev, next, o2n, kept);
     remove_leavers(m, prev, o2n, first, slots);
