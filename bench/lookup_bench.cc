@@ -76,8 +76,7 @@ rb_config make_config(const rb_hash *hash, int64_t v) {
 }
 
 int64_t vnodes_of(const benchmark::State &st, const rb_algo *algo) {
-    return (rb_algo_flags(algo, nullptr) & RB_ALGO_USES_VNODES) ? st.range(1)
-                                                                : RB_DEFAULT_N_VNODES;
+    return (rb_algo_flags(algo, nullptr) & RB_ALGO_USES_VNODES) ? st.range(1) : RB_DEFAULT_N_VNODES;
 }
 
 rb_ring *cached_ring(benchmark::State &st, const rb_algo *algo, const rb_hash *hash) {
@@ -421,7 +420,8 @@ int parse_options(int *argc, char **argv) {
         }
     }
     std::vector<const rb_algo *> all;
-    for (size_t a = 0; a < rb_algo_count(); a++) all.push_back(rb_algo_at(a));
+    for (size_t a = 0; a < rb_algo_count(); a++)
+        all.push_back(rb_algo_at(a));
     if (rb_algo_check_params(all.data(), all.size(), &g_params)) {
         std::fprintf(stderr, "ringbench-bench: %s\n", rb_error_detail());
         return 2;

@@ -39,8 +39,8 @@ int rb_cmd_list(int argc, char **argv) {
         for (size_t i = 0; i < rb_algo_count(); i++) {
             const rb_algo *a = rb_algo_at(i);
             rb_params_format(a, &defaults, params, sizeof params);
-            printf("%-11s %s%s%s%s\n", a->name, a->description, *params ? " [--param " : "",
-                   params, *params ? "]" : "");
+            printf("%-11s %s%s%s%s\n", a->name, a->description, *params ? " [--param " : "", params,
+                   *params ? "]" : "");
         }
         return RB_EXIT_OK;
     }
@@ -123,7 +123,7 @@ int rb_cmd_hash(int argc, char **argv) {
 typedef struct {
     rb_cli_ring ring;
     rb_format fmt;
-    uint32_t replicas; /* owner --replicas K; 0 when not given */
+    uint32_t replicas;  /* owner --replicas K; 0 when not given */
     const char *derive; /* --derive: memberships separated by ';', or NULL */
 } ring_opts;
 
@@ -161,8 +161,7 @@ static int owner_option(const char *cmd, void *ctx, int argc, char **argv, int *
 /* One --derive step: *ring (over *members) becomes the ring over `spec`.
  * 0, or prints a message and returns an exit code (the old ring and list
  * stay with the caller). */
-static int derive_step(const char *cmd, const char *spec, rb_member_list *members,
-                       rb_ring **ring) {
+static int derive_step(const char *cmd, const char *spec, rb_member_list *members, rb_ring **ring) {
     rb_member_list next;
     char err[256];
     if (rb_member_list_parse(spec, &next, err, sizeof err))
@@ -182,14 +181,14 @@ static int derive_step(const char *cmd, const char *spec, rb_member_list *member
 }
 
 /* Apply the --derive steps in order. 0 or an exit code (message printed). */
-static int derive_all(const char *cmd, const char *steps, rb_member_list *members,
-                      rb_ring **ring) {
+static int derive_all(const char *cmd, const char *steps, rb_member_list *members, rb_ring **ring) {
     char spec[4096];
     while (steps && *steps) {
         const char *end = strchr(steps, ';');
         size_t len = end ? (size_t)(end - steps) : strlen(steps);
         if (len == 0 || len >= sizeof spec)
-            return rb_cli_usage_error(cmd, "--derive: each step must be a membership of 1 to %zu "
+            return rb_cli_usage_error(cmd,
+                                      "--derive: each step must be a membership of 1 to %zu "
                                       "bytes (got %zu at '%.20s')",
                                       sizeof spec - 1, len, steps);
         memcpy(spec, steps, len);
@@ -203,9 +202,9 @@ static int derive_all(const char *cmd, const char *steps, rb_member_list *member
 
 /* Parse, then build the ring. RB_CLI_CONTINUE with *ring and *members set
  * (free with ring_free), else an exit code (help printed or error). */
-static int ring_command_setup(const char *cmd, const char *const *help, rb_cli_opt_fn opt,
-                              int argc, char **argv, ring_opts *o, int *n_pos,
-                              rb_member_list *members, rb_ring **ring) {
+static int ring_command_setup(const char *cmd, const char *const *help, rb_cli_opt_fn opt, int argc,
+                              char **argv, ring_opts *o, int *n_pos, rb_member_list *members,
+                              rb_ring **ring) {
     rb_cli_ring_init(&o->ring);
     o->fmt = RB_FMT_TEXT;
     o->replicas = 0;
@@ -317,9 +316,8 @@ int rb_cmd_table(int argc, char **argv) {
     ring_opts o;
     rb_member_list members;
     rb_ring *ring;
-    int n_pos,
-        rc = ring_command_setup("table", table_help, ring_option, argc, argv, &o, &n_pos, &members,
-                                &ring);
+    int n_pos, rc = ring_command_setup("table", table_help, ring_option, argc, argv, &o, &n_pos,
+                                       &members, &ring);
     if (rc != RB_CLI_CONTINUE) return rc;
     if (n_pos) {
         ring_free(&members, ring);

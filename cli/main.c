@@ -9,16 +9,15 @@
 #include "cli.h"
 #include "commands.h"
 
-static const rb_command commands[] = {
-    {"list", "list the ring algorithms", rb_cmd_list},
-    {"hash", "hash keys with a registered hash", rb_cmd_hash},
-    {"owner", "owner (member) of each key", rb_cmd_owner},
-    {"table", "owner of every bucket 0..B-1", rb_cmd_table},
+static const rb_command commands[] = {{"list", "list the ring algorithms", rb_cmd_list},
+                                      {"hash", "hash keys with a registered hash", rb_cmd_hash},
+                                      {"owner", "owner (member) of each key", rb_cmd_owner},
+                                      {"table", "owner of every bucket 0..B-1", rb_cmd_table},
 #ifdef RINGBENCH_HAVE_VERIFY
-    RINGBENCH_VERIFY_COMMANDS
+                                      RINGBENCH_VERIFY_COMMANDS
 #endif
 #ifdef RINGBENCH_HAVE_PG
-    RINGBENCH_PG_COMMANDS
+                                          RINGBENCH_PG_COMMANDS
 #endif
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -397,9 +397,9 @@ void rb_cli_print_algos(FILE *f) {
 }
 
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i) {
-    static const char *const names[] = {"--algo", "--members",     "--vnodes", "--buckets",
-                                        "--hash", "--bucket-hash", "--seed",   "--table-source",
-                                        "--param"};
+    static const char *const names[] = {"--algo",    "--members",      "--vnodes",
+                                        "--buckets", "--hash",         "--bucket-hash",
+                                        "--seed",    "--table-source", "--param"};
     size_t which = sizeof names / sizeof names[0];
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(argv[*i], names[k]) == 0) which = k;

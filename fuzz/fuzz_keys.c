@@ -20,7 +20,11 @@
 static int utf16_fnv(const unsigned char *p, size_t len, uint32_t *h) {
     *h = 2166136261u;
     for (size_t i = 0; i < len;) {
-        unsigned c = p[i], n = c < 0x80 ? 0 : c >> 5 == 6 ? 1 : c >> 4 == 14 ? 2 : c >> 3 == 30 ? 3 : 9;
+        unsigned c = p[i], n = c < 0x80       ? 0
+                               : c >> 5 == 6  ? 1
+                               : c >> 4 == 14 ? 2
+                               : c >> 3 == 30 ? 3
+                                              : 9;
         if (n == 9 || i + n >= len + (n == 0)) return 0;
         uint32_t cp = n == 0 ? c : c & (0x3Fu >> n);
         for (unsigned k = 1; k <= n; k++) {
@@ -94,8 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                        hash->name, (unsigned long long)v, hash->bits);
             FUZZ_CHECK(v == hash->fn(key, len, cfg.seed), "%s does not repeat", hash->name);
             int rc = rb_hash_check(hash, key, len);
-            FUZZ_CHECK(rc == 0 || (rc < 0 && rb_error_detail()[0]), "%s check %d", hash->name,
-                       rc);
+            FUZZ_CHECK(rc == 0 || (rc < 0 && rb_error_detail()[0]), "%s check %d", hash->name, rc);
             cfg.bucket_hash = hash;
             FUZZ_CHECK(rb_bucket_of(&cfg, key, len) < cfg.n_buckets, "bucket >= B");
         }

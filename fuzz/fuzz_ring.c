@@ -78,7 +78,8 @@ static int ref_valid(const rb_algo *a, const rb_config *c, const rb_member *m, s
     for (size_t i = 0; i < n; i++) {
         total_w += m[i].weight;
         ok = ok && m[i].weight >= 1 && m[i].weight <= RB_MAX_WEIGHT &&
-             m[i].id_len <= RB_MAX_ID_BYTES && rb_hash_check(c->ring_hash, m[i].id, m[i].id_len) == 0;
+             m[i].id_len <= RB_MAX_ID_BYTES &&
+             rb_hash_check(c->ring_hash, m[i].id, m[i].id_len) == 0;
         for (size_t j = 0; ok && j < i; j++)
             ok = !(m[i].id_len == m[j].id_len && !memcmp(m[i].id, m[j].id, m[i].id_len));
     }
@@ -99,15 +100,16 @@ static uint32_t next_rand(uint64_t *s) { /* splitmix64 */
 
 /* Owner of every bucket, checked < N and equal to fill_table. */
 static uint32_t *owners_of(const rb_ring *r) {
-    uint32_t B = rb_ring_n_buckets(r), N = rb_ring_n_members(r), *own = malloc(B * sizeof *own), *tab = malloc(B * sizeof *tab);
+    uint32_t B = rb_ring_n_buckets(r), N = rb_ring_n_members(r), *own = malloc(B * sizeof *own),
+             *tab = malloc(B * sizeof *tab);
     if (!own || !tab) abort();
     rb_ring_fill_table(r, tab);
     for (uint32_t b = 0; b < B; b++) {
         own[b] = rb_ring_owner_bucket(r, b);
         FUZZ_CHECK(own[b] < N, "%s: bucket %u owner %u >= N %u", rb_ring_algo(r)->name, b, own[b],
                    N);
-        FUZZ_CHECK(own[b] == tab[b], "%s: bucket %u owner %u, fill_table %u", rb_ring_algo(r)->name, b,
-                   own[b], tab[b]);
+        FUZZ_CHECK(own[b] == tab[b], "%s: bucket %u owner %u, fill_table %u", rb_ring_algo(r)->name,
+                   b, own[b], tab[b]);
     }
     free(tab);
     return own;
@@ -196,7 +198,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const rb_algo *pos_algos[MAX_ALGOS];
     size_t n_pos = 0, n_algos = rb_algo_count();
     for (size_t i = 0; i < n_algos && n_pos < MAX_ALGOS; i++)
-        if (rb_algo_flags(rb_algo_at(i), NULL) & RB_ALGO_POSITIONAL) pos_algos[n_pos++] = rb_algo_at(i);
+        if (rb_algo_flags(rb_algo_at(i), NULL) & RB_ALGO_POSITIONAL)
+            pos_algos[n_pos++] = rb_algo_at(i);
     if (n_pos) cfg.table_source = pos_algos[src_pick % n_pos]->name;
 
     /* Built on each input: linear, binary, table and table's source (the
@@ -261,16 +264,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (a == lin) rl = rings[i], ol = owners[i];
         if (a == bin) rbn = rings[i], ob = owners[i];
         if (a == tab) rt = rings[i], ot = owners[i];
-        if (cfg.table_source && !strcmp(a->name, cfg.table_source)) rsrc = rings[i], osrc = owners[i];
+        if (cfg.table_source && !strcmp(a->name, cfg.table_source))
+            rsrc = rings[i], osrc = owners[i];
     }
     if (rl && rbn) {
         same_ids(rl, ol, rbn, ob, "linear vs binary");
         uint64_t pos[256];
         size_t np = probe_positions(&cfg, cfg.seed, pos, 256);
         for (size_t k = 0; k < np; k++) {
-            uint32_t a = rb_ring_owner_position(rl, pos[k]), b = rb_ring_owner_position(rbn, pos[k]);
-            FUZZ_CHECK(a == b, "position %llu: linear %u, binary %u",
-                       (unsigned long long)pos[k], a, b);
+            uint32_t a = rb_ring_owner_position(rl, pos[k]),
+                     b = rb_ring_owner_position(rbn, pos[k]);
+            FUZZ_CHECK(a == b, "position %llu: linear %u, binary %u", (unsigned long long)pos[k], a,
+                       b);
         }
     }
     if (rt && rsrc) same_ids(rt, ot, rsrc, osrc, "table vs its source");
@@ -291,7 +296,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (i != shuffle_pick % n_algos) continue; /* one per input (speed) */
         rb_ring *r2 = NULL;
         rc = rb_ring_build(rb_algo_at(i), &cfg, shuffled, list.n, &r2);
-        FUZZ_CHECK(rc == 0, "%s: shuffled list refused: %s", rb_algo_at(i)->name, rb_error_detail());
+        FUZZ_CHECK(rc == 0, "%s: shuffled list refused: %s", rb_algo_at(i)->name,
+                   rb_error_detail());
         uint32_t *o2 = owners_of(r2);
         same_ids(rings[i], owners[i], r2, o2, rb_algo_at(i)->name);
         free(o2);

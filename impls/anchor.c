@@ -36,7 +36,6 @@
 
 #include "slotmap.h"
 
-
 typedef struct {
     rb_ring hdr;
     rb_slotmap map;
@@ -46,11 +45,9 @@ typedef struct {
 } anchor_ring;
 
 static const rb_param_spec params[] = {
-    {"capacity",
-     "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
+    {"capacity", "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
      0, 0, RB_MAX_POINTS, NULL},
 };
-
 
 /* A and K from the slot map: slots >= n_used removed in the order a-1 .. n_used
  * (A[j] = j, K[j] = j), then the stack replayed oldest first (RemoveBucket). */
@@ -62,7 +59,8 @@ static void fill_anchor(anchor_ring *r) {
     }
     for (uint32_t i = 0; i < m->n_removed; i++) {
         uint32_t b = m->removed[i], n = m->n_used - i, h = n - 1; /* n: working before */
-        while (r->A[h] >= n) h = r->K[h];
+        while (r->A[h] >= n)
+            h = r->K[h];
         r->K[b] = h;
         r->A[b] = n - 1;
     }
@@ -71,15 +69,16 @@ static void fill_anchor(anchor_ring *r) {
 static int build(const rb_ring *hdr, rb_ring **out) {
     const rb_ring *old = rb_stateful_origin(hdr);
     uint32_t a;
-    int rc = rb_stateful_capacity(hdr, old ? ((const anchor_ring *)old)->capacity : 0, "anchor", &a);
+    int rc =
+        rb_stateful_capacity(hdr, old ? ((const anchor_ring *)old)->capacity : 0, "anchor", &a);
     if (rc) return rc;
     anchor_ring *r = calloc(1, sizeof *r);
     if (!r) return rb_set_error(RB_ENOMEM, "out of memory for a ring");
     r->hdr = *hdr;
     r->capacity = a;
-    rc = old ? rb_slotmap_derive(&r->map, &((const anchor_ring *)old)->map, old, hdr, 0, a,
-                                     "anchor")
-                 : rb_slotmap_fresh(&r->map, hdr, 0);
+    rc =
+        old ? rb_slotmap_derive(&r->map, &((const anchor_ring *)old)->map, old, hdr, 0, a, "anchor")
+            : rb_slotmap_fresh(&r->map, hdr, 0);
     if (rc) {
         free(r);
         return rc;
@@ -100,7 +99,8 @@ static uint32_t anchor_slot(const anchor_ring *r, uint64_t pos) {
     uint32_t b = rb_slot_range(rb_slot_hash(pos, 0), r->capacity);
     while (A[b]) {
         uint32_t view = A[b], h = rb_slot_range(rb_slot_hash(pos, (uint64_t)b + 1), view);
-        while (A[h] >= view) h = K[h];
+        while (A[h] >= view)
+            h = K[h];
         b = h;
     }
     return b;

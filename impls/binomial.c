@@ -11,8 +11,8 @@
  * enclosing tree and finally falls back to the minor tree [0, 2^(r-1)).
  * Constant time. Member order matters; only changes at the end are minimal.
  */
-#include "ringbench/consistent.h"
 #include "ring_impl.h"
+#include "ringbench/consistent.h"
 #include "slots.h"
 
 #define BINOMIAL_RETRIES 4 /* the authors' Java: "repeat ... to get a better balance" */

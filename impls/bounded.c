@@ -40,7 +40,8 @@ static uint32_t place(const rb_ring *src, const rb_ring *hdr, uint32_t b, const 
     uint64_t pos = src->bucket_pos[b]; /* the source is positional: it has them */
     uint32_t n = hdr->n_members, limit = 64 + 4 * n;
     for (uint32_t i = 0; i < limit; i++) {
-        uint32_t m = src->algo->owner_position(src, i ? rb_splitmix64_mix(pos + i * RB_SPLITMIX64_GAMMA) : pos);
+        uint32_t m = src->algo->owner_position(
+            src, i ? rb_splitmix64_mix(pos + i * RB_SPLITMIX64_GAMMA) : pos);
         if (load[m] < cap[m]) return m;
     }
     for (uint32_t t = 0; t < n; t++) /* fallback: first in id order with room */

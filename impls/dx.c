@@ -35,7 +35,7 @@
 
 #include "slotmap.h"
 
-#define DX_PROBES_PER_SLOT 8u     /* candidates before the scan: 8a */
+#define DX_PROBES_PER_SLOT 8u /* candidates before the scan: 8a */
 
 typedef struct {
     rb_ring hdr;
@@ -45,11 +45,9 @@ typedef struct {
 } dx_ring;
 
 static const rb_param_spec params[] = {
-    {"capacity",
-     "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
+    {"capacity", "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
      0, 0, RB_MAX_POINTS, NULL},
 };
-
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     const rb_ring *old = rb_stateful_origin(hdr);
@@ -62,7 +60,7 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     r->capacity = a;
     r->n_probes = (uint64_t)DX_PROBES_PER_SLOT * a;
     rc = old ? rb_slotmap_derive(&r->map, &((const dx_ring *)old)->map, old, hdr, a, a, "dx")
-                 : rb_slotmap_fresh(&r->map, hdr, a);
+             : rb_slotmap_fresh(&r->map, hdr, a);
     if (rc) {
         free(r);
         return rc;
@@ -79,7 +77,8 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
         s = rb_slot_range(rb_slot_hash(pos, i), r->capacity);
         if (owner[s] != RB_SLOT_FREE) return owner[s];
     }
-    while (owner[s] == RB_SLOT_FREE) s = s + 1 == r->capacity ? 0 : s + 1;
+    while (owner[s] == RB_SLOT_FREE)
+        s = s + 1 == r->capacity ? 0 : s + 1;
     return owner[s];
 }
 

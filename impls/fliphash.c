@@ -11,8 +11,8 @@
  * [2^(r-1), n) or fall back to the range below. Constant expected time.
  * Member order matters; only changes at the end of the list are minimal.
  */
-#include "ringbench/consistent.h"
 #include "ring_impl.h"
+#include "ringbench/consistent.h"
 #include "slots.h"
 
 #define FLIP_MAX_DRAWS 64u /* the reference crate's MAX_NUM_ITERATIONS */

@@ -23,7 +23,8 @@ static uint32_t fnv_bytes(uint32_t h, const unsigned char *p, size_t n) {
 static uint32_t fnv_basis(uint64_t seed) {
     if (seed == 0) return FNV32_BASIS;
     unsigned char le[8];
-    for (int i = 0; i < 8; i++) le[i] = (unsigned char)(seed >> (8 * i));
+    for (int i = 0; i < 8; i++)
+        le[i] = (unsigned char)(seed >> (8 * i));
     return fnv_bytes(FNV32_BASIS, le, sizeof le);
 }
 

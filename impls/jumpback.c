@@ -12,9 +12,9 @@
  * Same distribution as jump, different answers. Member order matters and only
  * changes at the end of the list are minimal, as for `jump`.
  */
-#include "ringbench/consistent.h"
 #include "mix.h"
 #include "ring_impl.h"
+#include "ringbench/consistent.h"
 #include "slots.h"
 
 uint32_t rb_jumpback_hash(uint64_t key, uint32_t n) {

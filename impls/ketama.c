@@ -41,9 +41,9 @@
 
 typedef struct {
     rb_ring hdr;
-    uint32_t *point;        /* n sorted continuum points */
-    uint32_t *owner;        /* member index of point[i] */
-    uint32_t n;             /* points */
+    uint32_t *point; /* n sorted continuum points */
+    uint32_t *owner; /* member index of point[i] */
+    uint32_t n;      /* points */
 } ketama_ring;
 
 /* libketama's digest count, with its float arithmetic (pct is a float,
@@ -124,16 +124,15 @@ static int build_continuum(const rb_ring *hdr, ketama_ring *r) {
     if (!rc) {
         make_points(hdr, ks, pos, r->owner, label);
         rb_sort_u64_stable(pos, r->owner, tmp_pos, tmp_owner, n);
-        for (uint64_t i = 0; i < n; i++) r->point[i] = (uint32_t)pos[i];
+        for (uint64_t i = 0; i < n; i++)
+            r->point[i] = (uint32_t)pos[i];
         r->n = (uint32_t)n;
     }
     free(ks), free(pos), free(tmp_pos), free(tmp_owner), free(label);
     return rc;
 }
 
-static void free_ring(ketama_ring *r) {
-    free(r->point), free(r->owner), free(r);
-}
+static void free_ring(ketama_ring *r) { free(r->point), free(r->owner), free(r); }
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     ketama_ring *r = calloc(1, sizeof *r);

@@ -51,7 +51,8 @@ static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
 }
 
 static size_t bytes_held(const rb_ring *ring) {
-    return sizeof(linear_ring) - sizeof(rb_ring) + rb_vnode_ring_bytes(&((const linear_ring *)ring)->vr);
+    return sizeof(linear_ring) - sizeof(rb_ring) +
+           rb_vnode_ring_bytes(&((const linear_ring *)ring)->vr);
 }
 
 static void destroy(rb_ring *ring) {

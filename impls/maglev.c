@@ -23,7 +23,7 @@
 
 #include "ring_impl.h"
 
-#define RB_MAGLEV_DEFAULT_M 65537u /* the paper's "M = 65537" (sec. 5.3) */
+#define RB_MAGLEV_DEFAULT_M 65537u            /* the paper's "M = 65537" (sec. 5.3) */
 #define RB_MAGLEV_SKIP_SEED 0x4d41474c4556ULL /* "MAGLEV": h2's seed, distinct from h1's */
 
 typedef struct {
@@ -60,8 +60,11 @@ static void init_cursors(const rb_ring *hdr, uint32_t m, maglev_cursor *c) {
         const rb_member *mb = &hdr->members[hdr->id_order[k]];
         uint64_t h1 = h->fn(mb->id, mb->id_len, hdr->cfg.seed);
         uint64_t h2 = h->fn(mb->id, mb->id_len, hdr->cfg.seed ^ RB_MAGLEV_SKIP_SEED);
-        c[k] = (maglev_cursor){.offset = h1 % m, .skip = h2 % (m - 1) + 1, .next = 0,
-                               .member = hdr->id_order[k], .weight = mb->weight};
+        c[k] = (maglev_cursor){.offset = h1 % m,
+                               .skip = h2 % (m - 1) + 1,
+                               .next = 0,
+                               .member = hdr->id_order[k],
+                               .weight = mb->weight};
     }
 }
 
@@ -69,14 +72,16 @@ static void init_cursors(const rb_ring *hdr, uint32_t m, maglev_cursor *c) {
  * permutation becomes its own. */
 static void take_turn(maglev_cursor *c, uint32_t *entry, uint32_t m) {
     uint64_t slot = (c->offset + c->next * c->skip) % m;
-    while (entry[slot] != UINT32_MAX) slot = (c->offset + ++c->next * c->skip) % m;
+    while (entry[slot] != UINT32_MAX)
+        slot = (c->offset + ++c->next * c->skip) % m;
     entry[slot] = c->member;
     c->next++;
 }
 
 /* Pseudo-code 1: rounds over the members until all M entries are filled. */
 static void populate(maglev_cursor *c, uint32_t n, uint32_t *entry, uint32_t m) {
-    for (uint32_t j = 0; j < m; j++) entry[j] = UINT32_MAX;
+    for (uint32_t j = 0; j < m; j++)
+        entry[j] = UINT32_MAX;
     for (uint32_t filled = 0;;)
         for (uint32_t k = 0; k < n; k++)
             for (uint32_t w = 0; w < c[k].weight; w++) {

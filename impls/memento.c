@@ -55,7 +55,8 @@ static uint32_t table_index(uint32_t slot, uint32_t mask) {
 /* Replacer of removed slot b (b must be in the set). */
 static uint32_t replacer_of(const memento_ring *r, uint32_t b) {
     uint32_t i = table_index(b, r->mask);
-    while (r->table[i].slot != b) i = (i + 1) & r->mask;
+    while (r->table[i].slot != b)
+        i = (i + 1) & r->mask;
     return r->table[i].replacer;
 }
 
@@ -63,14 +64,17 @@ static int fill_table(memento_ring *r) {
     const rb_slotmap *m = &r->map;
     if (!m->n_removed) return 0;
     uint32_t size = 4;
-    while (size < 2 * m->n_removed) size *= 2;
+    while (size < 2 * m->n_removed)
+        size *= 2;
     r->table = malloc((size_t)size * sizeof *r->table);
     if (!r->table) return rb_set_error(RB_ENOMEM, "out of memory for %u removed slots", size);
     r->mask = size - 1;
-    for (uint32_t i = 0; i < size; i++) r->table[i].slot = RB_SLOT_FREE;
+    for (uint32_t i = 0; i < size; i++)
+        r->table[i].slot = RB_SLOT_FREE;
     for (uint32_t k = 0; k < m->n_removed; k++) {
         uint32_t i = table_index(m->removed[k], r->mask);
-        while (r->table[i].slot != RB_SLOT_FREE) i = (i + 1) & r->mask;
+        while (r->table[i].slot != RB_SLOT_FREE)
+            i = (i + 1) & r->mask;
         r->table[i] = (memento_entry){m->removed[k], m->n_used - k - 1};
     }
     return 0;

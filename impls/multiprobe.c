@@ -26,8 +26,8 @@
 #include "ring_impl.h"
 #include "vnode_ring.h"
 
-#define MULTIPROBE_DEFAULT_K 21u       /* probes: the paper's example (PTM ~1.05) */
-#define MULTIPROBE_MAX_K 1024u         /* k binary searches per lookup */
+#define MULTIPROBE_DEFAULT_K 21u /* probes: the paper's example (PTM ~1.05) */
+#define MULTIPROBE_MAX_K 1024u   /* k binary searches per lookup */
 
 typedef struct {
     rb_ring hdr;

@@ -16,8 +16,8 @@ unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg) {
 }
 
 size_t rb_algo_flags_format(unsigned flags, char *buf, size_t size) {
-    static const char *const names[] = {"positional", "order_free", "vnodes",  "monotone",
-                                        "monotone_last", "control", "weighted", "own_hash"};
+    static const char *const names[] = {"positional",    "order_free", "vnodes",   "monotone",
+                                        "monotone_last", "control",    "weighted", "own_hash"};
     size_t used = 0;
     if (size) buf[0] = '\0';
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -57,8 +57,7 @@ int rb_config_set_param(rb_config *cfg, const char *assign) {
     rb_param p = {.value = value};
     memcpy(p.name, assign, len);
     p.name[len] = '\0';
-    if (find_set(cfg, p.name))
-        return rb_set_error(RB_EINVAL, "--param %s given twice", p.name);
+    if (find_set(cfg, p.name)) return rb_set_error(RB_EINVAL, "--param %s given twice", p.name);
     if (cfg->n_params >= RB_MAX_PARAMS)
         return rb_set_error(RB_EINVAL, "more than %u --param", RB_MAX_PARAMS);
     cfg->params[cfg->n_params++] = p;
@@ -126,9 +125,9 @@ size_t rb_params_format(const rb_algo *algo, const rb_config *cfg, char *buf, si
     if (size) buf[0] = '\0';
     for (size_t i = 0; algo->params && i < algo->n_params; i++) {
         const char *name = algo->params[i].name;
-        int w = snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0,
-                         "%s%s=%llu", used ? "," : "", name,
-                         (unsigned long long)rb_config_param(algo, cfg, name));
+        int w =
+            snprintf(used < size ? buf + used : NULL, used < size ? size - used : 0, "%s%s=%llu",
+                     used ? "," : "", name, (unsigned long long)rb_config_param(algo, cfg, name));
         if (w > 0) used += (size_t)w;
     }
     for (uint32_t i = 0; i < cfg->n_params; i++) {

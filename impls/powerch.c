@@ -12,8 +12,8 @@
  * m/2 - 1 and returns the last below n, else f over [0, m/2). Constant
  * expected time. Member order matters; only changes at the end are minimal.
  */
-#include "ringbench/consistent.h"
 #include "ring_impl.h"
+#include "ringbench/consistent.h"
 #include "slots.h"
 
 #define PCG_MULT 6364136223846793005ULL

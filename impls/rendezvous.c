@@ -35,7 +35,8 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     r->member_key = malloc(n * sizeof *r->member_key);
     r->member_idx = malloc(n * sizeof *r->member_idx);
     int weighted = 0;
-    for (uint32_t i = 0; i < n; i++) weighted |= hdr->members[i].weight != 1;
+    for (uint32_t i = 0; i < n; i++)
+        weighted |= hdr->members[i].weight != 1;
     if (weighted) r->weight = malloc(n * sizeof *r->weight);
     if (!r->member_key || !r->member_idx || (weighted && !r->weight)) {
         free(r->member_key), free(r->member_idx), free(r->weight), free(r);
@@ -82,7 +83,8 @@ static inline int scores_higher(const hrw_ring *r, uint32_t a, uint32_t b, uint6
         double sb = -r->weight[b] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[b])));
         return sa > sb || (sa == sb && a < b);
     }
-    uint64_t ua = rb_hash_fmix64(pos ^ r->member_key[a]), ub = rb_hash_fmix64(pos ^ r->member_key[b]);
+    uint64_t ua = rb_hash_fmix64(pos ^ r->member_key[a]),
+             ub = rb_hash_fmix64(pos ^ r->member_key[b]);
     return ua > ub || (ua == ub && a < b);
 }
 

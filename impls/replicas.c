@@ -4,8 +4,8 @@
  * skipping members already chosen (wrapping; Karger et al. 1997 / Dynamo's
  * preference list, DeCandia et al., SOSP 2007, sec. 4.3); rendezvous takes the
  * k highest scores (Thaler & Ravishankar 1998); multi-probe ranks the members
- * by their closest point after any probe (the owner first). The slot algorithms (modn, jump and the constant-memory
- * family) and `table` have no replica scheme and say so.
+ * by their closest point after any probe (the owner first). The slot algorithms (modn, jump and the
+ * constant-memory family) and `table` have no replica scheme and say so.
  */
 #include "ring_impl.h"
 

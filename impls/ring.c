@@ -27,7 +27,8 @@ static size_t put_decimal(char *buf, uint32_t v) {
         digits[d++] = (char)('0' + v % 10);
         v /= 10;
     } while (v);
-    while (d) buf[n++] = digits[--d];
+    while (d)
+        buf[n++] = digits[--d];
     return n;
 }
 
@@ -83,8 +84,8 @@ static int check_ids_encoding(const rb_hash *h, const rb_member *m, size_t n) {
         if (rc) {
             char why[128];
             snprintf(why, sizeof why, "%s", rb_error_detail());
-            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i,
-                                h->name, why);
+            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i, h->name,
+                                why);
         }
     }
     return 0;
@@ -94,7 +95,8 @@ static int check_ids_encoding(const rb_hash *h, const rb_member *m, size_t n) {
 static int order_members(rb_ring *h) {
     uint32_t n = h->n_members, *order = malloc(n * sizeof *order);
     if (!order) return rb_set_error(RB_ENOMEM, "out of memory ordering %u members", n);
-    for (uint32_t i = 0; i < n; i++) order[i] = i;
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
     sorting = h->members;
     qsort(order, n, sizeof *order, cmp_idx_by_id);
     h->id_order = order;
@@ -111,7 +113,8 @@ static int order_members(rb_ring *h) {
 
 static void free_header(rb_ring *h) {
     if (h->members) {
-        for (uint32_t i = 0; i < h->n_members; i++) free((void *)h->members[i].id);
+        for (uint32_t i = 0; i < h->n_members; i++)
+            free((void *)h->members[i].id);
         free((void *)h->members);
     }
     free(h->bucket_pos);
@@ -243,7 +246,8 @@ uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len) {
 }
 
 void rb_ring_fill_table(const rb_ring *r, uint32_t *owners) {
-    for (uint32_t b = 0; b < r->cfg.n_buckets; b++) owners[b] = r->algo->owner_bucket(r, b);
+    for (uint32_t b = 0; b < r->cfg.n_buckets; b++)
+        owners[b] = r->algo->owner_bucket(r, b);
 }
 
 const void *rb_ring_member_id(const rb_ring *r, uint32_t idx, size_t *len) {
@@ -257,12 +261,12 @@ size_t rb_ring_structure_bytes(const rb_ring *r) { return r->algo->bytes_held(r)
 
 uint64_t rb_ring_n_points(const rb_ring *r) {
     uint64_t tw = 0;
-    for (uint32_t i = 0; i < r->n_members; i++) tw += r->members[i].weight;
+    for (uint32_t i = 0; i < r->n_members; i++)
+        tw += r->members[i].weight;
     return (rb_ring_flags(r) & RB_ALGO_USES_VNODES) ? tw * r->cfg.n_vnodes : tw;
 }
 
-int rb_ring_derive(const rb_ring *old, const rb_member *members, size_t n_members,
-                   rb_ring **out) {
+int rb_ring_derive(const rb_ring *old, const rb_member *members, size_t n_members, rb_ring **out) {
     if (old->algo->derive) {
         *out = NULL;
         return old->algo->derive(old, members, n_members, out);

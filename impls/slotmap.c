@@ -20,7 +20,8 @@ int rb_stateful_capacity(const rb_ring *hdr, uint32_t origin_capacity, const cha
     uint64_t tw = rb_ring_n_points(hdr), cap = origin_capacity;
     if (!cap) cap = rb_ring_param(hdr, "capacity");
     if (!cap)
-        for (cap = 1; cap < 2 * tw && cap < RB_MAX_POINTS;) cap *= 2;
+        for (cap = 1; cap < 2 * tw && cap < RB_MAX_POINTS;)
+            cap *= 2;
     if (tw > cap)
         return rb_set_error(RB_ERANGE,
                             "%s: total weight %llu exceeds the capacity %llu slots "
@@ -38,14 +39,16 @@ static uint32_t *alloc_free_owners(uint32_t n) {
 
 int rb_slotmap_fresh(rb_slotmap *m, const rb_ring *hdr, uint32_t n_owner) {
     uint32_t tw = 0;
-    for (uint32_t i = 0; i < hdr->n_members; i++) tw += hdr->members[i].weight;
+    for (uint32_t i = 0; i < hdr->n_members; i++)
+        tw += hdr->members[i].weight;
     memset(m, 0, sizeof *m);
     m->n_owner = n_owner > tw ? n_owner : tw;
     if (!(m->owner = alloc_free_owners(m->n_owner)))
         return rb_set_error(RB_ENOMEM, "out of memory for %u slots", m->n_owner);
     uint32_t s = 0;
     for (uint32_t i = 0; i < hdr->n_members; i++)
-        for (uint32_t w = 0; w < hdr->members[i].weight; w++) m->owner[s++] = i;
+        for (uint32_t w = 0; w < hdr->members[i].weight; w++)
+            m->owner[s++] = i;
     m->n_used = m->n_working = tw;
     return 0;
 }
@@ -56,7 +59,8 @@ int rb_slotmap_fresh(rb_slotmap *m, const rb_ring *hdr, uint32_t n_owner) {
 static void match_members(const rb_ring *prev, const rb_ring *next, uint32_t *old_to_new,
                           unsigned char *kept) {
     uint32_t i = 0, j = 0;
-    for (uint32_t k = 0; k < prev->n_members; k++) old_to_new[k] = RB_SLOT_FREE;
+    for (uint32_t k = 0; k < prev->n_members; k++)
+        old_to_new[k] = RB_SLOT_FREE;
     while (i < prev->n_members && j < next->n_members) {
         const rb_member *a = &prev->members[prev->id_order[i]];
         const rb_member *b = &next->members[next->id_order[j]];
@@ -88,14 +92,16 @@ static void remove_leavers(rb_slotmap *m, const rb_ring *prev, const uint32_t *o
     memset(first, 0, ((size_t)n + 1) * sizeof *first);
     for (uint32_t s = 0; s < m->n_used; s++)
         if (m->owner[s] != RB_SLOT_FREE) first[m->owner[s] + 1]++;
-    for (uint32_t i = 0; i < n; i++) first[i + 1] += first[i];
+    for (uint32_t i = 0; i < n; i++)
+        first[i + 1] += first[i];
     for (uint32_t s = 0; s < m->n_used; s++)
         if (m->owner[s] != RB_SLOT_FREE) slots[first[m->owner[s]]++] = s;
     /* first[i] now ends member i's run; its run starts at first[i - 1] */
     for (uint32_t i = 0; i < n; i++) {
         if (old_to_new[i] != RB_SLOT_FREE) continue;
         uint32_t begin = i ? first[i - 1] : 0;
-        for (uint32_t k = first[i]; k > begin; k--) remove_slot(m, slots[k - 1]);
+        for (uint32_t k = first[i]; k > begin; k--)
+            remove_slot(m, slots[k - 1]);
     }
 }
 
@@ -126,8 +132,10 @@ static int add_joiners(rb_slotmap *m, const rb_ring *next, const unsigned char *
 int rb_slotmap_derive(rb_slotmap *m, const rb_slotmap *old, const rb_ring *prev,
                       const rb_ring *next, uint32_t n_owner, uint32_t limit, const char *what) {
     uint64_t added = 0, gone = 0;
-    for (uint32_t j = 0; j < next->n_members; j++) added += next->members[j].weight;
-    for (uint32_t i = 0; i < prev->n_members; i++) gone += prev->members[i].weight;
+    for (uint32_t j = 0; j < next->n_members; j++)
+        added += next->members[j].weight;
+    for (uint32_t i = 0; i < prev->n_members; i++)
+        gone += prev->members[i].weight;
     /* bounds: at most all of next's weight is new, all of prev's leaves */
     uint64_t need = (uint64_t)old->n_used + added;
     if (need > limit) need = limit; /* slots stay below limit (>= old->n_used) */

@@ -17,7 +17,8 @@ int rb_slots_ring_build(const rb_ring *hdr, rb_ring **out) {
         }
         uint32_t k = 0;
         for (uint32_t i = 0; i < hdr->n_members; i++)
-            for (uint32_t w = 0; w < hdr->members[i].weight; w++) r->slots.owner[k++] = i;
+            for (uint32_t w = 0; w < hdr->members[i].weight; w++)
+                r->slots.owner[k++] = i;
     }
     *out = &r->hdr;
     return 0;

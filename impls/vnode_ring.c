@@ -15,13 +15,16 @@
 void rb_sort_u64_stable(uint64_t *keys, uint32_t *vals, uint64_t *tmp_keys, uint32_t *tmp_vals,
                         size_t n) {
     uint64_t all_or = 0, all_and = ~(uint64_t)0;
-    for (size_t i = 0; i < n; i++) all_or |= keys[i], all_and &= keys[i];
+    for (size_t i = 0; i < n; i++)
+        all_or |= keys[i], all_and &= keys[i];
     uint64_t varying = all_or ^ all_and; /* bits that differ between some keys */
     for (unsigned shift = 0; shift < 64; shift += 8) {
         if (((varying >> shift) & 0xFF) == 0) continue; /* this byte orders nothing */
         size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++) count[((keys[i] >> shift) & 0xFF) + 1]++;
-        for (int d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (size_t i = 0; i < n; i++)
+            count[((keys[i] >> shift) & 0xFF) + 1]++;
+        for (int d = 0; d < 256; d++)
+            count[d + 1] += count[d];
         for (size_t i = 0; i < n; i++) {
             size_t to = count[(keys[i] >> shift) & 0xFF]++;
             tmp_keys[to] = keys[i];

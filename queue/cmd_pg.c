@@ -16,7 +16,8 @@ static const rb_command pg_commands[] = {
     {"status", "row counts by status, the worker membership, dead letters", rb_pg_cmd_status},
     {"retry", "re-drive dead letters (failed rows) by id or all", rb_pg_cmd_retry},
     {"explain", "EXPLAIN the claim statement of each mode", rb_pg_cmd_explain},
-    {"chaos", "drain a backlog under injected faults; report lost, duplicates, deaths", rb_pg_cmd_chaos},
+    {"chaos", "drain a backlog under injected faults; report lost, duplicates, deaths",
+     rb_pg_cmd_chaos},
     {"bench", "claim throughput vs pgbench, scale event, crash injection", rb_pg_cmd_bench},
 };
 #define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
@@ -118,8 +119,11 @@ static int pg_option(const char *cmd, void *ctx, int argc, char **argv, int *i) 
 int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help, int argc,
                         char **argv, rb_queue_config *cfg, rb_cli_ring *ring,
                         rb_pg_extra_option_fn extra, void *ctx, int *n_pos, int *ring_used) {
-    const char *const help_list[] = {help, "\nsession options:\n", rb_pg_session_help,
-                                     ring ? ring_help : NULL, ring ? rb_cli_ring_help : NULL,
+    const char *const help_list[] = {help,
+                                     "\nsession options:\n",
+                                     rb_pg_session_help,
+                                     ring ? ring_help : NULL,
+                                     ring ? rb_cli_ring_help : NULL,
                                      NULL};
     pg_parse_ctx p = {cfg, ring, extra, ctx, 0};
     int n = 0, rc = rb_cli_parse_args(cmd, help_list, pg_option, &p, argc, argv, &n);
@@ -161,8 +165,8 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     rb_pg_session_defaults(&cfg);
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv,
-                                 &cfg, &ring, NULL, NULL, NULL, NULL);
+    int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv, &cfg,
+                                 &ring, NULL, NULL, NULL, NULL);
     if (rc >= 0) return rc;
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
     rb_queue *q;
@@ -382,8 +386,8 @@ int rb_pg_cmd_status(int argc, char **argv) {
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     status_opts o = {RB_FMT_TEXT, 0, 100};
-    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, status_option,
-                                 &o, NULL, NULL);
+    int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, status_option, &o,
+                                 NULL, NULL);
     if (rc >= 0) return rc;
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
@@ -403,14 +407,12 @@ int rb_pg_cmd_status(int argc, char **argv) {
         rb_queue_close(q);
         return rc;
     }
-    static const char *const names[] = {"pending",       "claimed",      "done",
-                                        "failed",        "effects",      "workers_alive",
-                                        "workers_live",  "workers_dead", "workers_left",
-                                        "blocked"};
-    const int64_t v[] = {c.n_pending,      c.n_claimed,      c.n_done,
-                         c.n_failed,       c.n_effects,      c.n_workers_alive,
-                         c.n_workers_live, c.n_workers_dead, c.n_workers_left,
-                         c.n_blocked};
+    static const char *const names[] = {
+        "pending",       "claimed",      "done",         "failed",       "effects",
+        "workers_alive", "workers_live", "workers_dead", "workers_left", "blocked"};
+    const int64_t v[] = {c.n_pending,      c.n_claimed,       c.n_done,         c.n_failed,
+                         c.n_effects,      c.n_workers_alive, c.n_workers_live, c.n_workers_dead,
+                         c.n_workers_left, c.n_blocked};
     const size_t nf = sizeof v / sizeof v[0];
     for (size_t k = 0; k < nf; k++) {
         if (o.fmt == RB_FMT_JSON)

@@ -223,12 +223,39 @@ static int spawn(chaos *c, slot *s) {
         snprintf(lease, sizeof lease, "%d", LEASE_MS);
         snprintf(ttl, sizeof ttl, "%d", TTL_MS);
         snprintf(hb, sizeof hb, "%d", HEARTBEAT_MS);
-        char *argv[] = {"ringbench", "pg", "worker", "--db", (char *)c->d.conninfo, "--schema",
-                        (char *)c->d.schema, "--id", s->id, "--batch", "8", "--work-ms", work,
-                        "--lease-ms", lease, "--ttl-ms", ttl, "--heartbeat-ms", hb,
-                        "--max-attempts", "3", "--fail-pct", "1", "--fail-attempts", "99",
-                        "--backoff-base-ms", "50", "--backoff-cap-ms", "200", "--retry-ms",
-                        "60000", "--until-empty", NULL};
+        char *argv[] = {"ringbench",
+                        "pg",
+                        "worker",
+                        "--db",
+                        (char *)c->d.conninfo,
+                        "--schema",
+                        (char *)c->d.schema,
+                        "--id",
+                        s->id,
+                        "--batch",
+                        "8",
+                        "--work-ms",
+                        work,
+                        "--lease-ms",
+                        lease,
+                        "--ttl-ms",
+                        ttl,
+                        "--heartbeat-ms",
+                        hb,
+                        "--max-attempts",
+                        "3",
+                        "--fail-pct",
+                        "1",
+                        "--fail-attempts",
+                        "99",
+                        "--backoff-base-ms",
+                        "50",
+                        "--backoff-cap-ms",
+                        "200",
+                        "--retry-ms",
+                        "60000",
+                        "--until-empty",
+                        NULL};
         execv("/proc/self/exe", argv);
         _exit(127);
     }
@@ -253,7 +280,8 @@ static int recovered(chaos *c, const fault *f, long long done_now) {
     if (done_now <= f->done_at) return 0;
     if (!f->victim[0]) return 1;
     char sql[200];
-    snprintf(sql, sizeof sql, "SELECT count(*) FROM inbox WHERE status = 'claimed' AND claimed_by = '%s'",
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM inbox WHERE status = 'claimed' AND claimed_by = '%s'",
              f->victim);
     return sql_int(&c->d, sql) == 0;
 }
@@ -326,8 +354,10 @@ static int reap(chaos *c, int replace) {
         }
         int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
         s->pid = 0;
-        if (code == 3) c->n_exit_dead++;
-        else if (code != 0) c->n_exit_error++;
+        if (code == 3)
+            c->n_exit_dead++;
+        else if (code != 0)
+            c->n_exit_error++;
         if (code != 0 && replace) {
             spawn(c, s);
             running++;
@@ -371,10 +401,10 @@ static void print_report(FILE *out, chaos *c, const result *r, fault *faults, si
             if (f->recovery > worst[f->kind]) worst[f->kind] = f->recovery;
         }
     }
-    const char *verdict = r->lost == 0 && r->dup_effects == 0 && r->false_deaths == 0 &&
-                                  r->effects == r->done
-                              ? "pass"
-                              : "FAIL";
+    const char *verdict =
+        r->lost == 0 && r->dup_effects == 0 && r->false_deaths == 0 && r->effects == r->done
+            ? "pass"
+            : "FAIL";
     if (c->o->json) {
         fprintf(out,
                 "{\"profile\": \"%s\", \"seed\": %llu, \"workers\": %u, \"rows\": %lld, "
@@ -400,9 +430,8 @@ static void print_report(FILE *out, chaos *c, const result *r, fault *faults, si
         fprintf(out, "},\n \"recovery_ms\": [");
         for (size_t i = 0; i < n_faults; i++)
             fprintf(out, "%s{\"kind\": \"%s\", \"at_ms\": %llu, \"recovery_ms\": %lld%s}",
-                    i ? ", " : "", fault_names[faults[i].kind],
-                    (unsigned long long)faults[i].at_ms, faults[i].recovery,
-                    faults[i].skipped ? ", \"skipped\": true" : "");
+                    i ? ", " : "", fault_names[faults[i].kind], (unsigned long long)faults[i].at_ms,
+                    faults[i].recovery, faults[i].skipped ? ", \"skipped\": true" : "");
         fprintf(out, "]}\n");
         return;
     }
@@ -436,8 +465,7 @@ static void print_report(FILE *out, chaos *c, const result *r, fault *faults, si
                  "|\n|---|---|---|---|---|---|\n");
     for (int k = 0; k < F_KINDS; k++)
         fprintf(out, "| %s | %lld | %lld | %lld | %.0f | %lld |\n", fault_names[k], n_inj[k],
-                n_skip[k], n_rec[k], n_rec[k] ? (double)sum[k] / (double)n_rec[k] : 0.0,
-                worst[k]);
+                n_skip[k], n_rec[k], n_rec[k] ? (double)sum[k] / (double)n_rec[k] : 0.0, worst[k]);
     if (n_skip[F_RESTART])
         fprintf(out, "\nServer restarts skipped: %s.\n",
                 c->o->restart_cmd ? "--restart-cmd failed"

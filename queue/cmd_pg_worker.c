@@ -95,16 +95,22 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             *flag_dst[k] = 1;
             return 1;
         }
-    static const char *const nums[] = {
-        "--batch",       "--lease-ms",   "--heartbeat-ms", "--ttl-ms",  "--max-attempts",
-        "--duration-ms", "--max-claims", "--work-ms",      "--poll-ms", "--stall-after-claim-ms",
-        "--fail-pct",    "--idle-ms",    "--max-row-claims", "--backoff-base-ms",
-        "--backoff-cap-ms", "--fail-attempts"};
-    uint32_t *num_dst[] = {
-        &c->batch,       &c->lease_ms,   &c->heartbeat_ms, &c->ttl_ms,  &c->max_attempts,
-        &o->duration_ms, &o->max_claims, &o->work_ms,      &o->poll_ms, &o->stall_after_claim_ms,
-        &o->fail_pct,    &o->idle_ms,    &c->max_row_claims, &c->backoff_base_ms,
-        &c->backoff_cap_ms, &o->fail_attempts};
+    static const char *const nums[] = {"--batch",          "--lease-ms",
+                                       "--heartbeat-ms",   "--ttl-ms",
+                                       "--max-attempts",   "--duration-ms",
+                                       "--max-claims",     "--work-ms",
+                                       "--poll-ms",        "--stall-after-claim-ms",
+                                       "--fail-pct",       "--idle-ms",
+                                       "--max-row-claims", "--backoff-base-ms",
+                                       "--backoff-cap-ms", "--fail-attempts"};
+    uint32_t *num_dst[] = {&c->batch,          &c->lease_ms,
+                           &c->heartbeat_ms,   &c->ttl_ms,
+                           &c->max_attempts,   &o->duration_ms,
+                           &o->max_claims,     &o->work_ms,
+                           &o->poll_ms,        &o->stall_after_claim_ms,
+                           &o->fail_pct,       &o->idle_ms,
+                           &c->max_row_claims, &c->backoff_base_ms,
+                           &c->backoff_cap_ms, &o->fail_attempts};
     size_t which = 99;
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
         if (strcmp(opt, nums[k]) == 0) which = k;
@@ -219,15 +225,36 @@ static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
     double p99_us = (double)percentile(w->claim_ns, w->n_claim_ns, 0.99) / 1e3;
     uint64_t elapsed_ms = st->elapsed_ms;
     double rows_per_s = elapsed_ms ? (double)st->n_completed * 1000.0 / (double)elapsed_ms : 0;
-    const char *names[] = {"claims",        "empty_claims", "rows_claimed", "max_claim_rows",
-                           "handler_runs",  "completed",    "failed",       "lost",
-                           "skipped",       "complete_tx",  "marked_dead",  "released",
-                           "membership_changes", "heartbeats", "reconnects"};
-    uint64_t v[] = {st->n_claims,        st->n_empty_claims, st->n_rows_claimed,
-                    st->max_claim_rows,  st->n_handler_runs, st->n_completed,
-                    st->n_failed,        st->n_lost,         st->n_skipped,
-                    st->n_complete_tx,   st->n_marked_dead,  st->n_released,
-                    st->n_membership_changes, st->n_heartbeats, rb_queue_n_reconnects(q)};
+    const char *names[] = {"claims",
+                           "empty_claims",
+                           "rows_claimed",
+                           "max_claim_rows",
+                           "handler_runs",
+                           "completed",
+                           "failed",
+                           "lost",
+                           "skipped",
+                           "complete_tx",
+                           "marked_dead",
+                           "released",
+                           "membership_changes",
+                           "heartbeats",
+                           "reconnects"};
+    uint64_t v[] = {st->n_claims,
+                    st->n_empty_claims,
+                    st->n_rows_claimed,
+                    st->max_claim_rows,
+                    st->n_handler_runs,
+                    st->n_completed,
+                    st->n_failed,
+                    st->n_lost,
+                    st->n_skipped,
+                    st->n_complete_tx,
+                    st->n_marked_dead,
+                    st->n_released,
+                    st->n_membership_changes,
+                    st->n_heartbeats,
+                    rb_queue_n_reconnects(q)};
     const size_t nf = sizeof v / sizeof v[0];
     const char *mode = rb_claim_mode_name(o->cfg->mode);
     if (o->fmt == RB_FMT_JSON) {
@@ -281,7 +308,8 @@ static int run_worker(worker_opts *o, rb_queue *q) {
     rb_worker_hooks h = {&w, NULL, NULL, on_batch, on_event, should_stop};
     rb_worker_stats st;
     int rc = rb_worker_run(q, &wo, &h, &st);
-    if (rc == RB_EINVAL) rc = rb_cli_usage_error(cmd, "%s", rb_error_detail()); /* --id taken */
+    if (rc == RB_EINVAL)
+        rc = rb_cli_usage_error(cmd, "%s", rb_error_detail()); /* --id taken */
     else if (rc == RB_ELOST) {
         fprintf(stderr, "ringbench %s: stopped: %s\n", cmd, rb_error_detail());
         rc = RB_EXIT_DEAD;

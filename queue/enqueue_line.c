@@ -10,8 +10,7 @@
 /* Check one field: non-empty, short enough for its btree index. */
 static int field_ok(const char *what, size_t len, char *err, size_t err_size) {
     if (len == 0) {
-        snprintf(err, err_size,
-                 "empty %s%s", what,
+        snprintf(err, err_size, "empty %s%s", what,
                  what[0] == 'i' ? " (leave the field out to get the default KEY#LINE)" : "");
         return 0;
     }

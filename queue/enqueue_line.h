@@ -25,9 +25,9 @@
 /* The fields of one line: pointers into the caller's line, not NUL-terminated. */
 typedef struct rb_enqueue_line {
     const char *key;
-    size_t key_len;     /* 1 .. RB_ENQUEUE_FIELD_MAX */
-    const char *idem;   /* NULL: none given (use KEY#LINE) */
-    size_t idem_len;    /* 1 .. RB_ENQUEUE_FIELD_MAX when idem is set */
+    size_t key_len;      /* 1 .. RB_ENQUEUE_FIELD_MAX */
+    const char *idem;    /* NULL: none given (use KEY#LINE) */
+    size_t idem_len;     /* 1 .. RB_ENQUEUE_FIELD_MAX when idem is set */
     const char *payload; /* NULL: none given; may be empty and contain TABs */
     size_t payload_len;
 } rb_enqueue_line;

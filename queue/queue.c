@@ -37,10 +37,10 @@ struct rb_queue {
     size_t n_live;
     uint32_t *owned; /* owned buckets */
     size_t n_owned;
-    size_t claim_pos;            /* affinity claims start at owned[claim_pos] (buckets take turns) */
-    uint64_t conn_serial;        /* +1 per connection made: prepared statements are per session */
-    uint64_t claim_prepared_on;  /* conn_serial the claim statement was prepared on (0: none) */
-    char *owned_param; /* "{1,5,...}" for the claim */
+    size_t claim_pos;           /* affinity claims start at owned[claim_pos] (buckets take turns) */
+    uint64_t conn_serial;       /* +1 per connection made: prepared statements are per session */
+    uint64_t claim_prepared_on; /* conn_serial the claim statement was prepared on (0: none) */
+    char *owned_param;          /* "{1,5,...}" for the claim */
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -49,15 +49,17 @@ static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop
 
 const char *rb_queue_sql(const char *name) {
     for (size_t i = 0; i < rb_queue_sql_n_statements; i++)
-        if (strcmp(rb_queue_sql_statements[i].name, name) == 0) return rb_queue_sql_statements[i].sql;
+        if (strcmp(rb_queue_sql_statements[i].name, name) == 0)
+            return rb_queue_sql_statements[i].sql;
     fprintf(stderr, "ringbench: queue/sql/%s.sql is not compiled in\n", name);
     abort();
 }
 
 /* The version of the newest migration compiled in. */
 static int latest_version(void) {
-    return rb_queue_sql_n_migrations ? rb_queue_sql_migrations[rb_queue_sql_n_migrations - 1].version
-                                     : 0;
+    return rb_queue_sql_n_migrations
+               ? rb_queue_sql_migrations[rb_queue_sql_n_migrations - 1].version
+               : 0;
 }
 
 const char *rb_claim_mode_name(rb_claim_mode m) {
@@ -128,9 +130,9 @@ int rb_queue_config_validate(const rb_queue_config *c) {
                             c->heartbeat_ms, c->ttl_ms);
     if (c->max_attempts < 1) return rb_set_error(RB_EINVAL, "max attempts must be >= 1");
     if (c->backoff_base_ms < 1 || c->backoff_cap_ms < c->backoff_base_ms)
-        return rb_set_error(RB_EINVAL,
-                            "backoff base must be >= 1 ms and cap >= base, got base %u ms, cap %u ms",
-                            c->backoff_base_ms, c->backoff_cap_ms);
+        return rb_set_error(
+            RB_EINVAL, "backoff base must be >= 1 ms and cap >= base, got base %u ms, cap %u ms",
+            c->backoff_base_ms, c->backoff_cap_ms);
     if (c->worker_id && (!*c->worker_id || strlen(c->worker_id) >= RB_QUEUE_WORKER_ID_MAX))
         return rb_set_error(RB_EINVAL,
                             "worker id must be 1 to %d bytes, got %zu (an id cut short could "
@@ -280,8 +282,7 @@ static double jitter_unit(void) {
  * NULL with RB_EDB set (one line: the server's message and SQLSTATE).
  */
 static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql, int n_params,
-                                  const char *const *params, ExecStatusType want,
-                                  int *reconnected);
+                                  const char *const *params, ExecStatusType want, int *reconnected);
 static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const char *const *params,
                             ExecStatusType want, int *reconnected) {
     return exec_retry_named(q, NULL, sql, n_params, params, want, reconnected);
@@ -598,8 +599,7 @@ static int migrate_tx(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
         char ver[16];
         snprintf(ver, sizeof ver, "%d", m->version);
         const char *p[] = {ver, m->name};
-        if (!(r = tx_exec(q, rb_queue_sql("migration_record"), 2, p,
-                          PGRES_COMMAND_OK)))
+        if (!(r = tx_exec(q, rb_queue_sql("migration_record"), 2, p, PGRES_COMMAND_OK)))
             return RB_EDB;
         PQclear(r);
     }
@@ -711,8 +711,7 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
             return rb_set_error(RB_ENOMEM, "out of memory");
         }
         const char *params[4] = {arr[0], arr[1], arr[2], arr[3]};
-        PGresult *r =
-            exec_retry(q, rb_queue_sql("enqueue"), 4, params, PGRES_COMMAND_OK, NULL);
+        PGresult *r = exec_retry(q, rb_queue_sql("enqueue"), 4, params, PGRES_COMMAND_OK, NULL);
         for (int a = 0; a < 4; a++)
             free(arr[a]);
         if (!r) return RB_EDB;
@@ -743,8 +742,7 @@ int rb_queue_register(rb_queue *q) {
      * taking it over would put two processes in the ring as one member, both owning
      * its buckets. A dead or left id is taken over as a new incarnation. */
     int reconnected = 0;
-    PGresult *r =
-        exec_retry(q, rb_queue_sql("register"), 3, params, PGRES_TUPLES_OK, &reconnected);
+    PGresult *r = exec_retry(q, rb_queue_sql("register"), 3, params, PGRES_TUPLES_OK, &reconnected);
     if (!r) return RB_EDB;
     if (PQntuples(r) == 0 && reconnected) {
         /* Our first try may have committed before the connection dropped. */
@@ -760,8 +758,7 @@ int rb_queue_register(rb_queue *q) {
                             q->worker_id);
     }
     q->incarnation = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-    snprintf(q->incarnation_param, sizeof q->incarnation_param, "%lld",
-             (long long)q->incarnation);
+    snprintf(q->incarnation_param, sizeof q->incarnation_param, "%lld", (long long)q->incarnation);
     PQclear(r);
     q->registered = 1;
     return 0;
@@ -852,8 +849,8 @@ static int membership_build(const rb_queue *q, const PGresult *r, membership *m)
         if (rc) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", rb_error_detail());
-            return rb_set_error(rc, "membership of %zu live workers: %s (the previous view is kept)",
-                                n, msg);
+            return rb_set_error(
+                rc, "membership of %zu live workers: %s (the previous view is kept)", n, msg);
         }
         for (uint32_t b = 0; b < B; b++)
             if (rb_ring_owner_bucket(ring, b) == me) {
@@ -990,7 +987,8 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
         return 0;
     }
     if (affinity) /* the next claim starts after the bucket served last */
-        q->claim_pos = owned_index(q, (uint32_t)strtoul(PQgetvalue(r, (int)n - 1, 2), NULL, 10)) + 1;
+        q->claim_pos =
+            owned_index(q, (uint32_t)strtoul(PQgetvalue(r, (int)n - 1, 2), NULL, 10)) + 1;
     out->rows = calloc(n, sizeof *out->rows);
     if (!out->rows) {
         PQclear(r);
@@ -1040,8 +1038,7 @@ static int fenced(rb_queue *q, const char *what, const char *sql, const rb_queue
 int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) {
     const char *extra[] = {effect};
     int reconnected = 0;
-    int rc =
-        fenced(q, "complete", rb_queue_sql("complete"), row, 1, extra, 1, &reconnected);
+    int rc = fenced(q, "complete", rb_queue_sql("complete"), row, 1, extra, 1, &reconnected);
     if (rc != RB_ELOST || !reconnected) return rc;
     /* The connection dropped: our completion may have committed before it. */
     char id[26], gen[26];
@@ -1108,10 +1105,9 @@ int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
     if (need_migrated(q)) return RB_EDB;
     PGresult *r = exec_retry(q, rb_queue_sql("counts"), 0, NULL, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
-    int64_t *f[] = {&c->n_pending,      &c->n_claimed,      &c->n_done,
-                    &c->n_failed,       &c->n_effects,      &c->n_workers_alive,
-                    &c->n_workers_live, &c->n_workers_dead, &c->n_workers_left,
-                    &c->n_blocked};
+    int64_t *f[] = {&c->n_pending,      &c->n_claimed,       &c->n_done,         &c->n_failed,
+                    &c->n_effects,      &c->n_workers_alive, &c->n_workers_live, &c->n_workers_dead,
+                    &c->n_workers_left, &c->n_blocked};
     for (int i = 0; i < 10; i++)
         *f[i] = strtoll(PQgetvalue(r, 0, i), NULL, 10);
     PQclear(r);
@@ -1156,8 +1152,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
         char ttl[16];
         snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
         const char *reg[] = {q->worker_id, ttl, rb_claim_mode_name(mode)};
-        PGresult *t =
-            PQexecParams(q->conn, rb_queue_sql("register"), 3, NULL, reg, NULL, NULL, 0);
+        PGresult *t = PQexecParams(q->conn, rb_queue_sql("register"), 3, NULL, reg, NULL, NULL, 0);
         if (PQresultStatus(t) == PGRES_TUPLES_OK && PQntuples(t) == 1)
             snprintf(inc, sizeof inc, "%s", PQgetvalue(t, 0, 0));
         PQclear(t);
@@ -1219,23 +1214,28 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
     }
     int ok = 1;
     for (int a = 0; a < 3; a++) {
-        if (!arr[a]) ok = 0;
-        else arr[a][len[a]++] = '}', arr[a][len[a]] = 0;
+        if (!arr[a])
+            ok = 0;
+        else
+            arr[a][len[a]++] = '}', arr[a][len[a]] = 0;
     }
     if (!ok) {
-        for (int a = 0; a < 3; a++) free(arr[a]);
+        for (int a = 0; a < 3; a++)
+            free(arr[a]);
         return rb_set_error(RB_ENOMEM, "out of memory");
     }
     const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
     int reconnected = 0;
-    PGresult *r = exec_retry(q, rb_queue_sql("complete_batch"), 4, params, PGRES_TUPLES_OK, &reconnected);
+    PGresult *r =
+        exec_retry(q, rb_queue_sql("complete_batch"), 4, params, PGRES_TUPLES_OK, &reconnected);
     if (r && reconnected) {
         /* The first attempt may have committed before the drop: count the
          * effect rows of these leases instead. */
         PQclear(r);
         r = exec_retry(q, rb_queue_sql("completed_check"), 3, params, PGRES_TUPLES_OK, NULL);
     }
-    for (int a = 0; a < 3; a++) free(arr[a]);
+    for (int a = 0; a < 3; a++)
+        free(arr[a]);
     if (!r) return RB_EDB;
     size_t k = 0;
     for (int t = 0; t < PQntuples(r); t++) {
@@ -1340,8 +1340,9 @@ int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t 
     if (!r) return RB_EDB;
     int rc = 0;
     if (strcmp(PQgetvalue(r, 0, 0), "t") != 0)
-        rc = rb_set_error(RB_EINVAL, "row %s is not a dead letter (no failed row with that id): "
-                                     "nothing re-driven",
+        rc = rb_set_error(RB_EINVAL,
+                          "row %s is not a dead letter (no failed row with that id): "
+                          "nothing re-driven",
                           PQgetvalue(r, 0, 2));
     else if (n_redriven)
         *n_redriven = strtoul(PQgetvalue(r, 0, 1), NULL, 10);

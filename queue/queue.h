@@ -312,8 +312,8 @@ typedef struct rb_queue_housekeeping {
  * schema), in one statement: workers alive with last_seen_at < now() - their
  * ttl_ms become 'dead' (dead_marked_by = this worker); claimed rows with
  * lease_expires_at < now() go back to pending with run_at = now(), or to
- * 'failed' when attempts >= max_attempts or claims >= max_row_claims. Losing the lock is not an error
- * (won_lock = 0). Free report->marked_dead with free().
+ * 'failed' when attempts >= max_attempts or claims >= max_row_claims. Losing the lock is not an
+ * error (won_lock = 0). Free report->marked_dead with free().
  */
 int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *report);
 

@@ -330,8 +330,9 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         }
         if (!keeper_row_ok(&r->k, i)) {
             info->n_skipped++;
-            event(r, "row %lld (lease_generation %lld): lease lost or may have expired; handler "
-                     "not started",
+            event(r,
+                  "row %lld (lease_generation %lld): lease lost or may have expired; handler "
+                  "not started",
                   (long long)row->id, (long long)row->lease_generation);
             rb_queue_release(r->q, row); /* fenced: a no-op when it is no longer ours */
             continue;
@@ -350,9 +351,8 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         r->st->n_handler_runs++;
         char err[256] = "";
         const char *effect = rb_queue_worker_id(r->q);
-        int failed = r->h && r->h->handle
-                         ? r->h->handle(r->h->ctx, row, &effect, err, sizeof err)
-                         : simulated(r, row, err, sizeof err);
+        int failed = r->h && r->h->handle ? r->h->handle(r->h->ctx, row, &effect, err, sizeof err)
+                                          : simulated(r, row, err, sizeof err);
         if (!failed) {
             ok_rows[n_ok] = *row;
             effects[n_ok++] = effect;
@@ -409,8 +409,7 @@ static int queue_empty(run *r, int *empty) {
     int rc = rb_queue_counts_get(r->q, &c);
     if (rc) return rc;
     const rb_queue_config *cfg = rb_queue_config_of(r->q);
-    int64_t blocked =
-        cfg->mode == RB_CLAIM_ORDERED && !cfg->ordered_skip_failed ? c.n_blocked : 0;
+    int64_t blocked = cfg->mode == RB_CLAIM_ORDERED && !cfg->ordered_skip_failed ? c.n_blocked : 0;
     *empty = c.n_pending - blocked <= 0 && c.n_claimed == 0;
     return 0;
 }

@@ -82,13 +82,13 @@ typedef struct rb_worker_hooks {
 } rb_worker_hooks;
 
 typedef struct rb_worker_options {
-    int until_empty;       /* stop when nothing claimable is pending and nothing is claimed */
-    uint32_t duration_ms;  /* stop after this long (0 = no limit) */
-    uint64_t max_claims;   /* stop after this many non-empty claims (0 = no limit) */
-    uint32_t idle_ms;      /* stop after this long without claiming a row (0 = never) */
-    uint32_t work_us;      /* simulated handler: sleep per row */
-    uint32_t poll_us;      /* sleep after an empty claim (default 20000) */
-    int complete_each;     /* 1: one completion statement per row (ablation), else batched */
+    int until_empty;      /* stop when nothing claimable is pending and nothing is claimed */
+    uint32_t duration_ms; /* stop after this long (0 = no limit) */
+    uint64_t max_claims;  /* stop after this many non-empty claims (0 = no limit) */
+    uint32_t idle_ms;     /* stop after this long without claiming a row (0 = never) */
+    uint32_t work_us;     /* simulated handler: sleep per row */
+    uint32_t poll_us;     /* sleep after an empty claim (default 20000) */
+    int complete_each;    /* 1: one completion statement per row (ablation), else batched */
     /* Simulated handler faults (tests): fail the first fail_attempts handler
      * runs (attempts) of fail_pct % of rows, chosen by a hash of the
      * idempotency key. */
@@ -113,7 +113,7 @@ typedef struct rb_worker_stats {
     uint64_t n_claims, n_empty_claims, n_rows_claimed, max_claim_rows;
     uint64_t n_handler_runs; /* handlers started */
     uint64_t n_completed, n_failed, n_lost, n_skipped;
-    uint64_t n_complete_tx;  /* completion statements */
+    uint64_t n_complete_tx; /* completion statements */
     uint64_t n_marked_dead, n_released, n_membership_changes;
     uint64_t n_heartbeats, n_extensions; /* keeper statements */
     uint64_t elapsed_ms;

@@ -366,9 +366,9 @@ static const rb_col verify_cols[] = {
     {"n_buckets", "", 0, RB_COL_U64},
     {"n_keys", "", 0, RB_COL_U64},
     {"n_seeds", "", 0, RB_COL_U64},
-    {"params", "", 0, RB_COL_STR},     /* the algorithm's parameters, name=value,... */
-    {"properties", "", 0, RB_COL_STR}, /* what it claims (rb_algo_flags), checked here */
-    {"movement_bound", "", 0, RB_COL_F2}, /* declared, x ideal; empty when none */
+    {"params", "", 0, RB_COL_STR},         /* the algorithm's parameters, name=value,... */
+    {"properties", "", 0, RB_COL_STR},     /* what it claims (rb_algo_flags), checked here */
+    {"movement_bound", "", 0, RB_COL_F2},  /* declared, x ideal; empty when none */
     {"movement_excess", "", 0, RB_COL_F4}, /* declared extra fraction of all buckets */
 };
 #define N_VERIFY_COLS (sizeof verify_cols / sizeof verify_cols[0])
@@ -439,17 +439,18 @@ static void check_bound(failures *f, const rb_algo *a, unsigned flags, const rb_
 
 /* An order-free claim (RB_ALGO_ORDER_FREE): the bucket table of the members
  * listed in reverse equals `base` (mapped back to the original indices). */
-static int check_order_free(failures *f, const rb_algo *a, const rb_config *cfg,
-                            const rb_member *m, uint32_t n, uint64_t seed, const uint32_t *base,
-                            uint32_t *scratch) {
+static int check_order_free(failures *f, const rb_algo *a, const rb_config *cfg, const rb_member *m,
+                            uint32_t n, uint64_t seed, const uint32_t *base, uint32_t *scratch) {
     rb_member *rev = malloc(n * sizeof *rev);
     if (!rev) return rb_set_error(RB_ENOMEM, "out of memory for %u members", n);
-    for (uint32_t i = 0; i < n; i++) rev[i] = m[n - 1 - i];
+    for (uint32_t i = 0; i < n; i++)
+        rev[i] = m[n - 1 - i];
     int rc = rb_sweep_table(a, cfg, rev, n, scratch);
     free(rev);
     if (rc) return rc;
     uint64_t bad = 0;
-    for (uint32_t b = 0; b < cfg->n_buckets; b++) bad += n - 1 - scratch[b] != base[b];
+    for (uint32_t b = 0; b < cfg->n_buckets; b++)
+        bad += n - 1 - scratch[b] != base[b];
     if (bad)
         report_failure(f,
                        "algo %s hash %s N %u V %u seed %llu: claims order-free, yet %llu buckets "
@@ -1009,7 +1010,7 @@ int rb_cmd_verify(int argc, char **argv) {
         if (rb_cli_ring_check_params("verify", &o.ring, o.algos, o.n_algos))
             rc = RB_EXIT_USAGE;
         else if ((!o.members.n && set_default_list(&o.members, all_n, 63)) ||
-            (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
+                 (!o.vnodes.n && set_default_list(&o.vnodes, pow2, 11)))
             rc = rb_cli_fail("verify", "out of memory");
         else if (o.codes)
             rc = run_codes(&o);
@@ -1142,10 +1143,9 @@ typedef struct vnodes_opts {
 } vnodes_opts;
 
 /* Options of `vnodes` with a value that vnodes_option handles itself. */
-static const char *const vnodes_value_opts[] = {"--members", "--target-peak", "--keys",
-                                                "--seeds",   "--seed",        "--blocks",
-                                                "--quantile",
-                                                "--max-vnodes", "--vnodes",   NULL};
+static const char *const vnodes_value_opts[] = {
+    "--members", "--target-peak", "--keys",       "--seeds",  "--seed",
+    "--blocks",  "--quantile",    "--max-vnodes", "--vnodes", NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
@@ -1517,8 +1517,8 @@ static void vnodes_header(FILE *f, const vnodes_opts *o, const rb_config *cfg,
 }
 
 /* Build time and bytes held per member at N n_max, seed first_seed. */
-static int vnodes_build_cost(const vnodes_opts *o, const rb_config *cfg, uint32_t n_max,
-                             double *ns, size_t *bytes) {
+static int vnodes_build_cost(const vnodes_opts *o, const rb_config *cfg, uint32_t n_max, double *ns,
+                             size_t *bytes) {
     rb_member *m = malloc(n_max * sizeof *m);
     char *idbuf = malloc((size_t)n_max * RB_SWEEP_ID_BYTES);
     int rc = (!m || !idbuf) ? rb_set_error(RB_ENOMEM, "out of memory") : 0;
@@ -1614,8 +1614,8 @@ static void vnodes_footer(FILE *f, const vnodes_opts *o, const vnodes_floors *fl
         if (*fl->floor_note) fprintf(stderr, "ringbench vnodes: %s\n", fl->floor_note);
         if (*fl->sampling_note) fprintf(stderr, "ringbench vnodes: %s\n", fl->sampling_note);
     } else {
-        rb_report_note(f, o->fmt, "integer floor: worst ceil(B/N)/(B/N) = %.4f (N %u)",
-                       fl->integer, fl->integer_n);
+        rb_report_note(f, o->fmt, "integer floor: worst ceil(B/N)/(B/N) = %.4f (N %u)", fl->integer,
+                       fl->integer_n);
         if (*fl->floor_note) rb_report_note(f, o->fmt, "%s", fl->floor_note);
         rb_report_note(f, o->fmt,
                        "sampling floor (V -> infinity: each bucket to a uniformly random member): "

@@ -22,7 +22,7 @@
 
 #include "prop_util.h"
 
-#define NOISE 0.05 /* allowed rise of a 16-seed mean from V to 4V */
+#define NOISE 0.05        /* allowed rise of a 16-seed mean from V to 4V */
 #define FNV_RISE_MIN_N 33 /* fnv1a32: from this N the mean rises from V 256 to V 1024 */
 
 /* Peak-to-mean of the bucket table recounted from the owners, in integers. */

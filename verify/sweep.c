@@ -273,7 +273,6 @@ int rb_sweep_case(const rb_algo *algo, const rb_config *cfg, const rb_member *me
     return rc;
 }
 
-
 int rb_seed_example_run(const rb_algo *algo, const rb_hash *hash, size_t n_seeds,
                         uint64_t first_seed, rb_seed_example *out) {
     enum { N = RB_SEED_EXAMPLE_N, B = RB_SEED_EXAMPLE_BUCKETS };

@@ -204,8 +204,8 @@ static void check_agreement(const rb_config *cfg, const rb_member *m, size_t n, 
             snprintf(c, sizeof c, "%s, position %llu%s", case_, (unsigned long long)at[j],
                      k < 5 ? " (an end of the hash space)" : " (on or next to a point)");
             for (int i = 0; i < 2; i++) /* linear and binary are positional */
-                expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_position(rs.r[i], at[j]),
-                             &ref, e, &bad[i]);
+                expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_position(rs.r[i], at[j]), &ref,
+                             e, &bad[i]);
         }
     }
     if (with_keys) {

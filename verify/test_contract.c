@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ringbench/ring.h"
 #include "ringbench/common.h"
+#include "ringbench/ring.h"
 #include "unit.h"
 
 static rb_config config(const rb_hash *h, uint32_t n_buckets, uint64_t seed) {
@@ -222,8 +222,8 @@ static void check_ring(const rb_algo *a, const rb_ring *r, const char *case_) {
         for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
             uint32_t owner = a->owner_position(r, pos[i]);
             snprintf(c, sizeof c, "%s, position %llu", case_, (unsigned long long)pos[i]);
-            rb_unit_true(a->name, c, owner < rb_ring_n_members(r), "got owner %u, expected < %u", owner,
-                         rb_ring_n_members(r));
+            rb_unit_true(a->name, c, owner < rb_ring_n_members(r), "got owner %u, expected < %u",
+                         owner, rb_ring_n_members(r));
         }
     }
     static const struct {
@@ -399,9 +399,13 @@ static void test_labels(void) {
  * first outputs from seed 0, published in its test vectors and reproduced by
  * datasets/genkeys_ref.py). */
 static void test_common(void) {
-    static const struct { size_t n; double p; size_t idx; } ranks[] = {
-        {100, 99, 98}, {100, 50, 49}, {100, 100, 99}, {100, 0, 0}, {100, 1, 0}, {100, 1.5, 1},
-        {1, 99, 0},    {7, 50, 3},    {10, 99, 9},    {10, 90, 8}, {200, 99, 197}};
+    static const struct {
+        size_t n;
+        double p;
+        size_t idx;
+    } ranks[] = {{100, 99, 98}, {100, 50, 49}, {100, 100, 99}, {100, 0, 0},
+                 {100, 1, 0},   {100, 1.5, 1}, {1, 99, 0},     {7, 50, 3},
+                 {10, 99, 9},   {10, 90, 8},   {200, 99, 197}};
     for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++) {
         char c[64];
         snprintf(c, sizeof c, "rb_nearest_rank(n %zu, p %g)", ranks[i].n, ranks[i].p);

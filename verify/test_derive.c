@@ -125,7 +125,8 @@ static void remove_then_restore(const rb_algo *a, const rb_config *cfg, rb_unit_
     }
     snprintf(c, sizeof c, "%s, every member back: the first table", cfg->ring_hash->name);
     unsigned long differ = 0;
-    for (uint32_t b = 0; b < B; b++) differ += strcmp(t0.id[b], now.id[b]) != 0;
+    for (uint32_t b = 0; b < B; b++)
+        differ += strcmp(t0.id[b], now.id[b]) != 0;
     rb_unit_eq(a->name, c, differ, 0);
     rb_ring_destroy(r);
 }
@@ -137,7 +138,8 @@ static void derive_order(const rb_algo *a, const rb_config *cfg, const rb_unit_m
     rb_member fwd[N - 1], rev[N - 1];
     for (size_t i = 0, j = 0; i < N; i++)
         if (i != 5) fwd[j++] = ms->m[i];
-    for (size_t i = 0; i < N - 1; i++) rev[i] = fwd[N - 2 - i];
+    for (size_t i = 0; i < N - 1; i++)
+        rev[i] = fwd[N - 2 - i];
     char c[160];
     snprintf(c, sizeof c, "%s, remove member 5, new list reversed", cfg->ring_hash->name);
     rb_ring *x = derive(a->name, c, base, fwd, N - 1), *y = derive(a->name, c, base, rev, N - 1);
@@ -146,7 +148,8 @@ static void derive_order(const rb_algo *a, const rb_config *cfg, const rb_unit_m
         snapshot(x, &tx);
         snapshot(y, &ty);
         unsigned long differ = 0;
-        for (uint32_t b = 0; b < B; b++) differ += strcmp(tx.id[b], ty.id[b]) != 0;
+        for (uint32_t b = 0; b < B; b++)
+            differ += strcmp(tx.id[b], ty.id[b]) != 0;
         rb_unit_eq(a->name, c, differ, 0);
     }
     rb_ring_destroy(x), rb_ring_destroy(y), rb_ring_destroy(base);

@@ -36,8 +36,8 @@ typedef struct {
 } family;
 
 static const family fams[] = {
-    {"jump", rb_jump_hash},       {"jumpback", rb_jumpback_hash}, {"fliphash", rb_flip_hash},
-    {"powerch", rb_power_hash},   {"binomial", rb_binomial_hash},
+    {"jump", rb_jump_hash},     {"jumpback", rb_jumpback_hash}, {"fliphash", rb_flip_hash},
+    {"powerch", rb_power_hash}, {"binomial", rb_binomial_hash},
 };
 
 enum { N_KEYS = 20000, MAX_N = 64 };
@@ -92,8 +92,8 @@ static void test_uniformity(const family *f) {
         char case_[64];
         snprintf(case_, sizeof case_, "uniformity at %u buckets", n);
         rb_unit_true(f->name, case_, within((double)count[worst], mean, sd, 6),
-                     "got %lu keys in bucket %u, expected %.1f +- %.1f", count[worst], worst,
-                     mean, 6 * sd);
+                     "got %lu keys in bucket %u, expected %.1f +- %.1f", count[worst], worst, mean,
+                     6 * sd);
         free(count);
     }
 }
@@ -133,7 +133,8 @@ static void test_multiprobe_one_probe(void) {
                              : NULL;
             uint32_t differ = 0, first = 0;
             for (uint32_t k = 0; b && m && k < cfg.n_buckets; k++)
-                if (rb_ring_owner_bucket(b, k) != rb_ring_owner_bucket(m, k) && !differ++) first = k;
+                if (rb_ring_owner_bucket(b, k) != rb_ring_owner_bucket(m, k) && !differ++)
+                    first = k;
             rb_unit_true("multiprobe", case_, b && m && differ == 0,
                          "got %u buckets with another owner (first: bucket %u), expected 0", differ,
                          first);

@@ -24,11 +24,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../impls/md5.h" /* internal: white-box known answers */
 #include "ringbench/consistent.h"
 #include "ringbench/hash.h"
 #include "ringbench/ring.h"
 #include "unit.h"
-#include "../impls/md5.h" /* internal: white-box known answers */
 
 /* Published FNV-1a 32 vectors: the string, and its hash without and with a
  * trailing NUL byte (test_fnv.c TEST / TEST0). */
@@ -252,7 +252,8 @@ static void test_md5(void) {
         unsigned char d[16];
         char hex[33];
         rb_md5(v[i].in, strlen(v[i].in), d);
-        for (int k = 0; k < 16; k++) snprintf(hex + 2 * k, 3, "%02x", d[k]);
+        for (int k = 0; k < 16; k++)
+            snprintf(hex + 2 * k, 3, "%02x", d[k]);
         char case_[64];
         snprintf(case_, sizeof case_, "RFC 1321 A.5 vector %zu", i + 1);
         rb_unit_true("md5", case_, strcmp(hex, v[i].hex) == 0, "got %s, expected %s", hex,

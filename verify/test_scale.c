@@ -95,10 +95,11 @@ static void event(const rb_algo *a, const rb_config *cfg, const rb_member *befor
             (a->flags & RB_ALGO_USES_VNODES) ? (uint64_t)(is_add ? na : nb) * cfg->n_vnodes : 0;
         rb_band band = rb_movement_band(p, cfg->n_buckets, points, 1);
         int banded = cfg->ring_hash == &rb_hash_xxh3;
-        printf("%-11s %-8s %-34s moved buckets %4lu/%lu = %.3f (expected %.3f, band %.3f .. %.3f%s), "
-               "keys %.3f, monotonicity violations %lu buckets, %lu keys\n",
-               a->name, cfg->ring_hash->name, what, mb.moved, mb.n, frac, p, band.lo, band.hi,
-               banded ? "" : ", not asserted", kfrac, mb.violations, mk.violations);
+        printf(
+            "%-11s %-8s %-34s moved buckets %4lu/%lu = %.3f (expected %.3f, band %.3f .. %.3f%s), "
+            "keys %.3f, monotonicity violations %lu buckets, %lu keys\n",
+            a->name, cfg->ring_hash->name, what, mb.moved, mb.n, frac, p, band.lo, band.hi,
+            banded ? "" : ", not asserted", kfrac, mb.violations, mk.violations);
         if (!control) {
             snprintf(c, sizeof c, "%s (%s): buckets moved elsewhere than %s %s", what,
                      cfg->ring_hash->name, is_add ? "to the new member" : "from the removed member",
@@ -143,7 +144,8 @@ int main(void) {
             event(a, &cfg, four, 3, four, 4, "worker-4", "add worker-4 to 3 (the seed's event)");
             event(a, &cfg, four, 4, four, 3, "worker-4", "remove worker-4 (last) from 4");
             if (a->flags & RB_ALGO_MONOTONE)
-                event(a, &cfg, four, 4, without_2, 3, "worker-2", "remove worker-2 (middle) from 4");
+                event(a, &cfg, four, 4, without_2, 3, "worker-2",
+                      "remove worker-2 (middle) from 4");
         }
     }
     rb_unit_true("registry", "algorithms checked", n_checked > 0, "got 0, expected > 0");

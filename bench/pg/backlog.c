@@ -32,8 +32,9 @@ static int top_up(PGconn *c, uint64_t size, rbb_keys *keys, uint32_t hot_every, 
     double pending = 0;
     int rc = rbb_db_exec(c, err, err_size,
                          "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'");
-    if (!rc) rc = rbb_db_double(c, &pending, err, err_size,
-                                "SELECT count(*) FROM inbox WHERE status = 'pending'");
+    if (!rc)
+        rc = rbb_db_double(c, &pending, err, err_size,
+                           "SELECT count(*) FROM inbox WHERE status = 'pending'");
     if (!rc && (uint64_t)pending < size)
         rc = rbb_queue_fill(c, size - (uint64_t)pending, keys, hot_every, tag, err, err_size);
     if (!rc) rc = rbb_queue_settle(c, err, err_size);
@@ -43,11 +44,13 @@ static int top_up(PGconn *c, uint64_t size, rbb_keys *keys, uint32_t hot_every, 
 /* Pending rows in all and of the hot key. */
 static int count_pending(PGconn *c, uint64_t *all, uint64_t *hot, char *err, size_t err_size) {
     double a = 0, h = 0;
-    int rc = rbb_db_double(c, &a, err, err_size,
-                           "SELECT count(*) FROM inbox WHERE status = 'pending'");
-    if (!rc) rc = rbb_db_double(c, &h, err, err_size,
-                                "SELECT count(*) FROM inbox WHERE status = 'pending' AND "
-                                "partition_key = '%s'", RBB_HOT_KEY);
+    int rc =
+        rbb_db_double(c, &a, err, err_size, "SELECT count(*) FROM inbox WHERE status = 'pending'");
+    if (!rc)
+        rc = rbb_db_double(c, &h, err, err_size,
+                           "SELECT count(*) FROM inbox WHERE status = 'pending' AND "
+                           "partition_key = '%s'",
+                           RBB_HOT_KEY);
     *all = (uint64_t)a, *hot = (uint64_t)h;
     return rc;
 }

@@ -7,8 +7,8 @@
  * the Markdown table also to stdout. Progress on stderr. See bench/pg/README.md.
  */
 #include <errno.h>
-#include <stddef.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -80,7 +80,8 @@ static void set_profile(rbb_params *p, const char *name) {
     static const uint32_t b_full[] = {1, 8, 32}, b_quick[] = {1, 32}, b_smoke[] = {1, 8};
     p->profile = name;
     p->n_modes = RBB_N_MODES;
-    for (int m = 0; m < RBB_N_MODES; m++) p->modes[m] = (rbb_mode)m;
+    for (int m = 0; m < RBB_N_MODES; m++)
+        p->modes[m] = (rbb_mode)m;
     p->dists[0] = RBB_DIST_UNIFORM;
     p->dists[1] = RBB_DIST_ZIPF;
     const uint32_t *w = w_full, *b = b_full;
@@ -201,9 +202,8 @@ static const char **string_option(const char *a, rbb_params *p) {
         const char *name;
         const char **dst;
     } opts[] = {{"--db", &p->conninfo},          {"--conninfo", &p->conninfo},
-                {"--queue-db", &p->queue_db},
-                {"--pgbench-db", &p->pgbench_db}, {"--pgbench", &p->pgbench_path},
-                {"--out", &p->out_dir}};
+                {"--queue-db", &p->queue_db},    {"--pgbench-db", &p->pgbench_db},
+                {"--pgbench", &p->pgbench_path}, {"--out", &p->out_dir}};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (strcmp(a, opts[i].name) == 0) return opts[i].dst;
     return NULL;
@@ -227,7 +227,8 @@ static const numeric_opt numeric_opts[] = {
     {"--zipf-s", 'd', offsetof(rbb_params, zipf_s), 0, 10, "0..10"},
     {"--seed", 'u', offsetof(rbb_params, seed), 0, -1, "an unsigned integer"},
     {"--secs", 'd', offsetof(rbb_params, cell_s), 0.1, 3600, "0.1..3600"},
-    {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS, "1.." STR(RBB_MAX_REPEATS)},
+    {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS,
+     "1.." STR(RBB_MAX_REPEATS)},
     {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
     {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
     {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400, "10..86400 seconds"},
@@ -309,18 +310,21 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             NEED_VALUE();
             int m[RBB_N_MODES];
             const char *mode_names[RBB_N_MODES];
-            for (int k = 0; k < RBB_N_MODES; k++) mode_names[k] = rbb_mode_name((rbb_mode)k);
+            for (int k = 0; k < RBB_N_MODES; k++)
+                mode_names[k] = rbb_mode_name((rbb_mode)k);
             if (parse_names(v, mode_names, RBB_N_MODES, m, RBB_N_MODES, &p->n_modes))
                 return rb_cli_usage_error(
                     CMD, "--modes wants a list of competing,affinity,ordered, got '%s'", v);
-            for (size_t k = 0; k < p->n_modes; k++) p->modes[k] = (rbb_mode)m[k];
+            for (size_t k = 0; k < p->n_modes; k++)
+                p->modes[k] = (rbb_mode)m[k];
             custom = 1;
         } else if (strcmp(a, "--dist") == 0) {
             NEED_VALUE();
             int d[2];
             if (parse_names(v, dist_names, 2, d, 2, &p->n_dists))
                 return rb_cli_usage_error(CMD, "--dist wants uniform,zipf, got '%s'", v);
-            for (size_t k = 0; k < p->n_dists; k++) p->dists[k] = (rbb_dist)d[k];
+            for (size_t k = 0; k < p->n_dists; k++)
+                p->dists[k] = (rbb_dist)d[k];
             custom = 1;
         } else if ((num = numeric_option(a))) {
             NEED_VALUE();
@@ -341,9 +345,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             if (strcmp(v, "none") == 0)
                 p->n_backlogs = 0;
             else if (parse_count_list(v, p->backlogs, &p->n_backlogs))
-                return rb_cli_usage_error(
-                    CMD, "--backlog wants a list of row counts 1k..10M (e.g. 10k,100k,1M) or none, got '%s'",
-                    v);
+                return rb_cli_usage_error(CMD,
+                                          "--backlog wants a list of row counts 1k..10M (e.g. "
+                                          "10k,100k,1M) or none, got '%s'",
+                                          v);
         } else if (strcmp(a, "--no-scale") == 0) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
@@ -374,8 +379,8 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
 /* scripts/machine-record's JSON object, or NULL. */
 static char *machine_record(void) {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s/scripts/machine-record' '%s' 2>/dev/null",
-             RINGBENCH_SOURCE_DIR, RINGBENCH_BINARY_DIR);
+    snprintf(cmd, sizeof cmd, "'%s/scripts/machine-record' '%s' 2>/dev/null", RINGBENCH_SOURCE_DIR,
+             RINGBENCH_BINARY_DIR);
     FILE *f = popen(cmd, "r");
     if (!f) return NULL;
     size_t cap = 8192, len = 0;
@@ -399,7 +404,8 @@ static char *machine_record(void) {
         free(buf);
         return NULL;
     }
-    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ')) buf[--len] = '\0';
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+        buf[--len] = '\0';
     return buf;
 }
 
@@ -446,7 +452,8 @@ static void free_run(rbb_run *run) {
     free(run->explain);
     free(run->cells);
     free(run->backlog);
-    for (size_t i = 0; i < run->n_scale; i++) free(run->scale[i].rows_per_s);
+    for (size_t i = 0; i < run->n_scale; i++)
+        free(run->scale[i].rows_per_s);
 }
 
 /* Open the bench database (created when missing) and its conninfo string. */
@@ -547,8 +554,8 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_
             cell->batch = p->batches[b];
             cell->mode = p->modes[m];
             fprintf(stderr, "pg bench: %s W=%u batch=%u %s, repetition %zu/%zu ... ",
-                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
-                    dist_names[cell->dist], r + 1, n_rep);
+                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch, dist_names[cell->dist],
+                    r + 1, n_rep);
             if (run_cell(p, conninfo, c, cell, p->seed + d, err, sizeof err)) {
                 fprintf(stderr, "FAILED: %s\n", err);
                 continue;
@@ -562,7 +569,8 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_
     double mean = (ref_before.tps + ref_after.tps) / 2;
     double drift = ref_before.tps > 0 && ref_after.tps > 0
                        ? (ref_after.tps > ref_before.tps ? ref_after.tps - ref_before.tps
-                                                         : ref_before.tps - ref_after.tps) / mean
+                                                         : ref_before.tps - ref_after.tps) /
+                             mean
                        : 0;
     for (size_t m = 0; m < n_modes; m++) {
         rbb_cell *cell = &group[m];
@@ -644,7 +652,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
                 double drift = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
                 if (drift > RBB_DRIFT_MAX) {
                     /* the reference moved: flag the group and measure it once more */
-                    fprintf(stderr, "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n",
+                    fprintf(stderr,
+                            "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n",
                             100 * drift, 100 * RBB_DRIFT_MAX);
                     double again = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
                     for (size_t m = 0; m < p->n_modes; m++) {
@@ -661,9 +670,10 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     for (size_t i = 0; i < run.n_cells; i++) {
         rbb_cell *cell = &run.cells[i];
         cell->pgbench_run_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
-        cell->pgbench_tps = cell->pgbench_adjacent_before_tps > 0 && cell->pgbench_adjacent_after_tps > 0
-                                ? (cell->pgbench_adjacent_before_tps + cell->pgbench_adjacent_after_tps) / 2
-                                : cell->pgbench_run_tps;
+        cell->pgbench_tps =
+            cell->pgbench_adjacent_before_tps > 0 && cell->pgbench_adjacent_after_tps > 0
+                ? (cell->pgbench_adjacent_before_tps + cell->pgbench_adjacent_after_tps) / 2
+                : cell->pgbench_run_tps;
     }
 
     /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
@@ -710,8 +720,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         } else {
             fprintf(stderr, "pg bench:   drained in %.1f s, dup %llu, lost %llu, fenced %llu\n",
                     run.crash.drain_s, (unsigned long long)run.crash.after.n_duplicates,
-                    (unsigned long long)run.crash.n_lost,
-                    (unsigned long long)run.crash.n_fenced);
+                    (unsigned long long)run.crash.n_lost, (unsigned long long)run.crash.n_fenced);
             if (run.crash.after.n_duplicates || run.crash.n_lost) n_bad++;
         }
     }

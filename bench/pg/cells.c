@@ -44,7 +44,8 @@ uint64_t rbb_rows_for(const rbb_params *p, uint32_t batch, uint32_t n_workers, d
 
 void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n) {
     size_t total = 0;
-    for (size_t i = 0; i < n; i++) total += ch[i].has_final ? ch[i].final.n_samples : 0;
+    for (size_t i = 0; i < n; i++)
+        total += ch[i].has_final ? ch[i].final.n_samples : 0;
     uint32_t *claim = malloc((total ? total : 1) * sizeof *claim);
     uint32_t *comp = malloc((total ? total : 1) * sizeof *comp);
     if (!claim || !comp) {
@@ -78,7 +79,6 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
                                            : run->pgbench[i].tps;
     return 0;
 }
-
 
 void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
     size_t order[RBB_MAX_REPEATS], n_ok = 0;
@@ -153,18 +153,19 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     close(go[0]);
     for (size_t i = 0; !rc && i < n; i++)
         if (rbb_wait_ready(&ch[i], 20000)) {
-            snprintf(err, err_size, "worker %zu did not become ready (see its message above)",
-                     i);
+            snprintf(err, err_size, "worker %zu did not become ready (see its message above)", i);
             rc = -1;
         }
     if (rc)
-        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
+        for (size_t i = 0; i < n; i++)
+            kill(ch[i].pid, SIGTERM);
     uint64_t t_go = rb_now_ns();
     close(go[1]); /* EOF: every worker starts now */
     memset(&cell->waits, 0, sizeof cell->waits);
     rbb_collect(ch, n, c, &cell->waits, 50);
     if (rc) {
-        for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+        for (size_t i = 0; i < n; i++)
+            rbb_child_free(&ch[i]);
         return cell->failed = 1, -1;
     }
 
@@ -194,7 +195,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     }
     rbb_cell_latencies(cell, ch, n);
     rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
-    for (size_t i = 0; i < n; i++) rbb_child_free(&ch[i]);
+    for (size_t i = 0; i < n; i++)
+        rbb_child_free(&ch[i]);
 
     wait_backends_gone(c);
     if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
@@ -207,4 +209,3 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     cell->backlog_exhausted = cell->after.n_pending == 0 || cell->n_empty_claims > 0;
     return cell->failed ? -1 : 0;
 }
-

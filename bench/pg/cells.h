@@ -42,28 +42,28 @@ typedef struct rbb_params {
     size_t n_batches;
     rbb_dist dists[2];
     size_t n_dists;
-    uint64_t n_rows;      /* R per cell; 0: sized from cell_s and batch */
-    uint32_t n_keys;      /* K */
+    uint64_t n_rows; /* R per cell; 0: sized from cell_s and batch */
+    uint32_t n_keys; /* K */
     double zipf_s;
     uint64_t seed;
-    double cell_s;        /* measured seconds per cell (per repetition) */
-    uint32_t repeats;     /* repetitions of every cell, interleaved across the modes */
-    double pgbench_s;     /* seconds per pgbench run before / after the matrix */
+    double cell_s;          /* measured seconds per cell (per repetition) */
+    uint32_t repeats;       /* repetitions of every cell, interleaved across the modes */
+    double pgbench_s;       /* seconds per pgbench run before / after the matrix */
     double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
-    int sync_commit;      /* 1: on (server default), 0: off for every session */
-    int complete_each;    /* 1: one commit per row (rb_queue_complete); 0: per batch */
-    int scale;            /* run the scale events */
+    int sync_commit;        /* 1: on (server default), 0: off for every session */
+    int complete_each;      /* 1: one commit per row (rb_queue_complete); 0: per batch */
+    int scale;              /* run the scale events */
     double scale_pre_s, scale_post_s;
     uint32_t scale_batch;
-    int crash;            /* run the crash injection */
+    int crash; /* run the crash injection */
     uint32_t crash_kills, crash_workers, crash_batch, crash_handler_us;
     uint64_t crash_rows;
     uint32_t crash_lease_ms, crash_ttl_ms, crash_heartbeat_ms;
     uint64_t backlogs[RBB_MAX_LIST]; /* the backlog sweep (--backlog); none when n_backlogs = 0 */
     size_t n_backlogs;
     uint32_t backlog_workers, backlog_batch, backlog_hot_every;
-    double backlog_s;     /* measured seconds per (backlog, mode) */
-    double soak_s;        /* the soak run (--soak); 0: none */
+    double backlog_s; /* measured seconds per (backlog, mode) */
+    double soak_s;    /* the soak run (--soak); 0: none */
 } rbb_params;
 
 /* One matrix cell: mode x W x batch x distribution. */
@@ -77,14 +77,14 @@ typedef struct rbb_cell {
     double rows_per_s, claims_per_s, tx_per_s; /* tx: claim + completion commits */
     double claim_p50_us, claim_p99_us, complete_p50_us, complete_p99_us;
     rbb_queue_counts after;
-    uint64_t n_lost;       /* rows neither completed nor pending once every worker exited */
+    uint64_t n_lost;           /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */
-    int backlog_exhausted; /* the backlog ran dry for some worker: rows/s is a floor */
-    double pgbench_tps;    /* the reference at W clients: mean of the adjacent runs */
+    int backlog_exhausted;     /* the backlog ran dry for some worker: rows/s is a floor */
+    double pgbench_tps;        /* the reference at W clients: mean of the adjacent runs */
     double pgbench_adjacent_before_tps, pgbench_adjacent_after_tps; /* around this group */
     double pgbench_run_tps; /* mean of the runs before and after the whole matrix */
     rbb_waits waits;
-    int failed;            /* a worker failed: figures incomplete */
+    int failed; /* a worker failed: figures incomplete */
     /* Repetitions (the figures above are those of the median repetition by rows/s;
      * n_lost, n_dup_executions and after.n_duplicates are summed over all of them). */
     uint32_t n_repeats;
@@ -117,14 +117,14 @@ typedef struct rbb_scale {
 } rbb_scale;
 
 typedef struct rbb_kill {
-    double at_s;             /* since the go */
+    double at_s; /* since the go */
     char worker_id[RBB_WORKER_ID_BYTES];
-    uint64_t n_rows_held;    /* rows leased to it when killed (mid-batch if > 0) */
+    uint64_t n_rows_held;     /* rows leased to it when killed (mid-batch if > 0) */
     uint64_t n_rows_orphaned; /* of those, still leased after its backend ended (a commit
                                  in flight when the client died still lands) */
-    double detect_ms;        /* kill -> marked dead by a housekeeper (TTL); -1: not seen */
-    double reclaim_ms;       /* kill -> none of its rows still leased to it; -1: not seen */
-    double redone_ms;        /* kill -> every row it held completed by others; -1 */
+    double detect_ms;         /* kill -> marked dead by a housekeeper (TTL); -1: not seen */
+    double reclaim_ms;        /* kill -> none of its rows still leased to it; -1: not seen */
+    double redone_ms;         /* kill -> every row it held completed by others; -1 */
 } rbb_kill;
 
 typedef struct rbb_crash {
@@ -152,12 +152,12 @@ typedef struct rbb_backlog_point {
 
 /* One interval of the soak run (soak.c). */
 typedef struct rbb_soak_interval {
-    double t_end_s;          /* since the workers started */
-    double rows_per_s;       /* rows completed in the interval per second */
-    uint64_t n_inbox_rows;   /* rows in inbox at its end (every status) */
-    uint64_t n_pending;      /* of those, pending */
-    uint64_t n_dead_tup;     /* pg_stat_user_tables.n_dead_tup, inbox + effects */
-    uint64_t inbox_bytes;    /* pg_total_relation_size('inbox') */
+    double t_end_s;        /* since the workers started */
+    double rows_per_s;     /* rows completed in the interval per second */
+    uint64_t n_inbox_rows; /* rows in inbox at its end (every status) */
+    uint64_t n_pending;    /* of those, pending */
+    uint64_t n_dead_tup;   /* pg_stat_user_tables.n_dead_tup, inbox + effects */
+    uint64_t inbox_bytes;  /* pg_total_relation_size('inbox') */
 } rbb_soak_interval;
 
 #define RBB_MAX_SOAK_INTERVALS 64
@@ -167,19 +167,19 @@ typedef struct rbb_soak_interval {
 typedef struct rbb_soak {
     double secs, interval_s;
     uint32_t n_workers, batch;
-    uint64_t backlog;        /* the producer tops pending rows up to this */
+    uint64_t backlog; /* the producer tops pending rows up to this */
     size_t n_intervals;
     rbb_soak_interval iv[RBB_MAX_SOAK_INTERVALS];
-    double last_vs_first;    /* rows/s of the last interval / the first */
+    double last_vs_first; /* rows/s of the last interval / the first */
     uint64_t n_rows, n_lost, n_duplicates;
-    char autovacuum[512];    /* the server's autovacuum settings and inbox's reloptions */
+    char autovacuum[512]; /* the server's autovacuum settings and inbox's reloptions */
     int failed;
 } rbb_soak;
 
 typedef struct rbb_run {
     rbb_params p;
-    char *machine_json; /* scripts/machine-record output (owned), or NULL */
-    char *explain;      /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
+    char *machine_json;       /* scripts/machine-record output (owned), or NULL */
+    char *explain;            /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
     uint64_t explain_backlog; /* pending rows when it was taken */
     char date[32];
     rbb_pgbench_result pgbench[RBB_MAX_LIST];       /* per p.workers[i], before the matrix */
@@ -197,7 +197,6 @@ typedef struct rbb_run {
     rbb_soak soak;
     int has_soak;
 } rbb_run;
-
 
 /* Rows to enqueue so that W workers for `secs` at this batch size do not
  * run dry: 2.5 x secs x the best total rate measured so far at this batch

@@ -38,9 +38,8 @@ int rbb_report_send(int fd, const rbb_report_head *h, const rbb_sample *samples)
     return 0;
 }
 
-pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd, void (*body)(void *arg, int go_fd,
-                                                                     int report_fd),
-                void *arg) {
+pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
+                void (*body)(void *arg, int go_fd, int report_fd), void *arg) {
     int p[2];
     memset(ch, 0, sizeof *ch);
     ch->fd = -1;
@@ -69,7 +68,8 @@ pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd, void (*body)(void *arg, i
 static int pump(rbb_child *ch) {
     if (ch->len + 65536 > ch->cap) {
         size_t cap = ch->cap ? ch->cap * 2 : 131072;
-        while (cap < ch->len + 65536) cap *= 2;
+        while (cap < ch->len + 65536)
+            cap *= 2;
         char *b = realloc(ch->buf, cap);
         if (!b) return 1; /* out of memory: treat as EOF, the report is incomplete */
         ch->buf = b;
@@ -137,7 +137,8 @@ void rbb_waits_add(rbb_waits *w, const char *label, uint64_t n) {
 void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
                  int sample_interval_ms) {
     size_t open = 0;
-    for (size_t i = 0; i < n; i++) open += ch[i].fd >= 0;
+    for (size_t i = 0; i < n; i++)
+        open += ch[i].fd >= 0;
     struct pollfd *pf = calloc(n ? n : 1, sizeof *pf);
     if (!pf) return;
     uint64_t next_sample = rb_now_ns();
@@ -163,7 +164,8 @@ void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
         }
     }
     free(pf);
-    for (size_t i = 0; i < n; i++) rbb_child_finish(&ch[i]);
+    for (size_t i = 0; i < n; i++)
+        rbb_child_finish(&ch[i]);
 }
 
 void rbb_child_finish(rbb_child *ch) {

@@ -22,15 +22,15 @@ enum { RBB_REPORT_READY = 1, RBB_REPORT_FINAL = 2 };
 typedef struct rbb_report_head {
     uint32_t magic, kind;
     char worker_id[RBB_WORKER_ID_BYTES];
-    uint64_t t_go_ns, t_end_ns;  /* CLOCK_MONOTONIC: released, stopped */
-    uint64_t n_claims;           /* claim transactions */
-    uint64_t n_empty_claims;     /* claims that returned no row */
-    uint64_t n_short_claims;     /* claims that returned 1 .. batch-1 rows */
-    uint64_t n_rows;             /* rows completed (effect written, fenced) */
-    uint64_t n_complete_tx;      /* completion transactions committed */
-    uint64_t n_fenced;           /* completions refused: lease lost (stale) */
-    uint64_t n_errors;           /* failed calls (retried) */
-    uint64_t n_samples;          /* rbb_sample records that follow */
+    uint64_t t_go_ns, t_end_ns; /* CLOCK_MONOTONIC: released, stopped */
+    uint64_t n_claims;          /* claim transactions */
+    uint64_t n_empty_claims;    /* claims that returned no row */
+    uint64_t n_short_claims;    /* claims that returned 1 .. batch-1 rows */
+    uint64_t n_rows;            /* rows completed (effect written, fenced) */
+    uint64_t n_complete_tx;     /* completion transactions committed */
+    uint64_t n_fenced;          /* completions refused: lease lost (stale) */
+    uint64_t n_errors;          /* failed calls (retried) */
+    uint64_t n_samples;         /* rbb_sample records that follow */
 } rbb_report_head;
 
 /* One claim + complete cycle that returned rows. */

@@ -21,7 +21,8 @@ PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size
         /* one line: libpq's message may span several */
         for (char *q = err; *q; q++)
             if (*q == '\n' || *q == '\t') *q = ' ';
-        for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--) err[n - 1] = '\0';
+        for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--)
+            err[n - 1] = '\0';
         PQfinish(c);
         return NULL;
     }
@@ -72,8 +73,8 @@ int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size) {
 
 /* Run the formatted statement; the result when its status is `want`, else
  * NULL with "statement: message" in err. */
-static PGresult *vquery(PGconn *c, ExecStatusType want, char *err, size_t err_size,
-                        const char *fmt, va_list ap) {
+static PGresult *vquery(PGconn *c, ExecStatusType want, char *err, size_t err_size, const char *fmt,
+                        va_list ap) {
     char sql[8192];
     vsnprintf(sql, sizeof sql, fmt, ap);
     PGresult *r = PQexec(c, sql);

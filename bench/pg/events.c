@@ -44,10 +44,11 @@ static int cmp_member_id(const void *a, const void *b) {
  * into ids. The members are listed in byte order of their ids, as
  * rb_queue_refresh_membership lists them: index-based algorithms (modn,
  * jump) depend on that order. */
-static int owners_of(const char *algo, char ids[][RBB_WORKER_ID_BYTES], size_t n,
-                     uint32_t *owners, char *err, size_t err_size) {
+static int owners_of(const char *algo, char ids[][RBB_WORKER_ID_BYTES], size_t n, uint32_t *owners,
+                     char *err, size_t err_size) {
     rb_member m[16];
-    for (size_t i = 0; i < n; i++) m[i] = (rb_member){ids[i], strlen(ids[i]), 1};
+    for (size_t i = 0; i < n; i++)
+        m[i] = (rb_member){ids[i], strlen(ids[i]), 1};
     qsort(m, n, sizeof m[0], cmp_member_id);
     rb_ring *r = NULL;
     int rc = rbb_queue_ring(algo, m, n, &r);
@@ -110,7 +111,8 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     if (!before || !after || !moved) rc = -1, snprintf(err, err_size, "out of memory");
     if (!rc) {
         sleep_ms(1000 * p->scale_pre_s);
-        for (size_t i = 0; i < 3; i++) memcpy(ids[i], ch[i].worker_id, RBB_WORKER_ID_BYTES);
+        for (size_t i = 0; i < 3; i++)
+            memcpy(ids[i], ch[i].worker_id, RBB_WORKER_ID_BYTES);
         spec.worker_id = fixed_id[3];
         rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
         if (!rc) {
@@ -149,8 +151,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     free(before);
     free(after);
     free(moved);
-    if (!rc) rc = rbb_queue_timeline(c, t_go, t_end, &out->rows_per_s, &out->n_bins, err,
-                                     err_size);
+    if (!rc) rc = rbb_queue_timeline(c, t_go, t_end, &out->rows_per_s, &out->n_bins, err, err_size);
     if (!rc) rc = rbb_queue_count(c, &out->after, err, err_size);
     if (rc) return out->failed = 1, -1;
     uint64_t accounted = out->after.n_completed + out->after.n_pending + out->after.n_failed;
@@ -163,8 +164,8 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     size_t end = out->join_bin + 2000 / RBB_BIN_MS;
     rbb_recovery dip = rbb_timeline_recovery(out->rows_per_s, end < out->n_bins ? end : out->n_bins,
                                              out->join_bin, 1000 / RBB_BIN_MS, 3);
-    out->rec = rbb_timeline_recovery(out->rows_per_s, out->n_bins, out->join_bin,
-                                     1000 / RBB_BIN_MS, 3);
+    out->rec =
+        rbb_timeline_recovery(out->rows_per_s, out->n_bins, out->join_bin, 1000 / RBB_BIN_MS, 3);
     out->rec.min_rows_per_s = dip.min_rows_per_s;
     out->rec.min_at_ms = dip.min_at_ms;
     out->rec.dip_fraction = dip.dip_fraction;
@@ -201,11 +202,12 @@ static void watch_poll(PGconn *c, watch *w, uint64_t now) {
     if (w->n_held && w->k->redone_ms < 0 &&
         rbb_queue_n_unfinished(c, w->held, w->n_held, err, sizeof err) == 0)
         w->k->redone_ms = ms;
-    w->done = w->k->detect_ms >= 0 && (!w->n_held || (w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0));
+    w->done =
+        w->k->detect_ms >= 0 && (!w->n_held || (w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0));
 }
 
-int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_crash *out,
-                  char *err, size_t err_size) {
+int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_crash *out, char *err,
+                  size_t err_size) {
     memset(out, 0, sizeof *out);
     out->n_workers = p->crash_workers;
     out->batch = p->crash_batch;
@@ -301,8 +303,8 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
     }
     if (!rc && stalled < MAX_CH) {
         kill(ch[stalled].pid, SIGSTOP);
-        out->n_stall_held = (uint64_t)rbb_queue_rows_leased_to(c, ch[stalled].worker_id, err,
-                                                                err_size);
+        out->n_stall_held =
+            (uint64_t)rbb_queue_rows_leased_to(c, ch[stalled].worker_id, err, err_size);
         out->stall_ms = out->lease_ms + out->ttl_ms + 500;
         uint64_t until = rb_now_ns() + (uint64_t)(out->stall_ms * 1e6);
         while (rb_now_ns() < until) {
@@ -330,7 +332,8 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
         if (ch[i].has_final) out->n_fenced += ch[i].final.n_fenced;
         rbb_child_free(&ch[i]);
     }
-    for (size_t j = 0; j < out->n_kills; j++) free(w[j].held);
+    for (size_t j = 0; j < out->n_kills; j++)
+        free(w[j].held);
     if (!rc) rc = rbb_queue_count(c, &out->after, err, err_size);
     if (rc) return out->failed = 1, -1;
     out->n_lost = out->n_rows_enqueued > out->after.n_completed

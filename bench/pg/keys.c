@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
 #include "keygen.h"
+#include "keys.h"
 
 int rbb_keys_init(rbb_keys *k, rbb_dist dist, uint32_t n_keys, double zipf_s, uint64_t seed) {
     memset(k, 0, sizeof *k);
@@ -23,9 +23,7 @@ int rbb_keys_init(rbb_keys *k, rbb_dist dist, uint32_t n_keys, double zipf_s, ui
     return dist == RBB_DIST_ZIPF ? rb_zipf_init(&k->zipf, n_keys, zipf_s) : 0;
 }
 
-void rbb_keys_free(rbb_keys *k) {
-    rb_zipf_free(&k->zipf);
-}
+void rbb_keys_free(rbb_keys *k) { rb_zipf_free(&k->zipf); }
 
 uint32_t rbb_keys_next_rank(rbb_keys *k) {
     if (k->dist == RBB_DIST_UNIFORM) {

@@ -38,7 +38,7 @@ int rbb_mode_parse(const char *s, rbb_mode *out) {
 }
 
 static char *driver_conninfo; /* the bench database */
-static rb_config ring_cfg;     /* the queue's ring parameters (queue_config) */
+static rb_config ring_cfg;    /* the queue's ring parameters (queue_config) */
 static const rb_algo *default_algo;
 
 /* The driver's own queue session, open only while it is used: an idle
@@ -95,9 +95,8 @@ int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring
     return rb_ring_build(a, &ring_cfg, members, n, out);
 }
 
-int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every,
-                   const char *tag, char *err,
-                   size_t err_size) {
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every, const char *tag,
+                   char *err, size_t err_size) {
     PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
                             "FROM STDIN");
     if (PQresultStatus(r) != PGRES_COPY_IN) {
@@ -160,10 +159,14 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
         const char *s = PQgetvalue(r, i, 0);
         uint64_t n = strtoull(PQgetvalue(r, i, 1), NULL, 10);
         o->n_rows += n;
-        if (!strcmp(s, "pending")) o->n_pending += n;
-        else if (!strcmp(s, "claimed")) o->n_claimed += n;
-        else if (!strcmp(s, "done")) o->n_completed += n;
-        else if (!strcmp(s, "failed")) o->n_failed += n;
+        if (!strcmp(s, "pending"))
+            o->n_pending += n;
+        else if (!strcmp(s, "claimed"))
+            o->n_claimed += n;
+        else if (!strcmp(s, "done"))
+            o->n_completed += n;
+        else if (!strcmp(s, "failed"))
+            o->n_failed += n;
     }
     PQclear(r);
     o->n_effects = q_u64(c, "SELECT count(*) FROM effects", &ok);
@@ -255,8 +258,7 @@ int rbb_queue_timeline(PGconn *c, double t0, double t1, double **bins, size_t *n
     }
     for (int i = 0; i < PQntuples(r); i++) {
         long long k = atoll(PQgetvalue(r, i, 0));
-        if (k >= 0 && (size_t)k < n)
-            b[k] = atof(PQgetvalue(r, i, 1)) * (1000.0 / RBB_BIN_MS);
+        if (k >= 0 && (size_t)k < n) b[k] = atof(PQgetvalue(r, i, 1)) * (1000.0 / RBB_BIN_MS);
     }
     PQclear(r);
     *bins = b;
@@ -266,8 +268,8 @@ int rbb_queue_timeline(PGconn *c, double t0, double t1, double **bins, size_t *n
 
 int rbb_queue_worker_is_dead(PGconn *c, const char *id, char *err, size_t err_size) {
     const char *v[1] = {id};
-    PGresult *r = PQexecParams(c, "SELECT status = 'dead' FROM workers WHERE id = $1", 1, NULL,
-                               v, NULL, NULL, 0);
+    PGresult *r = PQexecParams(c, "SELECT status = 'dead' FROM workers WHERE id = $1", 1, NULL, v,
+                               NULL, NULL, 0);
     int rc = -1;
     if (PQresultStatus(r) == PGRES_TUPLES_OK)
         rc = PQntuples(r) > 0 && PQgetvalue(r, 0, 0)[0] == 't';
@@ -295,9 +297,9 @@ long rbb_queue_rows_leased_to(PGconn *c, const char *id, char *err, size_t err_s
 int rbb_queue_rows_held(PGconn *c, const char *id, int64_t **ids, size_t *n, char *err,
                         size_t err_size) {
     const char *v[1] = {id};
-    PGresult *r = PQexecParams(c,
-                               "SELECT id FROM inbox WHERE status = 'claimed' AND claimed_by = $1",
-                               1, NULL, v, NULL, NULL, 0);
+    PGresult *r =
+        PQexecParams(c, "SELECT id FROM inbox WHERE status = 'claimed' AND claimed_by = $1", 1,
+                     NULL, v, NULL, NULL, 0);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
         snprintf(err, err_size, "%s", PQerrorMessage(c));
         PQclear(r);
@@ -305,7 +307,8 @@ int rbb_queue_rows_held(PGconn *c, const char *id, int64_t **ids, size_t *n, cha
     }
     *n = (size_t)PQntuples(r);
     *ids = malloc((*n ? *n : 1) * sizeof **ids);
-    for (size_t i = 0; *ids && i < *n; i++) (*ids)[i] = atoll(PQgetvalue(r, (int)i, 0));
+    for (size_t i = 0; *ids && i < *n; i++)
+        (*ids)[i] = atoll(PQgetvalue(r, (int)i, 0));
     PQclear(r);
     return *ids ? 0 : -1;
 }
@@ -347,14 +350,16 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
     for (int i = 0; i < RBB_EXPLAIN_MEMBERS; i++) {
         if (rb_queue_open(&cfg, &members[i]) || rb_queue_register(members[i])) {
             snprintf(err, err_size, "queue: %s", rb_error_detail());
-            for (int j = 0; j <= i; j++) rb_queue_close(members[j]);
+            for (int j = 0; j <= i; j++)
+                rb_queue_close(members[j]);
             return NULL;
         }
     }
     rb_queue *q = members[0];
     if (rb_queue_refresh_membership(q, NULL)) {
         snprintf(err, err_size, "queue: %s", rb_error_detail());
-        for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
+        for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++)
+            rb_queue_close(members[j]);
         return NULL;
     }
     size_t n_owned = 0;
@@ -382,7 +387,8 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
                                     RBB_EXPLAIN_MEMBERS, n_owned, text);
         free(text);
     }
-    for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++) rb_queue_close(members[j]);
+    for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++)
+        rb_queue_close(members[j]);
     return out;
 }
 
@@ -425,8 +431,7 @@ static int bw_ready(void *ctx, rb_queue *q) {
     }
     w->h.kind = RBB_REPORT_FINAL;
     w->h.t_go_ns = rb_now_ns();
-    w->deadline_ns =
-        w->s->run_s > 0 ? w->h.t_go_ns + (uint64_t)(w->s->run_s * 1e9) : UINT64_MAX;
+    w->deadline_ns = w->s->run_s > 0 ? w->h.t_go_ns + (uint64_t)(w->s->run_s * 1e9) : UINT64_MAX;
     return 0;
 }
 
@@ -455,9 +460,7 @@ static int bw_should_stop(void *ctx) {
 
 /* Events (membership changes, workers marked dead) are not printed: the bench's
  * stderr carries one line per cell. */
-static void bw_event(void *ctx, rb_queue *q, const char *line) {
-    (void)ctx, (void)q, (void)line;
-}
+static void bw_event(void *ctx, rb_queue *q, const char *line) { (void)ctx, (void)q, (void)line; }
 
 /* The worker process: the library's worker loop (worker.h, rb_worker_run) — the loop
  * `ringbench pg worker` runs, so what is measured is what users run — with hooks that

@@ -24,7 +24,7 @@ int rbb_mode_parse(const char *s, rbb_mode *out);
 
 /* What one worker process does. */
 typedef struct rbb_worker_spec {
-    const char *conninfo;  /* the bench database */
+    const char *conninfo; /* the bench database */
     rbb_mode mode;
     uint32_t batch;        /* rows per claim, >= 1 */
     const char *ring_algo; /* bucket ownership in affinity modes ("binary", "modn") */
@@ -33,9 +33,9 @@ typedef struct rbb_worker_spec {
     double run_s;          /* stop claiming this long after the go; 0: at SIGTERM */
     uint32_t handler_us;   /* busy time per row besides the effect write */
     uint32_t lease_ms, ttl_ms, heartbeat_ms;
-    uint32_t max_samples;  /* latency samples kept (more cycles are counted only) */
-    int complete_each;     /* 1: one rb_queue_complete (one commit) per row; 0: one
-                              rb_queue_complete_batch (one commit) per batch */
+    uint32_t max_samples; /* latency samples kept (more cycles are counted only) */
+    int complete_each;    /* 1: one rb_queue_complete (one commit) per row; 0: one
+                             rb_queue_complete_batch (one commit) per batch */
 } rbb_worker_spec;
 
 /* The worker process body for rbb_spawn (arg: rbb_worker_spec *). Connects,
@@ -62,9 +62,8 @@ int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
  * exactly what rb_queue_enqueue stores. hot_every > 0: row i of this call with
  * i % hot_every == 0 gets the key RBB_HOT_KEY instead (a hot key holding 1/hot_every of
  * the rows), 0: none. */
-int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every,
-                   const char *tag, char *err,
-                   size_t err_size);
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every, const char *tag,
+                   char *err, size_t err_size);
 
 /* EXPLAIN (ANALYZE; rolled back) of the claim statement of every mode at
  * this batch size, over the queue as it is, as one of 4 registered workers

@@ -7,8 +7,8 @@
  */
 #include <string.h>
 
-#include "report.h"
 #include "cli.h"
+#include "report.h"
 
 static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }
 
@@ -30,7 +30,8 @@ static void json_counts(FILE *f, const rbb_queue_counts *q) {
 
 /* The wait-event labels in descending order of samples, as indices. */
 static size_t waits_order(const rbb_waits *w, size_t *idx) {
-    for (size_t i = 0; i < w->n; i++) idx[i] = i;
+    for (size_t i = 0; i < w->n; i++)
+        idx[i] = i;
     for (size_t i = 1; i < w->n; i++)
         for (size_t j = i; j > 0 && w->count[idx[j]] > w->count[idx[j - 1]]; j--) {
             size_t t = idx[j];
@@ -61,14 +62,16 @@ static void json_params(FILE *f, const rbb_params *p) {
     fprintf(f, ", \"pgbench_db\": ");
     jstr(f, p->pgbench_db);
     fprintf(f, ", \"workers\": [");
-    for (size_t i = 0; i < p->n_workers; i++) fprintf(f, "%s%u", i ? ", " : "", p->workers[i]);
+    for (size_t i = 0; i < p->n_workers; i++)
+        fprintf(f, "%s%u", i ? ", " : "", p->workers[i]);
     fprintf(f, "], \"modes\": [");
     for (size_t i = 0; i < p->n_modes; i++) {
         fprintf(f, "%s", i ? ", " : "");
         jstr(f, rbb_mode_name(p->modes[i]));
     }
     fprintf(f, "], \"batches\": [");
-    for (size_t i = 0; i < p->n_batches; i++) fprintf(f, "%s%u", i ? ", " : "", p->batches[i]);
+    for (size_t i = 0; i < p->n_batches; i++)
+        fprintf(f, "%s%u", i ? ", " : "", p->batches[i]);
     fprintf(f, "], \"dists\": [");
     for (size_t i = 0; i < p->n_dists; i++) {
         fprintf(f, "%s", i ? ", " : "");
@@ -83,8 +86,9 @@ static void json_params(FILE *f, const rbb_params *p) {
     jstr(f, p->ring_algo);
     const rb_config *ring = rbb_queue_ring_config();
     if (ring->ring_hash) /* set once the queue schema is prepared */
-        fprintf(f, ", \"ring_hash\": \"%s\", \"bucket_hash\": \"%s\", \"n_vnodes\": %u, "
-                   "\"n_buckets\": %u",
+        fprintf(f,
+                ", \"ring_hash\": \"%s\", \"bucket_hash\": \"%s\", \"n_vnodes\": %u, "
+                "\"n_buckets\": %u",
                 ring->ring_hash->name, ring->bucket_hash->name, ring->n_vnodes, ring->n_buckets);
     fprintf(f,
             ", \"scale\": %s, \"scale_pre_s\": %g, \"scale_post_s\": %g, \"scale_batch\": %u, "
@@ -122,14 +126,15 @@ static void json_cell(FILE *f, const rbb_cell *c) {
             "\"backlog_exhausted\": %s, \"after\": ",
             c->rows_per_s, c->claims_per_s, c->tx_per_s, c->claim_p50_us, c->claim_p99_us,
             c->complete_p50_us, c->complete_p99_us, c->pgbench_tps, c->pgbench_adjacent_before_tps,
-            c->pgbench_adjacent_after_tps, c->pgbench_run_tps, ratio(c->rows_per_s, c->pgbench_tps), ratio(c->tx_per_s, c->pgbench_tps),
-            (unsigned long long)c->n_lost, (unsigned long long)c->n_dup_executions,
-            c->backlog_exhausted ? "true" : "false");
+            c->pgbench_adjacent_after_tps, c->pgbench_run_tps, ratio(c->rows_per_s, c->pgbench_tps),
+            ratio(c->tx_per_s, c->pgbench_tps), (unsigned long long)c->n_lost,
+            (unsigned long long)c->n_dup_executions, c->backlog_exhausted ? "true" : "false");
     json_counts(f, &c->after);
     fprintf(f, ", \"wait_events\": ");
     json_waits(f, &c->waits);
-    fprintf(f, ", \"n_repeats\": %u, \"rows_per_s_is\": \"median of the repetitions\", "
-               "\"rows_per_s_min\": %.1f, \"rows_per_s_max\": %.1f, \"repeat_rows_per_s\": [",
+    fprintf(f,
+            ", \"n_repeats\": %u, \"rows_per_s_is\": \"median of the repetitions\", "
+            "\"rows_per_s_min\": %.1f, \"rows_per_s_max\": %.1f, \"repeat_rows_per_s\": [",
             c->n_repeats, c->rows_per_s_min, c->rows_per_s_max);
     for (uint32_t i = 0; i < c->n_repeats; i++)
         fprintf(f, "%s%.1f", i ? ", " : "", c->rep_rows_per_s[i]);
@@ -139,8 +144,8 @@ static void json_cell(FILE *f, const rbb_cell *c) {
     fprintf(f,
             "], \"pgbench_drift\": %.3f, \"pgbench_drift_flagged\": %s, \"remeasured\": %s, "
             "\"first_pgbench_drift\": %.3f}",
-            c->pgbench_drift, c->drift_flagged ? "true" : "false",
-            c->remeasured ? "true" : "false", c->first_drift);
+            c->pgbench_drift, c->drift_flagged ? "true" : "false", c->remeasured ? "true" : "false",
+            c->first_drift);
 }
 
 static const rbb_cell *find_cell(const rbb_run *run, rbb_mode m, uint32_t w, uint32_t b,
@@ -167,10 +172,14 @@ static const struct {
     double wanted;
     const char *name[RBB_N_MODES];
 } vs_pgbench[] = {
-    {32, 5.0, {"competing b32 rows/s / pgbench TPS", "affinity b32 rows/s / pgbench TPS",
-               "ordered b32 rows/s / pgbench TPS"}},
-    {1, 0.4, {"competing b1 rows/s / pgbench TPS", "affinity b1 rows/s / pgbench TPS",
-              "ordered b1 rows/s / pgbench TPS"}},
+    {32,
+     5.0,
+     {"competing b32 rows/s / pgbench TPS", "affinity b32 rows/s / pgbench TPS",
+      "ordered b32 rows/s / pgbench TPS"}},
+    {1,
+     0.4,
+     {"competing b1 rows/s / pgbench TPS", "affinity b1 rows/s / pgbench TPS",
+      "ordered b1 rows/s / pgbench TPS"}},
 };
 
 static size_t targets(const rbb_run *run, target_row *out, size_t max) {
@@ -185,19 +194,30 @@ static size_t targets(const rbb_run *run, target_row *out, size_t max) {
                 const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D);
                 /* issue 11, target 1: affinity at least as fast as competing, every cell */
                 if (comp && aff && n < max)
-                    out[n++] = (target_row){"affinity / competing rows/s", W, B, D,
-                                            ratio(aff->rows_per_s, comp->rows_per_s), 1.0};
+                    out[n++] = (target_row){"affinity / competing rows/s",
+                                            W,
+                                            B,
+                                            D,
+                                            ratio(aff->rows_per_s, comp->rows_per_s),
+                                            1.0};
                 /* issue 11, target 2: ordered >= 0.8 x competing at batch 32 under Zipf */
                 const rbb_cell *ord = find_cell(run, RBB_MODE_ORDERED, W, B, D);
                 if (comp && ord && B == 32 && D == RBB_DIST_ZIPF && n < max)
-                    out[n++] = (target_row){"ordered / competing rows/s", W, B, D,
-                                            ratio(ord->rows_per_s, comp->rows_per_s), 0.8};
+                    out[n++] = (target_row){"ordered / competing rows/s",
+                                            W,
+                                            B,
+                                            D,
+                                            ratio(ord->rows_per_s, comp->rows_per_s),
+                                            0.8};
                 for (size_t t = 0; t < sizeof vs_pgbench / sizeof vs_pgbench[0]; t++) {
                     if (B != vs_pgbench[t].batch) continue;
                     for (int m = 0; m < RBB_N_MODES; m++) {
                         const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
                         if (c && c->pgbench_tps > 0 && n < max)
-                            out[n++] = (target_row){vs_pgbench[t].name[m], W, B, D,
+                            out[n++] = (target_row){vs_pgbench[t].name[m],
+                                                    W,
+                                                    B,
+                                                    D,
                                                     ratio(c->rows_per_s, c->pgbench_tps),
                                                     vs_pgbench[t].wanted};
                     }
@@ -228,7 +248,8 @@ static void json_scale(FILE *f, const rbb_scale *s) {
             s->dip_1s.n_pre_windows);
     json_counts(f, &s->after);
     fprintf(f, ", \"join_bin\": %zu, \"rows_per_s_timeline\": [", s->join_bin);
-    for (size_t i = 0; i < s->n_bins; i++) fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
+    for (size_t i = 0; i < s->n_bins; i++)
+        fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
     fprintf(f, "]}");
 }
 
@@ -287,11 +308,10 @@ static void json_backlog(FILE *f, const rbb_run *run) {
                 "\"failed\": %s, \"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, "
                 "\"rows_per_s\": %.1f, \"n_claims\": %llu, \"n_empty_claims\": %llu, "
                 "\"n_lost\": %llu, \"n_duplicates\": %llu}",
-                i ? "," : "", (unsigned long long)x->backlog,
-                (unsigned long long)x->n_hot_pending, rbb_mode_name(c->mode),
-                c->failed ? "true" : "false", c->claim_p50_us, c->claim_p99_us, c->rows_per_s,
-                (unsigned long long)c->n_claims, (unsigned long long)c->n_empty_claims,
-                (unsigned long long)c->n_lost,
+                i ? "," : "", (unsigned long long)x->backlog, (unsigned long long)x->n_hot_pending,
+                rbb_mode_name(c->mode), c->failed ? "true" : "false", c->claim_p50_us,
+                c->claim_p99_us, c->rows_per_s, (unsigned long long)c->n_claims,
+                (unsigned long long)c->n_empty_claims, (unsigned long long)c->n_lost,
                 (unsigned long long)(c->after.n_duplicates + c->n_dup_executions));
     }
     fprintf(f, "], \"targets\": [");
@@ -335,8 +355,8 @@ static void json_soak(FILE *f, const rbb_soak *s) {
 void rbb_report_json(FILE *f, const rbb_run *run) {
     fprintf(f, "{\n  \"benchmark\": \"ringbench pg bench\",\n  \"date\": ");
     jstr(f, run->date);
-    fprintf(f, ",\n  \"machine\": %s,\n  \"parameters\": ", run->machine_json ? run->machine_json
-                                                                            : "null");
+    fprintf(f, ",\n  \"machine\": %s,\n  \"parameters\": ",
+            run->machine_json ? run->machine_json : "null");
     json_params(f, &run->p);
     fprintf(f, ",\n  \"pgbench\": {\"ok\": %s, \"error\": ", run->pgbench_ok ? "true" : "false");
     jstr(f, run->pgbench_ok ? "" : run->pgbench_error);
@@ -350,8 +370,8 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
             fprintf(f,
                     "%s{\"when\": \"%s\", \"clients\": %u, \"secs\": %g, \"tps\": %.1f, "
                     "\"latency_avg_ms\": %.3f, \"n_transactions\": %llu}",
-                    round || i ? ", " : "", round ? "after" : "before", r->clients, r->secs,
-                    r->tps, r->latency_avg_ms, (unsigned long long)r->n_transactions);
+                    round || i ? ", " : "", round ? "after" : "before", r->clients, r->secs, r->tps,
+                    r->latency_avg_ms, (unsigned long long)r->n_transactions);
         }
     fprintf(f, "]},\n  \"cells\": [\n");
     for (size_t i = 0; i < run->n_cells; i++) {
@@ -373,7 +393,8 @@ void rbb_report_json(FILE *f, const rbb_run *run) {
         fprintf(f, "%s\n    ", i ? "," : "");
         json_scale(f, &run->scale[i]);
     }
-    fprintf(f, "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
+    fprintf(f,
+            "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
             (unsigned long long)run->explain_backlog);
     jstr(f, run->explain ? run->explain : "");
     fprintf(f, "},\n  \"backlog_sweep\": ");
@@ -433,14 +454,13 @@ static void md_backlog(FILE *f, const rbb_run *run) {
         double r = backlog_ratio(run, p->modes[m], &lo, &hi);
         if (r > 0)
             fprintf(f, "| %s | %.2f (%llu vs %llu rows) | <= 1.5 | %s |\n",
-                    rbb_mode_name(p->modes[m]), r, (unsigned long long)hi,
-                    (unsigned long long)lo, r <= 1.5 ? "yes" : "**no**");
+                    rbb_mode_name(p->modes[m]), r, (unsigned long long)hi, (unsigned long long)lo,
+                    r <= 1.5 ? "yes" : "**no**");
     }
 }
 
 static void md_soak(FILE *f, const rbb_soak *s) {
-    fprintf(f,
-            "\n## Soak: %u affinity workers, batch %u, %.0f s, backlog kept at %llu rows\n\n",
+    fprintf(f, "\n## Soak: %u affinity workers, batch %u, %.0f s, backlog kept at %llu rows\n\n",
             s->n_workers, s->batch, s->secs, (unsigned long long)s->backlog);
     if (s->failed) {
         fprintf(f, "**failed** (see stderr of the run)\n");
@@ -468,33 +488,36 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
             "affinity ring `%s`, 1,024 buckets. Machine record and every parameter: "
             "`pgbench.json`.\n\n",
             p->sync_commit ? "on" : "off", p->n_keys,
-            p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]),
-            p->zipf_s, (unsigned long long)p->seed, p->cell_s, p->ring_algo);
+            p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]), p->zipf_s,
+            (unsigned long long)p->seed, p->cell_s, p->ring_algo);
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
     } else {
-        fprintf(f, "| clients | TPS before | TPS after | reference (mean) |\n|---:|---:|---:|---:|\n");
+        fprintf(f,
+                "| clients | TPS before | TPS after | reference (mean) |\n|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < p->n_workers; i++)
-            fprintf(f, "| %u | %.0f | %.0f | %.0f |\n", run->pgbench[i].clients, run->pgbench[i].tps,
-                    run->pgbench_rounds > 1 ? run->pgbench_after[i].tps : 0,
+            fprintf(f, "| %u | %.0f | %.0f | %.0f |\n", run->pgbench[i].clients,
+                    run->pgbench[i].tps, run->pgbench_rounds > 1 ? run->pgbench_after[i].tps : 0,
                     rbb_pgbench_tps_for(run, p->workers[i]));
         fprintf(f, "\n");
     }
     fprintf(f, "## Claim throughput\n\n");
-    fprintf(f, "rows/s: rows completed (effect written) per second, the median of %u "
-               "repetitions measured in interleaved order (min-max beside it); the other figures "
-               "are the median repetition's; tx/s: claim + completion "
-               "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count, "
-               "measured right before and after the group of modes (mean; column ref TPS; "
-               "drift: |after - before| / mean, **flagged** above %.0f%%, and the group is then "
-               "measured once more: `again`). "
-               "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n",
+    fprintf(f,
+            "rows/s: rows completed (effect written) per second, the median of %u "
+            "repetitions measured in interleaved order (min-max beside it); the other figures "
+            "are the median repetition's; tx/s: claim + completion "
+            "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count, "
+            "measured right before and after the group of modes (mean; column ref TPS; "
+            "drift: |after - before| / mean, **flagged** above %.0f%%, and the group is then "
+            "measured once more: `again`). "
+            "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n",
             p->repeats, 100 * RBB_DRIFT_MAX);
-    fprintf(f, "| dist | W | batch | mode | rows/s | min-max | ref TPS | drift | x pgbench | tx/s | "
-               "tx x pgbench | claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | "
-               "lost | top wait events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
-               "---:|---:|---:|---:|---:|---:|---|\n");
+    fprintf(f,
+            "| dist | W | batch | mode | rows/s | min-max | ref TPS | drift | x pgbench | tx/s | "
+            "tx x pgbench | claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | "
+            "lost | top wait events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+            "---:|---:|---:|---:|---:|---:|---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
         if (c->failed) {
@@ -509,10 +532,9 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                 c->backlog_exhausted ? "*" : "", c->rows_per_s_min, c->rows_per_s_max,
                 c->pgbench_tps, c->drift_flagged ? "**" : "", 100 * c->pgbench_drift,
                 c->drift_flagged ? " flagged**" : "", c->remeasured ? " again" : "",
-                ratio(c->rows_per_s, c->pgbench_tps),
-                c->tx_per_s, ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us,
-                c->claim_p99_us, (unsigned long long)c->n_empty_claims,
-                (unsigned long long)c->after.n_dead_tup,
+                ratio(c->rows_per_s, c->pgbench_tps), c->tx_per_s,
+                ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us, c->claim_p99_us,
+                (unsigned long long)c->n_empty_claims, (unsigned long long)c->after.n_dead_tup,
                 (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
                 (unsigned long long)c->n_lost);
         md_top_waits(f, &c->waits);
@@ -524,8 +546,8 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
         fprintf(f, "\n## Targets (measured ratio vs wanted)\n\n| target | dist | W | batch | "
                    "measured | wanted | met |\n|---|---|---:|---:|---:|---:|---|\n");
         for (size_t i = 0; i < nt; i++)
-            fprintf(f, "| %s | %s | %u | %u | %.2f | %.2f | %s |\n", t[i].name,
-                    dist_name(t[i].d), t[i].w, t[i].b, t[i].measured, t[i].wanted,
+            fprintf(f, "| %s | %s | %u | %u | %.2f | %.2f | %s |\n", t[i].name, dist_name(t[i].d),
+                    t[i].w, t[i].b, t[i].measured, t[i].wanted,
                     t[i].measured >= t[i].wanted ? "yes" : "**no**");
     }
     if (run->n_scale) {
@@ -535,11 +557,12 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                    "the join) / (1 s before it); beside it the pre-join variation of the same "
                    "1 s means (1 - min / max over every 1 s window before the join, the first "
                    "0.5 s skipped): a dip within it is noise.\n\n");
-        fprintf(f, "| ownership | moved buckets | ideal | moved to joiner | rows claimed on moved "
-                   "at join | backlog on moved at join | baseline rows/s (1 s before) | first "
-                   "1 s after | dip over 1 s | pre-join 1 s variation | min 100 ms bin (2 s "
-                   "after) | dip (100 ms bin) | back to 90%% ms | dup | lost "
-                   "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        fprintf(f,
+                "| ownership | moved buckets | ideal | moved to joiner | rows claimed on moved "
+                "at join | backlog on moved at join | baseline rows/s (1 s before) | first "
+                "1 s after | dip over 1 s | pre-join 1 s variation | min 100 ms bin (2 s "
+                "after) | dip (100 ms bin) | back to 90%% ms | dup | lost "
+                "|\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (size_t i = 0; i < run->n_scale; i++) {
             const rbb_scale *s = &run->scale[i];
             if (s->failed) {
@@ -552,8 +575,8 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
                     s->algo, s->n_moved_buckets, s->n_buckets / (s->n_before + 1),
                     s->n_moved_to_new, (unsigned long long)s->n_claimed_on_moved,
                     (unsigned long long)s->n_pending_on_moved, s->rec.baseline_rows_per_s,
-                    s->post_rows_per_s, 100 * s->dip_1s.dip_fraction,
-                    100 * s->dip_1s.pre_variation, s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
+                    s->post_rows_per_s, 100 * s->dip_1s.dip_fraction, 100 * s->dip_1s.pre_variation,
+                    s->rec.min_rows_per_s, 100 * s->rec.dip_fraction, s->rec.recovery_ms,
                     (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
         }
     }
@@ -588,7 +611,7 @@ void rbb_report_timeline_csv(FILE *f, const rbb_run *run) {
     for (size_t i = 0; i < run->n_scale; i++) {
         const rbb_scale *s = &run->scale[i];
         for (size_t b = 0; b < s->n_bins; b++)
-            fprintf(f, "%s,%ld,%.0f\n", s->algo,
-                    ((long)b - (long)s->join_bin) * RBB_BIN_MS, s->rows_per_s[b]);
+            fprintf(f, "%s,%ld,%.0f\n", s->algo, ((long)b - (long)s->join_bin) * RBB_BIN_MS,
+                    s->rows_per_s[b]);
     }
 }

@@ -30,13 +30,15 @@ static int rows_done(PGconn *c, uint64_t *out, char *err, size_t err_size) {
 
 static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) {
     int rc = u64_of(c, &iv->n_inbox_rows, err, err_size, "SELECT count(*) FROM inbox");
-    if (!rc) rc = u64_of(c, &iv->n_pending, err, err_size,
-                         "SELECT count(*) FROM inbox WHERE status = 'pending'");
-    if (!rc) rc = u64_of(c, &iv->n_dead_tup, err, err_size,
-                         "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
-                         "relname IN ('inbox', 'effects') AND schemaname = current_schema()");
-    if (!rc) rc = u64_of(c, &iv->inbox_bytes, err, err_size,
-                         "SELECT pg_total_relation_size('inbox')");
+    if (!rc)
+        rc = u64_of(c, &iv->n_pending, err, err_size,
+                    "SELECT count(*) FROM inbox WHERE status = 'pending'");
+    if (!rc)
+        rc = u64_of(c, &iv->n_dead_tup, err, err_size,
+                    "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
+                    "relname IN ('inbox', 'effects') AND schemaname = current_schema()");
+    if (!rc)
+        rc = u64_of(c, &iv->inbox_bytes, err, err_size, "SELECT pg_total_relation_size('inbox')");
     return rc;
 }
 
@@ -117,7 +119,8 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
         rbb_sleep_us(500000);
     }
     if (rc)
-        for (size_t i = 0; i < n; i++) kill(ch[i].pid, SIGTERM);
+        for (size_t i = 0; i < n; i++)
+            kill(ch[i].pid, SIGTERM);
     rbb_collect(ch, n, NULL, NULL, 100);
     for (size_t i = 0; i < n; i++) {
         if (!rc && (!ch[i].has_final || ch[i].exit_status != 0)) {

@@ -11,7 +11,8 @@
 #include "stats.h"
 
 void rbb_sleep_us(uint64_t us) {
-    struct timespec ts = {.tv_sec = (time_t)(us / 1000000u), .tv_nsec = (long)(us % 1000000u) * 1000};
+    struct timespec ts = {.tv_sec = (time_t)(us / 1000000u),
+                          .tv_nsec = (long)(us % 1000000u) * 1000};
     while (nanosleep(&ts, &ts) && errno == EINTR) {
     }
 }
@@ -38,7 +39,8 @@ rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size
     if (event_bin > n_bins) event_bin = n_bins;
     size_t b0 = event_bin > n_baseline_bins ? event_bin - n_baseline_bins : 0;
     double sum = 0;
-    for (size_t i = b0; i < event_bin; i++) sum += rows_per_s[i];
+    for (size_t i = b0; i < event_bin; i++)
+        sum += rows_per_s[i];
     r.baseline_rows_per_s = event_bin > b0 ? sum / (double)(event_bin - b0) : 0;
     r.min_rows_per_s = -1;
     for (size_t i = event_bin; i < n_bins; i++) {
@@ -48,13 +50,13 @@ rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size
         }
     }
     if (r.min_rows_per_s < 0) r.min_rows_per_s = 0;
-    r.dip_fraction =
-        r.baseline_rows_per_s > 0 ? 1.0 - r.min_rows_per_s / r.baseline_rows_per_s : 0;
+    r.dip_fraction = r.baseline_rows_per_s > 0 ? 1.0 - r.min_rows_per_s / r.baseline_rows_per_s : 0;
     /* Recovery: the first window of n_window_bins after the event whose mean
      * is back to >= 90% of the baseline; its start, relative to the event. */
     for (size_t i = event_bin; i + n_window_bins <= n_bins; i++) {
         double w = 0;
-        for (size_t j = i; j < i + n_window_bins; j++) w += rows_per_s[j];
+        for (size_t j = i; j < i + n_window_bins; j++)
+            w += rows_per_s[j];
         if (w / (double)n_window_bins >= 0.9 * r.baseline_rows_per_s) {
             r.recovery_ms = (double)(i - event_bin) * RBB_BIN_MS;
             break;
@@ -65,7 +67,8 @@ rbb_recovery rbb_timeline_recovery(const double *rows_per_s, size_t n_bins, size
 
 static double window_mean(const double *v, size_t from, size_t n) {
     double sum = 0;
-    for (size_t i = from; i < from + n; i++) sum += v[i];
+    for (size_t i = from; i < from + n; i++)
+        sum += v[i];
     return n ? sum / (double)n : 0;
 }
 
@@ -73,8 +76,10 @@ rbb_window_dip rbb_timeline_window_dip(const double *rows_per_s, size_t n_bins, 
                                        size_t n_window, size_t skip_bins) {
     rbb_window_dip d = {0, 0, -1, -1, 0};
     if (n_window == 0 || event_bin > n_bins) return d;
-    if (event_bin >= n_window) d.before_rows_per_s = window_mean(rows_per_s, event_bin - n_window, n_window);
-    if (event_bin + n_window <= n_bins) d.after_rows_per_s = window_mean(rows_per_s, event_bin, n_window);
+    if (event_bin >= n_window)
+        d.before_rows_per_s = window_mean(rows_per_s, event_bin - n_window, n_window);
+    if (event_bin + n_window <= n_bins)
+        d.after_rows_per_s = window_mean(rows_per_s, event_bin, n_window);
     if (event_bin >= n_window && event_bin + n_window <= n_bins && d.before_rows_per_s > 0)
         d.dip_fraction = 1.0 - d.after_rows_per_s / d.before_rows_per_s;
     double lo = -1, hi = -1;

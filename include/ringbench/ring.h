@@ -40,15 +40,15 @@ extern "C" {
 #endif
 
 /* Defaults: the seed's example values. */
-#define RB_DEFAULT_N_VNODES 128u  /* the seed's "128 points on the ring" */
+#define RB_DEFAULT_N_VNODES 128u   /* the seed's "128 points on the ring" */
 #define RB_DEFAULT_N_BUCKETS 1024u /* the seed's 1,024 database buckets */
 
 /* Limits that keep sizes far from overflow; larger requests get RB_ERANGE. */
-#define RB_MAX_MEMBERS (1u << 20)  /* members in one membership */
-#define RB_MAX_POINTS (1u << 26)   /* vnodes (or slots) in one ring: 67M */
-#define RB_MAX_BUCKETS (1u << 24)  /* B */
-#define RB_MAX_ID_BYTES 1024u      /* bytes in one member id */
-#define RB_MAX_WEIGHT (1u << 16)   /* weight of one member */
+#define RB_MAX_MEMBERS (1u << 20) /* members in one membership */
+#define RB_MAX_POINTS (1u << 26)  /* vnodes (or slots) in one ring: 67M */
+#define RB_MAX_BUCKETS (1u << 24) /* B */
+#define RB_MAX_ID_BYTES 1024u     /* bytes in one member id */
+#define RB_MAX_WEIGHT (1u << 16)  /* weight of one member */
 
 /* One member of a membership. The caller owns `id`; rb_ring_build copies it. */
 typedef struct rb_member {
@@ -165,8 +165,7 @@ struct rb_algo {
     /* derive: build a new ring from `old` after one membership change, for
      * stateful algorithms with incremental add/remove (AnchorHash,
      * MementoHash). `members` is the full new membership. NULL: rebuild. */
-    int (*derive)(const rb_ring *old, const rb_member *members, size_t n_members,
-                  rb_ring **out);
+    int (*derive)(const rb_ring *old, const rb_member *members, size_t n_members, rb_ring **out);
 
     /* params: the parameters this algorithm reads (n_params entries; NULL
      * when none). Values reach build through cfg->params; read them with
@@ -282,8 +281,7 @@ int rb_ring_build(const rb_algo *algo, const rb_config *cfg, const rb_member *me
  * rb_ring_build. Same validation, errors and ownership as rb_ring_build; `old`
  * is not changed and stays valid. Thread-safe against lookups on `old`.
  */
-int rb_ring_derive(const rb_ring *old, const rb_member *members, size_t n_members,
-                   rb_ring **out);
+int rb_ring_derive(const rb_ring *old, const rb_member *members, size_t n_members, rb_ring **out);
 
 /* rb_ring_destroy — free a ring; NULL is a no-op. Not concurrent with lookups
  * on the same ring. */

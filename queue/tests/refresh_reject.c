@@ -58,8 +58,9 @@ int main(void) {
         }
         rb_queue_owned_buckets(q, &n_owned);
         if (n_owned != B) {
-            fprintf(stderr, "FAIL [refresh_reject] after failed refresh %d: owns %zu buckets, "
-                            "expected the last good view's %u\n",
+            fprintf(stderr,
+                    "FAIL [refresh_reject] after failed refresh %d: owns %zu buckets, "
+                    "expected the last good view's %u\n",
                     round, n_owned, B);
             return 1;
         }

@@ -47,8 +47,8 @@ static const struct {
     {"postgresql://db/app?sslmode=require&pass%77ord=hunter2",
      "postgresql://db/app?sslmode=require&pass%77ord=***", "hunter2"},
     {"postgresql://db/app?PASSWORD=hunter2", "postgresql://db/app?PASSWORD=***", "hunter2"},
-    {"postgresql://db/app?application_name=password", "postgresql://db/app?application_name=password",
-     NULL},
+    {"postgresql://db/app?application_name=password",
+     "postgresql://db/app?application_name=password", NULL},
     {"postgresql://u:x@h1:1,h2:2/app?password=y", "postgresql://u:***@h1:1,h2:2/app?password=***",
      "x@"},
     /* empty and odd input */
@@ -62,8 +62,8 @@ int main(void) {
     char out[512];
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         rb_conninfo_redact(cases[i].in, out, sizeof out);
-        int ok = strcmp(out, cases[i].want) == 0 &&
-                 (!cases[i].secret || !strstr(out, cases[i].secret));
+        int ok =
+            strcmp(out, cases[i].want) == 0 && (!cases[i].secret || !strstr(out, cases[i].secret));
         if (ok) {
             n_pass++;
         } else {
