@@ -36,6 +36,11 @@
 #include "slotmap.h"
 
 #define DX_PROBES_PER_SLOT 8u /* candidates before the scan: 8a */
+/* A lookup walks about a / (total weight) candidates, so the capacity sets its
+ * cost: 65,536 slots keep a one-member ring's lookup under ~0.1 ms (the
+ * fuzzer found a 2^24-slot ring whose table took minutes to fill). A larger
+ * pool takes the default capacity, 2 x its total weight. */
+#define DX_MAX_CAPACITY (1u << 16)
 
 typedef struct {
     rb_ring hdr;
@@ -45,8 +50,9 @@ typedef struct {
 } dx_ring;
 
 static const rb_param_spec params[] = {
-    {"capacity", "slots a, >= the total member weight; 0: the power of two >= 2 x the total weight",
-     0, 0, RB_MAX_POINTS, NULL},
+    {"capacity",
+     "slots a (<= 65536), >= the total member weight; 0: the power of two >= 2 x the total weight",
+     0, 0, DX_MAX_CAPACITY, NULL},
 };
 
 static int build(const rb_ring *hdr, rb_ring **out) {
