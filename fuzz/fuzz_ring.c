@@ -231,6 +231,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             continue;
         }
         if (rc == RB_ENOTSUP) continue;
+        /* the contract refuses weights that leave a member no point; which
+         * weights do depends on the algorithm (ketama gives a server
+         * floor(40 N w / total) digests), so ref_valid cannot predict it */
+        if (rc == RB_ENOPOINT && rb_error_detail()[0]) continue;
         /* a parameter value the algorithm refuses (range, or a check like "prime") */
         if (cfg.n_params && (rc == RB_EINVAL || rc == RB_ERANGE) && rb_error_detail()[0]) continue;
         FUZZ_CHECK(rc == 0 && r, "%s: refused a valid membership: %d %s (V %u, B %u, '%s')",
