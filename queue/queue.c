@@ -21,6 +21,10 @@
 
 #include "queue_sql.h"
 
+/* claim_text: one per mode (rb_claim_mode), then ordered mode with the skip policy */
+#define CLAIM_TEXT_ORDERED_SKIP (RB_CLAIM_ORDERED + 1)
+#define N_CLAIM_TEXTS (CLAIM_TEXT_ORDERED_SKIP + 1)
+
 struct rb_queue {
     rb_queue_config cfg;
     char *conninfo, *schema, *planner_off;
@@ -41,6 +45,7 @@ struct rb_queue {
     uint64_t conn_serial;       /* +1 per connection made: prepared statements are per session */
     uint64_t claim_prepared_on; /* conn_serial the claim statement was prepared on (0: none) */
     char *owned_param;          /* "{1,5,...}" for the claim */
+    char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -478,6 +483,8 @@ void rb_queue_close(rb_queue *q) {
     free(q->conninfo);
     free(q->schema);
     free(q->planner_off);
+    for (size_t k = 0; k < N_CLAIM_TEXTS; k++)
+        free(q->claim_text[k]);
     free(q);
 }
 
@@ -511,13 +518,12 @@ static PGresult *tx_exec(rb_queue *q, const char *sql, int n, const char *const 
     return NULL;
 }
 
-/* Migration text with @N_BUCKETS@ replaced by B (malloc'd, NULL when out of memory). */
-static char *substitute_buckets(const char *tmpl, uint32_t B) {
-    const char *mark = "@N_BUCKETS@";
-    size_t n_marks = 0;
-    for (const char *p = strstr(tmpl, mark); p; p = strstr(p + 1, mark))
+/* tmpl with every `mark` replaced by `text` (malloc'd, NULL when out of memory). */
+static char *substitute(const char *tmpl, const char *mark, const char *text) {
+    size_t n_marks = 0, ml = strlen(mark), tl = strlen(text);
+    for (const char *p = strstr(tmpl, mark); p; p = strstr(p + ml, mark))
         n_marks++;
-    char *out = malloc(strlen(tmpl) + n_marks * 16 + 1), *o = out;
+    char *out = malloc(strlen(tmpl) - n_marks * ml + n_marks * tl + 1), *o = out;
     if (!out) return NULL;
     for (const char *p = tmpl;;) {
         const char *at = strstr(p, mark);
@@ -527,10 +533,18 @@ static char *substitute_buckets(const char *tmpl, uint32_t B) {
         }
         memcpy(o, p, (size_t)(at - p));
         o += at - p;
-        o += sprintf(o, "%u", B);
-        p = at + strlen(mark);
+        memcpy(o, text, tl);
+        o += tl;
+        p = at + ml;
     }
     return out;
+}
+
+/* Migration text with @N_BUCKETS@ replaced by B (malloc'd, NULL when out of memory). */
+static char *substitute_buckets(const char *tmpl, uint32_t B) {
+    char b[16];
+    snprintf(b, sizeof b, "%u", B);
+    return substitute(tmpl, "@N_BUCKETS@", b);
 }
 
 /* Compare the recorded queue_config with what was asked (in the transaction). */
@@ -925,23 +939,37 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 
 /* ---- claim ---- */
 
-/* The claim statement of each mode (queue/sql/claim_<mode>.sql): $1 worker id,
- * $2 batch, $3 lease ms, $4 incarnation; affinity modes: $5 owned buckets (ascending),
- * $6 the 1-based position in them the walk starts at. */
-static const char *claim_sql(rb_claim_mode mode) {
-    static const char *const names[] = {
+/*
+ * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id) of
+ * queue/sql/claim_<mode>.sql with queue/sql/claim_lease.sql (the lease every claim hands
+ * out) appended; in ordered mode the statuses that block a key's later rows, by the
+ * session's policy for dead letters, at the @BLOCKING@ mark (a literal: see
+ * claim_ordered.sql). Assembled on first use and kept in q (one text per mode and policy,
+ * so a prepared statement's plan stays what it was). Parameters: $1 worker id, $2 batch,
+ * $3 lease ms, $4 incarnation; affinity modes: $5 owned buckets (ascending), $6 the
+ * 1-based position in them the walk starts at. NULL with RB_ENOMEM set when out of memory.
+ */
+static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
+    static const char *const picked[] = {
         [RB_CLAIM_COMPETING] = "claim_competing",
         [RB_CLAIM_AFFINITY] = "claim_affinity",
         [RB_CLAIM_ORDERED] = "claim_ordered",
     };
-    return rb_queue_sql(names[mode]);
-}
-
-/* This session's claim statement: the ordered mode's policy for dead letters. */
-static const char *claim_sql_of(const rb_queue *q, rb_claim_mode mode) {
-    if (mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed)
-        return rb_queue_sql("claim_ordered_skip");
-    return claim_sql(mode);
+    int skip = mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed;
+    size_t k = skip ? CLAIM_TEXT_ORDERED_SKIP : (size_t)mode;
+    if (q->claim_text[k]) return q->claim_text[k];
+    char *cte = substitute(rb_queue_sql(picked[mode]), "@BLOCKING@",
+                           skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'");
+    const char *lease = rb_queue_sql("claim_lease");
+    size_t n = cte ? strlen(cte) : 0;
+    char *sql = cte ? malloc(n + strlen(lease) + 1) : NULL;
+    if (sql) {
+        memcpy(sql, cte, n);
+        strcpy(sql + n, lease);
+    } else
+        rb_set_error(RB_ENOMEM, "out of memory");
+    free(cte);
+    return q->claim_text[k] = sql;
 }
 
 void rb_queue_batch_free(rb_queue_batch *b) {
@@ -978,8 +1006,10 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     snprintf(pos, sizeof pos, "%zu", q->claim_pos + 1);
     const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, q->owned_param, pos};
     /* one prepared statement per session: a session claims in one mode */
-    PGresult *r = exec_retry_named(q, "rb_claim", claim_sql_of(q, q->cfg.mode), affinity ? 6 : 4,
-                                   params, PGRES_TUPLES_OK, NULL);
+    const char *sql = claim_sql_of(q, q->cfg.mode);
+    if (!sql) return RB_ENOMEM;
+    PGresult *r =
+        exec_retry_named(q, "rb_claim", sql, affinity ? 6 : 4, params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {
@@ -1134,14 +1164,15 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
     }
     const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, owned, "1"};
     int affinity = mode != RB_CLAIM_COMPETING;
-    size_t n = strlen(claim_sql_of(q, mode)) + 64;
-    char *sql = malloc(n);
+    const char *claim = claim_sql_of(q, mode);
+    size_t n = claim ? strlen(claim) + 64 : 0;
+    char *sql = claim ? malloc(n) : NULL;
     if (!sql) {
         free(all);
         return rb_set_error(RB_ENOMEM, "out of memory");
     }
     snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s",
-             analyze ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "", claim_sql_of(q, mode));
+             analyze ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "", claim);
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* The claim hands out rows only to a live incarnation: an unregistered

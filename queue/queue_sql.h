@@ -3,7 +3,8 @@
  * (private to the queue library).
  *
  *   statements  queue/sql/NAME.sql, one statement each, looked up by NAME
- *               (rb_queue_sql("claim_competing")).
+ *               (rb_queue_sql("complete")); a claim is claim_<mode>.sql (the rows
+ *               picked) + claim_lease.sql, joined by queue.c (claim_sql_of).
  *   migrations  queue/sql/migrations/NNN_words.sql in ascending version NNN; `ringbench pg
  *               migrate` runs those above the schema's recorded version (schema_migrations),
  *               all in one transaction. Adding a migration = adding a file: the build globs

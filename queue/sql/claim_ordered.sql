@@ -1,6 +1,10 @@
--- claim_ordered.sql — claim_affinity.sql plus the ordering guard, block policy (default): a row
--- is claimable only when no older row with the same partition_key is unfinished (pending or
--- claimed) or failed for good (a dead letter blocks its key until `ringbench pg retry`).
+-- claim_ordered.sql — the rows to claim in ordered mode: claim_affinity.sql plus the ordering
+-- guard: a row is claimable only when no older row with the same partition_key has a status
+-- in the list at the BLOCKING mark below, filled in by the session's policy for dead letters: block
+-- (default) 'pending', 'claimed', 'failed' (a dead letter blocks its key until `ringbench pg
+-- retry`), skip 'pending', 'claimed' (only unfinished rows block). A literal list, not a
+-- parameter: the planner then proves the partial index of each list (inbox_blocking_key,
+-- inbox_unfinished_key) usable in the generic plan too.
 -- Order by commit (issue 11, target 5): a row is claimable only when the transaction that
 -- inserted it is older than every transaction still in flight (inserted_xid below the
 -- snapshot's xmin, as PgQ does): an earlier-inserted row of its key that is still
@@ -8,8 +12,8 @@
 -- first. It delays a row until the transactions older than its inserter have ended (none
 -- on a quiet server; a long transaction anywhere on the server holds ordered claims back).
 -- Rows of a queue older than migration 005 have no inserted_xid: committed long ago.
--- The walk over the owned buckets from position $6, the locking and the lease are those of
--- claim_affinity.sql.
+-- The walk over the owned buckets from position $6 and the locking are those of
+-- claim_affinity.sql; claim_lease.sql, appended at load time, leases the rows picked.
 WITH picked AS MATERIALIZED (
     SELECT c.id
     FROM unnest(($5::int[])[$6::int:] || ($5::int[])[:$6::int - 1]) AS b(bucket)
@@ -21,15 +25,8 @@ WITH picked AS MATERIALIZED (
           AND NOT EXISTS (SELECT 1 FROM inbox older
                           WHERE older.partition_key = inbox.partition_key
                             AND older.id < inbox.id
-                            AND older.status IN ('pending', 'claimed', 'failed'))
+                            AND older.status IN (@BLOCKING@))
         ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) c
     WHERE EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
     LIMIT $2)
-UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = locked.at,
-       lease_expires_at = locked.at + $3 * interval '1 millisecond',
-       lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
-FROM picked CROSS JOIN LATERAL (SELECT clock_timestamp() AS at) locked
-WHERE inbox.id = picked.id
-RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
-          inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims

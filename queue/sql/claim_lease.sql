@@ -1,0 +1,15 @@
+-- claim_lease.sql — the lease every claim hands out, appended by the queue library to the
+-- CTE picked(id) of claim_<mode>.sql (rb_queue_open assembles one statement per mode, so
+-- each is still one statement, prepared once per session, with the plan it always had).
+-- Worker $1 of incarnation $4 takes the rows picked with a lease of $3 ms: the lease starts
+-- at clock_timestamp(), when the rows are locked, not at the statement's start (now()), so a
+-- claim that waited behind a lock still hands out whole leases. lease_generation (the
+-- fencing token every completion, failure, release and extension checks) moves on by one.
+-- attempts is not charged here (it counts handler starts); claims is.
+UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = locked.at,
+       lease_expires_at = locked.at + $3 * interval '1 millisecond',
+       lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
+FROM picked CROSS JOIN LATERAL (SELECT clock_timestamp() AS at) locked
+WHERE inbox.id = picked.id
+RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
+          inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims
