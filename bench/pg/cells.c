@@ -130,9 +130,6 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
                             .batch = cell->batch,
                             .ring_algo = p->ring_algo,
                             .run_s = secs,
-                            .lease_ms = 30000,
-                            .ttl_ms = 3000,
-                            .heartbeat_ms = 1000,
                             .max_samples = 1u << 20,
                             .complete_each = p->complete_each};
     int go[2];

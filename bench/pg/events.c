@@ -85,8 +85,6 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
                             .mode = RBB_MODE_AFFINITY,
                             .batch = out->batch,
                             .ring_algo = algo,
-                            .lease_ms = 30000,
-                            .ttl_ms = 3000,
                             .heartbeat_ms = 100,
                             .max_samples = 0};
     rbb_child ch[4];

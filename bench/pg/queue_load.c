@@ -477,9 +477,9 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
                : s->mode == RBB_MODE_AFFINITY ? RB_CLAIM_AFFINITY
                                               : RB_CLAIM_ORDERED;
     cfg.batch = s->batch;
-    cfg.lease_ms = s->lease_ms;
-    cfg.ttl_ms = s->ttl_ms;
-    cfg.heartbeat_ms = s->heartbeat_ms;
+    if (s->lease_ms) cfg.lease_ms = s->lease_ms;
+    if (s->ttl_ms) cfg.ttl_ms = s->ttl_ms;
+    if (s->heartbeat_ms) cfg.heartbeat_ms = s->heartbeat_ms;
     cfg.algo = rb_algo_by_name(s->ring_algo);
     cfg.worker_id = s->worker_id;
     cfg.ring = ring_cfg;

@@ -32,7 +32,7 @@ typedef struct rbb_worker_spec {
                               ring, and the buckets a join moves, are the same every run */
     double run_s;          /* stop claiming this long after the go; 0: at SIGTERM */
     uint32_t handler_us;   /* busy time per row besides the effect write */
-    uint32_t lease_ms, ttl_ms, heartbeat_ms;
+    uint32_t lease_ms, ttl_ms, heartbeat_ms; /* 0: the library's (rb_queue_config_init) */
     uint32_t max_samples; /* latency samples kept (more cycles are counted only) */
     int complete_each;    /* 1: one rb_queue_complete (one commit) per row; 0: one
                              rb_queue_complete_batch (one commit) per batch */

@@ -78,9 +78,6 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
                             .batch = s->batch,
                             .ring_algo = p->ring_algo,
                             .run_s = s->secs,
-                            .lease_ms = 30000,
-                            .ttl_ms = 3000,
-                            .heartbeat_ms = 1000,
                             .max_samples = 0};
     rbb_child ch[SOAK_WORKERS];
     memset(ch, 0, sizeof ch);
