@@ -941,25 +941,26 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 
 /*
  * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id) of
- * queue/sql/claim_<mode>.sql with queue/sql/claim_lease.sql (the lease every claim hands
- * out) appended; in ordered mode the statuses that block a key's later rows, by the
- * session's policy for dead letters, at the @BLOCKING@ mark (a literal: see
- * claim_ordered.sql). Assembled on first use and kept in q (one text per mode and policy,
- * so a prepared statement's plan stays what it was). Parameters: $1 worker id, $2 batch,
- * $3 lease ms, $4 incarnation; affinity modes: $5 owned buckets (ascending), $6 the
- * 1-based position in them the walk starts at. NULL with RB_ENOMEM set when out of memory.
+ * queue/sql/claim_competing.sql or claim_affinity.sql (ordered mode: the affinity walk with
+ * the guard of claim_ordered.sql at its @ORDERED_GUARD@ mark, and the statuses that block a
+ * key's later rows, by the session's policy for dead letters, at @BLOCKING@: a literal, see
+ * claim_ordered.sql), then queue/sql/claim_lease.sql (the lease every claim hands out).
+ * Assembled on first use and kept in q: one text per mode and policy, so the prepared
+ * statement and its plan are what they were. Parameters: $1 worker id, $2 batch, $3 lease
+ * ms, $4 incarnation; affinity modes: $5 owned buckets (ascending), $6 the 1-based position
+ * in them the walk starts at. NULL with RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
-    static const char *const picked[] = {
-        [RB_CLAIM_COMPETING] = "claim_competing",
-        [RB_CLAIM_AFFINITY] = "claim_affinity",
-        [RB_CLAIM_ORDERED] = "claim_ordered",
-    };
     int skip = mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed;
     size_t k = skip ? CLAIM_TEXT_ORDERED_SKIP : (size_t)mode;
     if (q->claim_text[k]) return q->claim_text[k];
-    char *cte = substitute(rb_queue_sql(picked[mode]), "@BLOCKING@",
-                           skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'");
+    const char *picked =
+        rb_queue_sql(mode == RB_CLAIM_COMPETING ? "claim_competing" : "claim_affinity");
+    char *walk = substitute(picked, "@ORDERED_GUARD@",
+                            mode == RB_CLAIM_ORDERED ? rb_queue_sql("claim_ordered") : "");
+    char *cte = walk ? substitute(walk, "@BLOCKING@",
+                                  skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'")
+                     : NULL;
     const char *lease = rb_queue_sql("claim_lease");
     size_t n = cte ? strlen(cte) : 0;
     char *sql = cte ? malloc(n + strlen(lease) + 1) : NULL;
@@ -968,6 +969,7 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
         strcpy(sql + n, lease);
     } else
         rb_set_error(RB_ENOMEM, "out of memory");
+    free(walk);
     free(cte);
     return q->claim_text[k] = sql;
 }

@@ -10,12 +10,16 @@
 -- after). Order: (run_at, id) within a bucket; buckets in turn.
 -- The MATERIALIZED CTE bounds the rows locked to $2 under every plan; SKIP LOCKED lets
 -- concurrent claims pass each other. A dead or replaced incarnation claims nothing.
+-- Ordered mode is this walk with the ordering guard of claim_ordered.sql put in at the mark
+-- below (in affinity mode the mark is left empty); the library joins them (queue.c,
+-- claim_sql_of).
 WITH picked AS MATERIALIZED (
     SELECT c.id
     FROM unnest(($5::int[])[$6::int:] || ($5::int[])[:$6::int - 1]) AS b(bucket)
     CROSS JOIN LATERAL (
         SELECT id FROM inbox
         WHERE partition_bucket = b.bucket AND status = 'pending' AND run_at <= now()
+          @ORDERED_GUARD@
         ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) c
     WHERE EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')

@@ -1,6 +1,7 @@
--- claim_ordered.sql — the rows to claim in ordered mode: claim_affinity.sql plus the ordering
--- guard: a row is claimable only when no older row with the same partition_key has a status
--- in the list at the BLOCKING mark below, filled in by the session's policy for dead letters: block
+-- claim_ordered.sql — the ordering guard of ordered mode: conditions on a pending row (inbox)
+-- of an owned bucket, which the library puts into the walk of claim_affinity.sql. A row is
+-- claimable only when no older row with the same partition_key has a status in the list at
+-- the BLOCKING mark below, filled in by the session's policy for dead letters: block
 -- (default) 'pending', 'claimed', 'failed' (a dead letter blocks its key until `ringbench pg
 -- retry`), skip 'pending', 'claimed' (only unfinished rows block). A literal list, not a
 -- parameter: the planner then proves the partial index of each list (inbox_blocking_key,
@@ -12,21 +13,9 @@
 -- first. It delays a row until the transactions older than its inserter have ended (none
 -- on a quiet server; a long transaction anywhere on the server holds ordered claims back).
 -- Rows of a queue older than migration 005 have no inserted_xid: committed long ago.
--- The walk over the owned buckets from position $6 and the locking are those of
--- claim_affinity.sql; claim_lease.sql, appended at load time, leases the rows picked.
-WITH picked AS MATERIALIZED (
-    SELECT c.id
-    FROM unnest(($5::int[])[$6::int:] || ($5::int[])[:$6::int - 1]) AS b(bucket)
-    CROSS JOIN LATERAL (
-        SELECT id FROM inbox
-        WHERE partition_bucket = b.bucket AND status = 'pending' AND run_at <= now()
           AND (inserted_xid IS NULL
                OR inserted_xid < pg_snapshot_xmin(pg_current_snapshot()))
           AND NOT EXISTS (SELECT 1 FROM inbox older
                           WHERE older.partition_key = inbox.partition_key
                             AND older.id < inbox.id
                             AND older.status IN (@BLOCKING@))
-        ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) c
-    WHERE EXISTS (SELECT 1 FROM workers w
-                  WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
-    LIMIT $2)
