@@ -24,7 +24,7 @@ typedef struct worker_opts {
     int until_empty;
     uint32_t duration_ms, max_claims, work_ms, poll_ms, idle_ms;
     uint32_t stall_after_claim_ms, fail_pct, fail_attempts;
-    int stale_probe, exit_after_claim;
+    int stale_probe, exit_after_claim, chain;
     const char *crash_on_key;
     int64_t clock_offset_ms;
     rb_format fmt;
@@ -54,6 +54,8 @@ static const char worker_help[] =
     "  --backoff-cap-ms MS      x 0.5 .. 1 (jitter); defaults 500 and 60000\n"
     "  --on-failed-key P      ordered mode, a key whose oldest row failed for good:\n"
     "                         block (default: later rows wait for `pg retry`) or skip\n"
+    "  --chain                complete a batch and claim the next in one transaction: one\n"
+    "                         commit per batch instead of two (one per row at --batch 1)\n"
     "  --until-empty          exit when nothing claimable is pending and nothing is claimed\n"
     "  --duration-ms MS       exit after MS\n"
     "  --max-claims N         exit after N non-empty claims\n"
@@ -88,9 +90,10 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
     worker_opts *o = ctx;
     rb_queue_config *c = o->cfg;
     const char *opt = argv[*i];
-    static const char *const flags[] = {"--until-empty", "--stale-probe", "--exit-after-claim"};
-    int *flag_dst[] = {&o->until_empty, &o->stale_probe, &o->exit_after_claim};
-    for (size_t k = 0; k < 3; k++)
+    static const char *const flags[] = {"--until-empty", "--stale-probe", "--exit-after-claim",
+                                        "--chain"};
+    int *flag_dst[] = {&o->until_empty, &o->stale_probe, &o->exit_after_claim, &o->chain};
+    for (size_t k = 0; k < 4; k++)
         if (strcmp(opt, flags[k]) == 0) {
             *flag_dst[k] = 1;
             return 1;
@@ -304,6 +307,7 @@ static int run_worker(worker_opts *o, rb_queue *q) {
     wo.stale_probe = o->stale_probe;
     wo.exit_after_claim = o->exit_after_claim;
     wo.crash_on_key = o->crash_on_key;
+    wo.chain = o->chain;
     worker_ctx w = {o, NULL, 0, 0};
     rb_worker_hooks h = {&w, NULL, NULL, on_batch, on_event, should_stop};
     rb_worker_stats st;

@@ -46,6 +46,7 @@ struct rb_queue {
     uint64_t claim_prepared_on; /* conn_serial the claim statement was prepared on (0: none) */
     char *owned_param;          /* "{1,5,...}" for the claim */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
+    int in_tx; /* inside rb_queue_complete_and_claim's transaction: no retry, no reconnect */
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -320,6 +321,10 @@ static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql
     uint64_t deadline = 0;
     uint32_t backoff_ms = 10;
     for (;;) {
+        if (q->in_tx && (!q->conn || PQstatus(q->conn) != CONNECTION_OK)) {
+            rb_set_error(RB_EDB, "connection lost inside a transaction");
+            return NULL;
+        }
         if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
             if (reconnect(q)) return NULL;
             q->n_reconnects++;
@@ -329,7 +334,7 @@ static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql
         if (PQresultStatus(r) == want) return r;
         int kind = classify(q, r);
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
-        if (kind == ERR_FATAL || mono_ms() >= deadline) {
+        if (kind == ERR_FATAL || q->in_tx || mono_ms() >= deadline) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
             msg[strcspn(msg, "\n")] = 0;
@@ -1381,4 +1386,31 @@ int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t 
         *n_redriven = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
     PQclear(r);
     return rc;
+}
+
+/* ---- issue 11, target 4: one commit per row at batch 1 ---- */
+
+int rb_queue_complete_and_claim(rb_queue *q, const rb_queue_row *rows, size_t n,
+                                const char *const *effects, unsigned char *done, size_t *n_done,
+                                rb_queue_batch *next, int *chained) {
+    rb_queue_batch_free(next);
+    if (chained) *chained = 0;
+    if (q->conn && PQstatus(q->conn) == CONNECTION_OK && exec_simple(q->conn, "BEGIN") == 0) {
+        q->in_tx = 1;
+        int rc = rb_queue_complete_batch(q, rows, n, effects, done, n_done);
+        if (!rc) rc = rb_queue_claim(q, next);
+        q->in_tx = 0;
+        if (!rc) rc = exec_simple(q->conn, "COMMIT");
+        if (!rc) {
+            if (chained) *chained = 1;
+            return 0;
+        }
+        /* Nothing committed, unless the reply to COMMIT was lost: then the completion
+         * below finds the rows done (completed_check after its reconnect), and the rows
+         * the lost claim took stay leased to this worker until their lease ends. */
+        rb_queue_batch_free(next);
+        if (PQstatus(q->conn) == CONNECTION_OK) exec_simple(q->conn, "ROLLBACK");
+    }
+    int rc = rb_queue_complete_batch(q, rows, n, effects, done, n_done);
+    return rc ? rc : rb_queue_claim(q, next);
 }

@@ -355,6 +355,25 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text);
 int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
                             const char *const *effects, unsigned char *done, size_t *n_done);
 
+/*
+ * rb_queue_complete_and_claim — rb_queue_complete_batch(rows, n, effects, done, n_done),
+ * then rb_queue_claim(next), in ONE transaction: one commit per claim-complete cycle, so
+ * at batch 1 one commit per row instead of two (issue 11, target 4). The completion is
+ * fenced by (id, lease_generation) exactly as rb_queue_complete_batch's; the claim is the
+ * session's claim statement; the claim sees the completion (ordered mode may take the
+ * next row of a key just completed). *chained (may be NULL) gets 1 when both ran in the
+ * one transaction. When the transaction fails (a server error, a lost connection) nothing
+ * of it committed, and the two run again each in its own transaction with the usual
+ * retries (*chained 0); when only the reply to COMMIT was lost, the completion counts the
+ * rows done by their effect rows, and the rows that claim took stay leased to this worker
+ * until their lease ends (then another worker, or this one, claims them again: no row is
+ * lost, no effect is written twice). Returns 0, RB_EDB, RB_ENOMEM; *next as rb_queue_claim.
+ * Thread safety: as every call on q (one thread at a time).
+ */
+int rb_queue_complete_and_claim(rb_queue *q, const rb_queue_row *rows, size_t n,
+                                const char *const *effects, unsigned char *done, size_t *n_done,
+                                rb_queue_batch *next, int *chained);
+
 /* ---- added for the liveness model (issue 10) ---- */
 
 /*

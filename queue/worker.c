@@ -217,6 +217,9 @@ typedef struct run {
     const rb_worker_hooks *h;
     rb_worker_stats *st;
     keeper k;
+    rb_queue_batch next; /* opts->chain: claimed in the transaction of the last completion */
+    int have_next;
+    uint64_t next_sent; /* mono_ms() when that transaction was sent */
 } run;
 
 static void event(run *r, const char *fmt, ...)
@@ -388,7 +391,16 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         }
     } else if (n_ok) {
         size_t n_done = 0;
-        crc = rb_queue_complete_batch(r->q, ok_rows, n_ok, effects, done, &n_done);
+        if (r->o->chain && !rc && !*stop_now) {
+            /* the completion and the next claim share one transaction (one commit) */
+            int chained = 0;
+            r->next_sent = mono_ms();
+            crc = rb_queue_complete_and_claim(r->q, ok_rows, n_ok, effects, done, &n_done, &r->next,
+                                              &chained);
+            r->have_next = crc == 0;
+            r->st->n_chained += (uint64_t)chained;
+        } else
+            crc = rb_queue_complete_batch(r->q, ok_rows, n_ok, effects, done, &n_done);
         r->st->n_complete_tx++;
         if (!crc) {
             info->n_done = n_done;
@@ -441,8 +453,15 @@ static int loop(run *r) {
         }
         rb_worker_batch_info info = {0};
         uint64_t sent = mono_ms(), t0 = mono_ns();
-        if ((rc = rb_queue_claim(r->q, &b))) break;
-        info.claim_ns = mono_ns() - t0;
+        if (r->have_next) { /* claimed with the last completion: claim_ns stays 0 */
+            b = r->next;
+            memset(&r->next, 0, sizeof r->next);
+            r->have_next = 0;
+            sent = r->next_sent;
+        } else {
+            if ((rc = rb_queue_claim(r->q, &b))) break;
+            info.claim_ns = mono_ns() - t0;
+        }
         info.n_claimed = b.n;
         if (b.n == 0) {
             st->n_empty_claims++;
@@ -487,6 +506,10 @@ static int loop(run *r) {
     }
     if (rc && rc != RB_ENOMEM && rc != RB_ELOST && b.n) release_rest(r, &b, 0);
     rb_queue_batch_free(&b);
+    /* A chained claim not yet started (a stop came first): give its rows back, fenced. */
+    for (size_t i = 0; r->have_next && rc != RB_ELOST && i < r->next.n; i++)
+        rb_queue_release(r->q, &r->next.rows[i]);
+    rb_queue_batch_free(&r->next);
     free(effects);
     free(done);
     free(ok_rows);
@@ -497,7 +520,7 @@ static int loop(run *r) {
 int rb_worker_run(rb_queue *q, const rb_worker_options *opts, const rb_worker_hooks *hooks,
                   rb_worker_stats *stats) {
     memset(stats, 0, sizeof *stats);
-    run r = {q, opts, hooks, stats, {0}};
+    run r = {q, opts, hooks, stats, {0}, {0}, 0, 0};
     int rc = rb_queue_registered(q) ? 0 : rb_queue_register(q);
     if (!rc) rc = duties(&r);
     if (rc) return rc;

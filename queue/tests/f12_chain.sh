@@ -1,0 +1,66 @@
+# Scenario f12 (issue 11, target 4): `pg worker --chain` completes a batch and claims the next in
+# one transaction.
+#  1. It really cuts commits: at --batch 1 a drain of N rows commits about once per row with
+#     --chain and about twice without (xact_commit of pg_stat_database, counted in a database of
+#     this test's own, so parallel tests do not count; the keeper's heartbeats and the
+#     housekeeping rounds add a few).
+#  2. It keeps exactly-once under SIGKILL: two chained workers at batch 1, one killed mid-run;
+#     the survivor and a late worker drain the queue: every row done, one effect per row,
+#     0 duplicates, 0 lost.
+source "$(dirname "$0")/lib.sh"
+N=400
+[[ $RINGBENCH_PG_CONNINFO != *://* ]] || { echo "SKIP [$TEST]: needs a keyword conninfo (dbname=...)"; exit 77; }
+DB="t_chain_$$"
+BASE_CONNINFO=$RINGBENCH_PG_CONNINFO
+on_exit() { psql "$BASE_CONNINFO" -XAtq -c "DROP DATABASE IF EXISTS $DB" >/dev/null 2>&1 || true; }
+psql "$BASE_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "CREATE DATABASE $DB" >/dev/null
+export RINGBENCH_PG_CONNINFO="$BASE_CONNINFO dbname=$DB"
+
+# commits_per_row SUFFIX WORKER-FLAGS... — drain N rows at batch 1 with one worker in schema
+# SUFFIX; print xact_commit per row (2 decimals).
+commits_per_row() {
+    use_schema "$1"
+    shift
+    "$RB" pg migrate >/dev/null
+    for i in $(seq 1 "$N"); do echo "acct:$i"; done >"$TMP/keys"
+    "$RB" pg enqueue "$TMP/keys" >/dev/null
+    sleep 0.7 # the stats of the sessions above reach pg_stat_database
+    local before after
+    before=$(q "SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()" | tail -1)
+    "$RB" pg worker --mode competing --batch 1 --heartbeat-ms 1000 --until-empty "$@" >"$TMP/drain.out" 2>"$TMP/drain.err" ||
+        fail "worker $* failed: $(tail -3 "$TMP/drain.err")"
+    sleep 0.7 # the worker's backends have ended: their counts are flushed
+    after=$(q "SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()" | tail -1)
+    expect_eq "rows done ($*)" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" "$N"
+    # the two queries of this test between the counts commit twice
+    awk -v a="$after" -v b="$before" -v n="$N" 'BEGIN { printf "%.2f", (a - b - 2) / n }'
+}
+plain=$(commits_per_row plain)
+chain=$(commits_per_row chain --chain)
+note "commits per row at batch 1: $plain without --chain, $chain with"
+awk -v p="$plain" 'BEGIN { exit !(p >= 1.7) }' || fail "without --chain: $plain commits per row, expected about 2 (>= 1.7): the count does not see the worker's commits"
+awk -v c="$chain" 'BEGIN { exit !(c <= 1.3) }' || fail "with --chain: $chain commits per row, expected about 1 (<= 1.3)"
+
+# Exactly-once under SIGKILL.
+use_schema crash
+"$RB" pg migrate >/dev/null
+M=1500
+for i in $(seq 1 "$M"); do echo "acct:$i"; done >"$TMP/keys"
+"$RB" pg enqueue "$TMP/keys" >/dev/null
+common=(worker --chain --mode competing --batch 1 --work-ms 2 --lease-ms 1500 --ttl-ms 600 --heartbeat-ms 150 --poll-ms 20)
+bg A "${common[@]}" --id wA --until-empty
+bg K "${common[@]}" --id wK --duration-ms 60000
+wait_for 30 "SELECT count(*) >= 300 FROM inbox WHERE status = 'done'"
+wait_for 10 "SELECT count(*) > 0 FROM inbox WHERE claimed_by = 'wK' AND status = 'claimed'"
+kill -9 "$PID_K"
+held=$(q "SELECT count(*) FROM inbox WHERE claimed_by = 'wK' AND status = 'claimed'")
+wait "$PID_K" 2>/dev/null || true
+wait_ok A
+"$RB" pg "${common[@]}" --id wL --until-empty >"$TMP/L.out" 2>"$TMP/L.err" || fail "late worker: $(tail -3 "$TMP/L.err")"
+expect_eq "rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" "$M"
+expect_eq "rows not done (lost)" "$(q "SELECT count(*) FROM inbox WHERE status <> 'done'")" 0
+expect_eq "effects" "$(q "SELECT count(*) FROM effects")" "$M"
+expect_eq "duplicate effects" "$(q "SELECT count(*) - count(DISTINCT idempotency_key) FROM effects")" 0
+expect_eq "effects of a lease that is not the row's last" "$(q "SELECT count(*) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE e.lease_generation <> i.lease_generation")" 0
+note "killed wK holding $held rows; $(q "SELECT count(*) FROM inbox WHERE lease_generation > 1") rows claimed more than once"
+echo "PASS [$TEST]"
