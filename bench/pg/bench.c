@@ -63,7 +63,9 @@ static const char usage_text[] =
     "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
-    "  --complete batch|each one commit per claimed batch (default), or one per row\n"
+    "  --complete batch|each|chain  one commit per claimed batch (default), one per row,\n"
+    "                   or the batch's completion and the next claim in one commit\n"
+    "                   (`pg worker --chain`: one commit per row at batch 1)\n"
     "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
     "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
     "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
@@ -337,9 +339,11 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             p->sync_commit = strcmp(v, "on") == 0;
         } else if (strcmp(a, "--complete") == 0) {
             NEED_VALUE();
-            if (strcmp(v, "batch") && strcmp(v, "each"))
-                return rb_cli_usage_error(CMD, "--complete wants batch or each, got '%s'", v);
+            if (strcmp(v, "batch") && strcmp(v, "each") && strcmp(v, "chain"))
+                return rb_cli_usage_error(CMD, "--complete wants batch, each or chain, got '%s'",
+                                          v);
             p->complete_each = strcmp(v, "each") == 0;
+            p->chain = strcmp(v, "chain") == 0;
         } else if (strcmp(a, "--backlog") == 0) {
             NEED_VALUE();
             if (strcmp(v, "none") == 0)

@@ -52,6 +52,7 @@ typedef struct rbb_params {
     double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
     int sync_commit;        /* 1: on (server default), 0: off for every session */
     int complete_each;      /* 1: one commit per row (rb_queue_complete); 0: per batch */
+    int chain;              /* 1: completion and next claim in one commit (worker --chain) */
     int scale;              /* run the scale events */
     double scale_pre_s, scale_post_s;
     uint32_t scale_batch;

@@ -27,7 +27,8 @@ typedef struct rbb_report_head {
     uint64_t n_empty_claims;    /* claims that returned no row */
     uint64_t n_short_claims;    /* claims that returned 1 .. batch-1 rows */
     uint64_t n_rows;            /* rows completed (effect written, fenced) */
-    uint64_t n_complete_tx;     /* completion transactions committed */
+    uint64_t n_complete_tx;     /* completion transactions committed (not those chained:
+                                   they share the next claim's) */
     uint64_t n_fenced;          /* completions refused: lease lost (stale) */
     uint64_t n_errors;          /* failed calls (retried) */
     uint64_t n_samples;         /* rbb_sample records that follow */

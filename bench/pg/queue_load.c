@@ -498,6 +498,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     o.work_us = s->handler_us;
     o.poll_us = 2000;
     o.complete_each = s->complete_each;
+    o.chain = s->chain;
     rb_worker_hooks hooks = {.ctx = &w,
                              .on_ready = bw_ready,
                              .on_batch = bw_batch,
@@ -510,8 +511,8 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
      * as the protocol wants, and reports what it did */
     if (rc == RB_ELOST) w.h.n_errors++;
     w.h.t_end_ns = rb_now_ns();
-    w.h.n_complete_tx = st.n_complete_tx;
-    if (w.h.kind != RBB_REPORT_FINAL) { /* stopped before the go */
+    w.h.n_complete_tx = st.n_complete_tx - st.n_chained; /* a chained one commits with a claim */
+    if (w.h.kind != RBB_REPORT_FINAL) {                  /* stopped before the go */
         w.h.kind = RBB_REPORT_FINAL;
         w.h.t_go_ns = w.h.t_end_ns;
     }

@@ -36,6 +36,7 @@ typedef struct rbb_worker_spec {
     uint32_t max_samples; /* latency samples kept (more cycles are counted only) */
     int complete_each;    /* 1: one rb_queue_complete (one commit) per row; 0: one
                              rb_queue_complete_batch (one commit) per batch */
+    int chain;            /* 1: the completion and the next claim in one commit (opts.chain) */
 } rbb_worker_spec;
 
 /* The worker process body for rbb_spawn (arg: rbb_worker_spec *). Connects,

@@ -101,7 +101,10 @@ static void json_params(FILE *f, const rbb_params *p) {
             p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
             p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
             p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s, p->repeats,
-            RBB_DRIFT_MAX, p->complete_each ? "one commit per row" : "one commit per batch");
+            RBB_DRIFT_MAX,
+            p->complete_each ? "one commit per row"
+            : p->chain       ? "one commit per batch, shared with the next claim"
+                             : "one commit per batch");
 }
 
 static void json_cell(FILE *f, const rbb_cell *c) {
