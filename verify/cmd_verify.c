@@ -1136,7 +1136,7 @@ static uint32_t buckets_needed(uint32_t B, const u32_list *ns, double target) {
 }
 
 enum { VNODES_MAX_CANDIDATES = 17, VNODES_MAX_BLOCKS = 16 }; /* V = 1 .. 65536 */
-enum { VNODES_MAX_EPS = 16 }; /* --eps values */
+enum { VNODES_MAX_EPS = 16 };                                /* --eps values */
 
 struct vnodes_opts;
 static double sampling_worst(const struct vnodes_opts *o, const rb_key_list *keys, uint32_t B,
@@ -1157,8 +1157,8 @@ typedef struct vnodes_opts {
 
 /* Options of `vnodes` with a value that vnodes_option handles itself. */
 static const char *const vnodes_value_opts[] = {
-    "--members", "--target-peak", "--keys",       "--seeds",  "--seed",
-    "--blocks",  "--quantile",    "--max-vnodes", "--vnodes", "--eps", "--bounded-vnodes", NULL};
+    "--members",  "--target-peak", "--keys",   "--seeds", "--seed",           "--blocks",
+    "--quantile", "--max-vnodes",  "--vnodes", "--eps",   "--bounded-vnodes", NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
@@ -1685,8 +1685,9 @@ typedef struct bounded_row {
 } bounded_row;
 
 static void bounded_row_add(bounded_row *r, const rb_case *c, double cap, uint32_t n) {
-    double p2m = c->bucket_spread.peak_to_mean, add = c->change[RB_CHANGE_ADD].moved_bucket_fraction /
-                                                      c->change[RB_CHANGE_ADD].ideal_fraction;
+    double p2m = c->bucket_spread.peak_to_mean,
+           add = c->change[RB_CHANGE_ADD].moved_bucket_fraction /
+                 c->change[RB_CHANGE_ADD].ideal_fraction;
     if (p2m > r->worst_p2m) r->worst_p2m = p2m, r->worst_n = n, r->worst_cap = cap;
     if (add > r->worst_add) r->worst_add = add;
     r->sum_p2m += p2m, r->sum_add += add, r->n_cases++;
@@ -1736,8 +1737,8 @@ static const rb_col bounded_cols[] = {
 
 /* The bounded rows and the largest eps among them that meets the target
  * (-1: none); rows in eps order. */
-static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps,
-                        uint32_t *scratch, FILE *f, int *meeting) {
+static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps, uint32_t *scratch,
+                        FILE *f, int *meeting) {
     rb_report rep;
     int rc = 0;
     *meeting = -1;
@@ -1747,16 +1748,24 @@ static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps,
         rb_config cfg;
         bounded_row r;
         if (!o->quiet) fprintf(stderr, "ringbench vnodes: bounded loads, eps %u%%\n", eps[e]);
-        if ((rc = bounded_config(o, eps[e], &cfg)) || (rc = bounded_measure(o, &cfg, eps[e], scratch, &r)))
+        if ((rc = bounded_config(o, eps[e], &cfg)) ||
+            (rc = bounded_measure(o, &cfg, eps[e], scratch, &r)))
             break;
         int meets = r.worst_p2m <= o->target;
         if (meets) *meeting = (int)eps[e];
         rb_cell cells[] = {
-            {.d = eps[e] / 100.0}, {.u = o->bounded_vnodes}, {.d = r.worst_p2m},
-            {.u = r.worst_n},      {.d = r.worst_cap},       {.d = r.sum_p2m / (double)r.n_cases},
-            {.d = r.sum_add / (double)r.n_cases}, {.d = r.worst_add},
-            {.d = r.n_rm ? r.sum_rm / (double)r.n_rm : NAN}, {.d = r.n_rm ? r.worst_rm : NAN},
-            {.s = meets ? "yes" : "no"}, {.u = eps[e]},
+            {.d = eps[e] / 100.0},
+            {.u = vnodes_uses(o) ? o->bounded_vnodes : RB_CELL_NONE},
+            {.d = r.worst_p2m},
+            {.u = r.worst_n},
+            {.d = r.worst_cap},
+            {.d = r.sum_p2m / (double)r.n_cases},
+            {.d = r.sum_add / (double)r.n_cases},
+            {.d = r.worst_add},
+            {.d = r.n_rm ? r.sum_rm / (double)r.n_rm : NAN},
+            {.d = r.n_rm ? r.worst_rm : NAN},
+            {.s = meets ? "yes" : "no"},
+            {.u = eps[e]},
         };
         rb_report_row(&rep, cells);
         fflush(f);
@@ -1797,10 +1806,11 @@ static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f) {
     if (rc) return rc;
     if (!tf) meeting = -1;
     if (meeting >= 0)
-        snprintf(note, sizeof note,
-                 "bounded loads: eps %.2f is the largest listed eps whose worst peak-to-mean meets "
-                 "the target %.3f at V %u (every smaller eps caps the load lower, at more movement)",
-                 meeting / 100.0, o->target, o->bounded_vnodes);
+        snprintf(
+            note, sizeof note,
+            "bounded loads: eps %.2f is the largest listed eps whose worst peak-to-mean meets "
+            "the target %.3f at V %u (every smaller eps caps the load lower, at more movement)",
+            meeting / 100.0, o->target, o->bounded_vnodes);
     else
         snprintf(note, sizeof note, "bounded loads: no listed eps meets the target %.3f at V %u",
                  o->target, o->bounded_vnodes);
