@@ -96,10 +96,13 @@ tiny_bounded() { # RB: source vs bounded tables, B 64 (sets tiny_rc)
     for n in 3 4 6; do
         ms=$(seq -s, -f "m%g" 1 $n)
         for e in 0 10 25 100; do
-            "$RB" table --algo binary --vnodes 1 --buckets 64 --members "$ms" --format json >"$tmp/src.json" &&
-            "$RB" table --algo bounded --table-source binary --vnodes 1 --buckets 64 --members "$ms" \
-                --param eps_pct=$e --format json >"$tmp/bnd.json" || { echo "FAIL ringbench table exit $?"; return 1; }
-            python3 - "$tmp/src.json" "$tmp/bnd.json" $n $e <<'PY' || rc=1
+            if ! "$RB" table --algo binary --vnodes 1 --buckets 64 --members "$ms" --format json \
+                >"$tmp/src.json"; then echo "FAIL ringbench table (binary) failed"; return 1; fi
+            if ! "$RB" table --algo bounded --table-source binary --vnodes 1 --buckets 64 --members "$ms" \
+                --param eps_pct=$e --format json >"$tmp/bnd.json"; then
+                echo "FAIL ringbench table (bounded) failed"; return 1
+            fi
+            python3 - "$tmp/src.json" "$tmp/bnd.json" $n $e <<'PY' || tiny_rc=1
 import json, sys
 src, bnd = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])); n, e = int(sys.argv[3]), int(sys.argv[4])
 B = len(src); cap = -(-(100 + e) * B // (100 * n)); bad = []
@@ -113,7 +116,7 @@ sys.exit(1 if bad else 0)
 PY
         done
     done
-    return $rc
+    return $tiny_rc
 }
 case $2 in
 bounded)
