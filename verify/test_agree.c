@@ -20,8 +20,9 @@
  *
  * `front` (issue 13) besides: equal to `binary` on every bucket, on random
  * positions and on both sides of slot boundaries of every front table size,
- * for N up to 1,024, weights, seeds, three hashes and slots_per_point 1, 4,
- * 64.
+ * for N up to 1,024, weights, seeds, four hashes (two coarse ones put
+ * points on the first and on the last position of slots) and
+ * slots_per_point 1, 4, 64.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,16 @@ static uint64_t coarse64_fn(const void *data, size_t len, uint64_t seed) {
 static uint64_t coarse32_fn(const void *data, size_t len, uint64_t seed) {
     return rb_hash_fnv1a32.fn(data, len, seed) & 0xFF000000u;
 }
+/* Points on the last position of front table slots (low 56 bits set). */
+static uint64_t coarse64_end_fn(const void *data, size_t len, uint64_t seed) {
+    return rb_hash_xxh3.fn(data, len, seed) | 0x00FFFFFFFFFFFFFFULL;
+}
 static const rb_hash coarse64 = {"coarse64", "test only: top 8 bits of xxh3", 64, coarse64_fn,
                                  NULL};
 static const rb_hash coarse32 = {"coarse32", "test only: top 8 bits of fnv1a32", 32, coarse32_fn,
                                  NULL};
+static const rb_hash coarse64_end = {"coarse64-end", "test only: top 8 bits of xxh3, low bits set",
+                                     64, coarse64_end_fn, NULL};
 
 /* --- the reference ring --- */
 
@@ -415,27 +422,27 @@ static void check_front(const rb_config *cfg, const rb_member *m, size_t n, cons
 }
 
 static void test_front(uint64_t *rng) {
-    const rb_hash *hashes[] = {&rb_hash_fnv1a32, &rb_hash_xxh3, &coarse64};
+    const rb_hash *hashes[] = {&rb_hash_fnv1a32, &rb_hash_xxh3, &coarse64, &coarse64_end};
     const uint32_t sizes[] = {1, 2, 3, 16, 64, 256, 1024};
     const char *spp[] = {NULL, "slots_per_point=1", "slots_per_point=64"};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
-        for (int round = 0; round < 6; round++) {
+        for (int round = 0; round < 8; round++) {
             rb_config cfg;
             rb_config_init(&cfg);
-            cfg.ring_hash = cfg.bucket_hash = hashes[round % 3];
+            cfg.ring_hash = cfg.bucket_hash = hashes[round % 4];
             cfg.n_vnodes = rb_unit_rand_range(rng, 1, sizes[si] >= 256 ? 160 : 300);
             cfg.seed = round % 2 ? rb_unit_rand(rng) : 0;
-            if (spp[round / 2 % 3] && rb_config_set_param(&cfg, spp[round / 2 % 3]) != 0) exit(1);
+            if (spp[round % 3] && rb_config_set_param(&cfg, spp[round % 3]) != 0) exit(1);
             rb_unit_members ms;
             char fmt[32];
             snprintf(fmt, sizeof fmt, "f%%u-%llx", (unsigned long long)(rb_unit_rand(rng) & 0xFFF));
             rb_unit_members_make(&ms, sizes[si], fmt);
-            for (size_t i = 0; round >= 3 && i < ms.n; i++)
+            for (size_t i = 0; round >= 4 && i < ms.n; i++)
                 ms.m[i].weight = rb_unit_rand_range(rng, 1, 4);
             char c[200];
             snprintf(c, sizeof c, "front vs binary, %s seed %llu, N=%zu V=%u%s %s",
                      cfg.ring_hash->name, (unsigned long long)cfg.seed, ms.n, cfg.n_vnodes,
-                     round >= 3 ? " weighted" : "", spp[round / 2 % 3] ? spp[round / 2 % 3] : "");
+                     round >= 4 ? " weighted" : "", spp[round % 3] ? spp[round % 3] : "");
             check_front(&cfg, ms.m, ms.n, c, rng);
             rb_unit_members_free(&ms);
         }
