@@ -155,6 +155,14 @@ def targets(runs):
         x = lo.get("structure_bytes_per_vnode") if lo else None
         rows.append((f"bytes per vnode, {algo}, ring structures / vnodes, N=1024 V=128", x,
                      "(<= 16)", "(not judged: the target is the whole ring)"))
+    # Issue 13, "speed near the floor": the vnode ring's exact owners at <= 2x AnchorHash's
+    # latency, N 16 to 1,024, on pre-hashed positions (the position path); binary beside it.
+    for algo in ("front", "binary"):
+        for n in (16, 64, 1024):
+            r = ratio(ns_per_lookup(runs, f"position/latency/{algo}/xxh3/N:{n}/V:128"),
+                      ns_per_lookup(runs, f"position/latency/anchor/xxh3/N:{n}"))
+            rows.append((f"{algo} / anchor, position path, latency, N={n} V=128 (issue 13)", r,
+                         "<= 2", verdict(r, 2, False)))
     return rows
 
 
@@ -246,7 +254,7 @@ def main(argv):
             f"From `{shown}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
             "times CPU ms per build (Google Benchmark rates use CPU time); ratios compare "
             "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
-            "## Targets (issue #4)", ""]
+            "## Targets (issues #4, #13)", ""]
     if str(ctx.get("min_time_s", "")).startswith("smoke"):
         text += ["**Smoke run: one iteration per case. These ratios are not measurements; "
                  "run without --smoke for figures.**", ""]
