@@ -22,7 +22,8 @@
  * positions and on both sides of slot boundaries of every front table size,
  * for N up to 1,024, weights, seeds, four hashes (two coarse ones put
  * points on the first and on the last position of slots) and
- * slots_per_point 1, 4, 64.
+ * front tables of 2 slots (max_bits=1), of the default size and of up to
+ * 2^22 slots (slots_per_point=64, max_bits=22).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -425,6 +426,7 @@ static void test_front(uint64_t *rng) {
     const rb_hash *hashes[] = {&rb_hash_fnv1a32, &rb_hash_xxh3, &coarse64, &coarse64_end};
     const uint32_t sizes[] = {1, 2, 3, 16, 64, 256, 1024};
     const char *spp[] = {NULL, "slots_per_point=1", "slots_per_point=64"};
+    const char *max_bits[] = {NULL, "max_bits=1", "max_bits=22"};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
         for (int round = 0; round < 8; round++) {
             rb_config cfg;
@@ -433,6 +435,8 @@ static void test_front(uint64_t *rng) {
             cfg.n_vnodes = rb_unit_rand_range(rng, 1, sizes[si] >= 256 ? 160 : 300);
             cfg.seed = round % 2 ? rb_unit_rand(rng) : 0;
             if (spp[round % 3] && rb_config_set_param(&cfg, spp[round % 3]) != 0) exit(1);
+            if (max_bits[round % 3] && rb_config_set_param(&cfg, max_bits[round % 3]) != 0)
+                exit(1);
             rb_unit_members ms;
             char fmt[32];
             snprintf(fmt, sizeof fmt, "f%%u-%llx", (unsigned long long)(rb_unit_rand(rng) & 0xFFF));
@@ -440,9 +444,10 @@ static void test_front(uint64_t *rng) {
             for (size_t i = 0; round >= 4 && i < ms.n; i++)
                 ms.m[i].weight = rb_unit_rand_range(rng, 1, 4);
             char c[200];
-            snprintf(c, sizeof c, "front vs binary, %s seed %llu, N=%zu V=%u%s %s",
+            snprintf(c, sizeof c, "front vs binary, %s seed %llu, N=%zu V=%u%s %s %s",
                      cfg.ring_hash->name, (unsigned long long)cfg.seed, ms.n, cfg.n_vnodes,
-                     round >= 4 ? " weighted" : "", spp[round % 3] ? spp[round % 3] : "");
+                     round >= 4 ? " weighted" : "", spp[round % 3] ? spp[round % 3] : "",
+                     max_bits[round % 3] ? max_bits[round % 3] : "");
             check_front(&cfg, ms.m, ms.n, c, rng);
             rb_unit_members_free(&ms);
         }
