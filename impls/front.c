@@ -58,7 +58,7 @@ static void front_fill(front_ring *r) {
     const rb_vnode_ring *vr = &r->vr;
     uint32_t i = 0;
     for (size_t t = 0; t < r->n_slots; t++) {
-        uint32_t first = i; /* i(t) */
+        uint32_t first = i;                            /* i(t) */
         uint64_t next = (uint64_t)(t + 1) << r->shift; /* first position of slot t + 1 */
         while (i < vr->n && (t + 1 == r->n_slots || vr->pos[i] < next))
             i++;
@@ -117,13 +117,13 @@ static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
  * `binary`'s (a pure slot holds no point index, so search from point 0). */
 static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_t k) {
     const front_ring *r = (const front_ring *)ring;
-    return rb_vnode_ring_walk(&r->vr, rb_vnode_ring_find_from(&r->vr, 0, r->vr.n, ring->bucket_pos[b]), out, k);
+    return rb_vnode_ring_walk(
+        &r->vr, rb_vnode_ring_find_from(&r->vr, 0, r->vr.n, ring->bucket_pos[b]), out, k);
 }
 
 static size_t bytes_held(const rb_ring *ring) {
     const front_ring *r = (const front_ring *)ring;
-    return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) +
-           r->n_slots * sizeof *r->slot;
+    return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) + r->n_slots * sizeof *r->slot;
 }
 
 static void destroy(rb_ring *ring) {

@@ -131,7 +131,7 @@ static int rings_build(rings *rs, const rb_config *cfg, const rb_member *m, size
     static const char *const algo[N_RINGS] = {"linear", "binary", "front", "table", "table"};
     static const char *const source[N_RINGS] = {"binary", "binary", "binary", "binary", "linear"};
     static const char *const name[N_RINGS] = {"linear", "binary", "front", "table(binary)",
-                                               "table(linear)"};
+                                              "table(linear)"};
     int ok = 1;
     for (int i = 0; i < N_RINGS; i++) {
         rb_config c = *cfg;
@@ -435,8 +435,7 @@ static void test_front(uint64_t *rng) {
             cfg.n_vnodes = rb_unit_rand_range(rng, 1, sizes[si] >= 256 ? 160 : 300);
             cfg.seed = round % 2 ? rb_unit_rand(rng) : 0;
             if (spp[round % 3] && rb_config_set_param(&cfg, spp[round % 3]) != 0) exit(1);
-            if (max_bits[round % 3] && rb_config_set_param(&cfg, max_bits[round % 3]) != 0)
-                exit(1);
+            if (max_bits[round % 3] && rb_config_set_param(&cfg, max_bits[round % 3]) != 0) exit(1);
             rb_unit_members ms;
             char fmt[32];
             snprintf(fmt, sizeof fmt, "f%%u-%llx", (unsigned long long)(rb_unit_rand(rng) & 0xFFF));
