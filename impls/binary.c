@@ -64,13 +64,28 @@ static int build(const rb_ring *hdr, rb_ring **out) {
 
 /* Index of the point owning pos (0 past the last point: the wrap). */
 static inline uint32_t find_point(const binary_ring *r, uint64_t pos) {
+    const uint64_t *p = r->vr.pos;
+    uint32_t n = r->vr.n;
     uint64_t t = pos >> r->shift;
     if (t >= r->n_index) t = r->n_index - 1; /* beyond a 32-bit hash's range: past every point */
     /* The answer is the first i >= index[t] with p[i] >= pos (points before
-     * index[t] have smaller top bits, so lie below pos); runs hold about one
-     * point, and a longer one ends at index[t + 1] (n past the last run). */
-    uint32_t hi = t + 1 < r->n_index ? r->index[t + 1] : r->vr.n;
-    return rb_vnode_ring_find_from(&r->vr, r->index[t], hi, pos);
+     * index[t] have smaller top bits, so lie below pos). Runs hold about one
+     * point, so two branch-free steps almost always reach it; a branchy
+     * search mispredicts on most lookups (measured: 4x slower in throughput).
+     * Longer runs finish with a binary search up to the run's end
+     * index[t + 1] (n past the last run). */
+    uint32_t i = rb_vnode_ring_step_(p, n, rb_vnode_ring_step_(p, n, r->index[t], pos), pos);
+    if (i < n && p[i] < pos) {
+        uint32_t hi = t + 1 < r->n_index ? r->index[t + 1] : n;
+        while (i < hi) {
+            uint32_t mid = i + (hi - i) / 2;
+            if (p[mid] < pos)
+                i = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    return i == n ? 0 : i;
 }
 
 static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
