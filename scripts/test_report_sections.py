@@ -141,6 +141,7 @@ with tempfile.TemporaryDirectory() as tmp:
     fuzz["targets"].pop()
     text = "\n".join(report.section_fuzz(make_run(tmp, "fuzz-clean", fuzz=fuzz)))
     check("fuzz: a clean run says so", "**0 crashes and 0 contract breaks** in 1 targets" in text, text)
+    check("fuzz: the fewest executions", "fewest 30123 (`keys`)" in text, text)
 
 if n_fail:
     print(f"report.sections: {n_fail} failures", file=sys.stderr)
