@@ -24,6 +24,16 @@ struct rb_ring {
     size_t header_bytes;      /* bytes held by this header, ids and bucket_pos */
 };
 
+/* rb_ring_owner_bucket_of — rb_ring_owner_bucket: the algorithm's
+ * owner_bucket, or when it has none (NULL) the default, the owner of the
+ * bucket's ring position (owner_position of bucket_pos[b]; positional
+ * algorithms only). 0 <= b < B, not checked. Pure; thread safe on a built
+ * ring. */
+static inline uint32_t rb_ring_owner_bucket_of(const rb_ring *r, uint32_t b) {
+    const rb_algo *a = r->algo;
+    return a->owner_bucket ? a->owner_bucket(r, b) : a->owner_position(r, r->bucket_pos[b]);
+}
+
 /* rb_member_id_cmp — the order of member ids (the tie-break order of
  * id_order): memcmp over the common length, then the shorter first. <0, 0
  * (same id), >0. Pure. */

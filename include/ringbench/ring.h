@@ -145,7 +145,8 @@ struct rb_algo {
     uint32_t (*owner_position)(const rb_ring *r, uint64_t pos);
 
     /* owner_bucket: member index owning bucket b, 0 <= b < B (not checked in
-     * the hot path). Cannot fail. */
+     * the hot path). Cannot fail. NULL (positional algorithms): the default,
+     * owner_position of the bucket's position (rb_ring_bucket_position). */
     uint32_t (*owner_bucket)(const rb_ring *r, uint32_t b);
 
     /* bytes_held: bytes the algorithm allocated beyond the header (see
