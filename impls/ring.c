@@ -240,12 +240,10 @@ uint64_t rb_ring_bucket_position(const rb_ring *r, uint32_t b) {
     return r->bucket_pos ? r->bucket_pos[b] : 0;
 }
 
-uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) {
-    return rb_ring_owner_bucket_of(r, rb_ring_bucket_of_hash(r, h));
-}
+uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) { return rb_ring_owner_hash_of(r, h); }
 
 uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len) {
-    return rb_ring_owner_hash(r, r->cfg.bucket_hash->fn(key, len, r->cfg.seed));
+    return rb_ring_owner_key_of(r, key, len);
 }
 
 void rb_ring_fill_table(const rb_ring *r, uint32_t *owners) {
