@@ -180,7 +180,8 @@ const rb_algo rb_algo_ketama = {
     .description = "libketama-compatible ring: MD5 of \"id-k\", 160 points per server by weight",
     .source = "libketama (R. Jones, last.fm, 2007): ketama_create_continuum, ketama_get_server; "
               "Karger et al., STOC 1997, sec. 4",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_WEIGHTED | RB_ALGO_OWN_HASH,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_WEIGHTED | RB_ALGO_OWN_HASH |
+             RB_ALGO_MAY_REFUSE_WEIGHTS,
     .build = build,
     .owner_position = owner_position,
     .bytes_held = bytes_held,

@@ -120,6 +120,10 @@ enum {
     RB_ALGO_OWN_HASH = 1u << 7,      /* ring positions come from the algorithm's own hash
                                       * (ketama: MD5), not cfg.ring_hash; see
                                       * rb_ring_bucket_position */
+    RB_ALGO_MAY_REFUSE_WEIGHTS = 1u << 8, /* build may refuse valid weights that
+                                           * leave a member no point (RB_ENOPOINT;
+                                           * ketama: floor(40 N w / total) digests);
+                                           * no other algorithm may return it */
 };
 
 /*
