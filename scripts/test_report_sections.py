@@ -22,6 +22,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no scripts/__pycache__ in the source tree
 loader = importlib.machinery.SourceFileLoader("rb_report", os.path.join(HERE, "report"))
 spec = importlib.util.spec_from_loader("rb_report", loader)
 report = importlib.util.module_from_spec(spec)
