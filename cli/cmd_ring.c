@@ -184,7 +184,7 @@ static int derive_step(const char *cmd, const char *spec, rb_member_list *member
 /* Apply the --derive steps in order. 0 or an exit code (message printed). */
 static int derive_all(const char *cmd, const char *steps, rb_member_list *members, rb_ring **ring) {
     char spec[4096];
-    while (steps && *steps) {
+    while (steps) { /* an empty list or step ('', 'a;', 'a;;b') is an error, not "no step" */
         const char *end = strchr(steps, ';');
         size_t len = end ? (size_t)(end - steps) : strlen(steps);
         if (len == 0 || len >= sizeof spec)
