@@ -82,6 +82,9 @@ for r in seed["rows"]:
            f"| {r['algo']} | {r['hash']} | {r['moved_buckets']} | {r['ideal_buckets']} | {r['ratio']:.2f} |")
 vn = json.load(open(f"{run}/vnodes-buckets.json"))
 expect("vnodes verdict", f"**Verdict:** {vn['verdict']}.")
+b0 = vn["bounded_rows"][0]
+expect("vnodes bounded loads", f"| {b0['eps']:.2f} | {b0['n_vnodes']} | {b0['peak_to_mean_worst']:.3f} | ")
+expect("vnodes bounded note", vn["bounded_note"] + ".")
 hf = json.load(open(f"{run}/hyperfine/hyperfine.json"))
 r = hf["results"][0]
 expect("hyperfine mean", f"| {r.get('command_name') or r['command']} | {r['mean'] * 1e3:.1f} |")
@@ -96,6 +99,10 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     for r in pg["pgbench"]["runs"]:
         expect(f"pgbench TPS at {r['clients']} clients",
                f"| {r['clients']} | {r.get('when', '-')} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
+    ch = json.load(open(f"{run}/pg/chaos/chaos.json"))
+    expect("chaos verdict", "**Verdict: pass**" if ch["verdict"] == "pass" else "**Verdict: FAIL**")
+    expect("chaos lost", f"| **lost** | {ch['lost']} | 0 |")
+    expect("chaos kills", f"| kill | SIGKILL of a worker (replaced) | {ch['faults']['kill']['injected']} |")
     c = pg["cells"][0]
     expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
            f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
@@ -106,6 +113,8 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     else:
         v = next(v for v in eq["variants"] if v["variant"] == "trigger")
         expect("enqueue trigger rows/s", f"| `trigger` | no bucket sent; the queue's trigger calls ringbench_bucket() | {v['rows_per_s']:.0f} | {v['vs_client']:.3f} |")
+else:
+    expect("chaos not run", "**Not run in this run** (--no-pg): no chaos figures.")
 sys.exit(1 if bad else 0)
 PY
 
