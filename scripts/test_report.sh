@@ -3,7 +3,8 @@
 # with tiny sizes (scripts/run --smoke) into a temporary folder, then checks
 # what scripts/report made of them: both READMEs and every SVG exist, figures
 # in the README equal the ones in the JSON the tools wrote, an existing folder
-# is not clobbered, and a failing step or a missing result is reported by name.
+# is not clobbered, a failing step or a missing result is reported by name, and every JSON
+# file of the run validates against results/schema/ (scripts/check-schema).
 # Postgres only when RINGBENCH_PG_CONNINFO is set (scripts/test sets it to its
 # embedded server; scripts/run then uses that server).
 set -uo pipefail
@@ -116,6 +117,14 @@ if "$root/scripts/report" "$tmp/broken" 2> "$tmp/broken.err"; then
 fi
 grep -q 'seed-fnv1a32.json is missing' "$tmp/broken.err" ||
   fail "missing seed result: stderr does not name the file: $(cat "$tmp/broken.err")"
+
+# 7. every JSON file of the run validates against its schema in results/schema/ (issue 14 §6)
+"$root/scripts/check-schema" "$run" > "$tmp/schema.out"
+case $? in
+  0) ;;
+  77) echo "report.smoke: schemas not checked: $(cat "$tmp/schema.out")" >&2 ;;
+  *) fail "scripts/check-schema $run: invalid or unknown JSON (above)" ;;
+esac
 
 if [ "$n_fail" -ne 0 ]; then
   echo "report.smoke: $n_fail failures" >&2
