@@ -128,26 +128,6 @@ void rb_bench_cursor_init(rb_bench_cursor *c) {
     c->zero = opaque_zero;
 }
 
-/*
- * The loops below come in pairs. Latency: the next index is
- * i + 1 + (result & zero) — always i + 1, but the CPU cannot compute the next
- * key's address before the previous result is known, so lookups serialise.
- * Throughput: the next index is i + 1, independent of the result.
- */
-#define RB_BENCH_LOOP(DEPENDENT, N_ITEMS, RESULT_EXPR)                                             \
-    do {                                                                                           \
-        size_t i = c->i, n_items = (N_ITEMS);                                                      \
-        uint64_t sum = 0, zero = c->zero;                                                          \
-        for (size_t done = 0; done < n_lookups; done++) {                                          \
-            uint64_t result = (RESULT_EXPR);                                                       \
-            sum += result;                                                                         \
-            i += 1 + ((DEPENDENT) ? (result & zero) : 0);                                          \
-            if (i >= n_items) i -= n_items;                                                        \
-        }                                                                                          \
-        c->i = i;                                                                                  \
-        return sum;                                                                                \
-    } while (0)
-
 uint64_t rb_bench_owner_key_latency(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,
                                     size_t n_lookups) {
     RB_BENCH_LOOP(1, k->n_keys, rb_ring_owner_key(r, k->key[i], k->len[i]));

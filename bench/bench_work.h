@@ -67,6 +67,29 @@ typedef struct rb_bench_cursor {
 } rb_bench_cursor;
 void rb_bench_cursor_init(rb_bench_cursor *c);
 
+/*
+ * RB_BENCH_LOOP — the measured loop of every lookup benchmark, inside a
+ * function with parameters `c` (rb_bench_cursor *) and `n_lookups`; it
+ * returns the sum of RESULT_EXPR over n_lookups items, index `i` wrapping at
+ * N_ITEMS. The loops come in pairs. Latency: the next index is
+ * i + 1 + (result & zero) — always i + 1, but the CPU cannot compute the next
+ * key's address before the previous result is known, so lookups serialise.
+ * Throughput: the next index is i + 1, independent of the result.
+ */
+#define RB_BENCH_LOOP(DEPENDENT, N_ITEMS, RESULT_EXPR)                                             \
+    do {                                                                                           \
+        size_t i = c->i, n_items = (N_ITEMS);                                                      \
+        uint64_t sum = 0, zero = c->zero;                                                          \
+        for (size_t done = 0; done < n_lookups; done++) {                                          \
+            uint64_t result = (RESULT_EXPR);                                                       \
+            sum += result;                                                                         \
+            i += 1 + ((DEPENDENT) ? (result & zero) : 0);                                          \
+            if (i >= n_items) i -= n_items;                                                        \
+        }                                                                                          \
+        c->i = i;                                                                                  \
+        return sum;                                                                                \
+    } while (0)
+
 /* n_lookups key lookups (rb_ring_owner_key) from the cursor; returns the sum
  * of owners (to be consumed so the work is not dropped). */
 uint64_t rb_bench_owner_key_latency(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,

@@ -13,6 +13,10 @@
 //                                        (incremental when the algorithm has derive,
 //                                        else a rebuild; counter `incremental`)
 //   qsort_u64/N:/V:                      qsort of N*V random u64 (build control)
+//   peer/<mode>/libmemcached-ketama/md5/N:  libmemcached's ketama, key -> server
+//   peer/<mode>/ketama/md5/N:            ringbench's ketama on the same MD5 key
+//                                        position (peer_ketama.h; both rows only
+//                                        when built with libmemcached)
 // <mode> is latency or throughput (bench_work.h). V is omitted for
 // algorithms without RB_ALGO_USES_VNODES. See bench/README.md.
 #include <benchmark/benchmark.h>
@@ -27,6 +31,9 @@
 
 #include "bench_work.h"
 #include "build_info.h"
+#ifdef RINGBENCH_HAVE_LIBMEMCACHED
+#include "peer_ketama.h"
+#endif
 extern "C" {
 #include "cli.h"
 }
@@ -266,6 +273,59 @@ void plain(benchmark::internal::Benchmark *b) {
     if (g_opt.smoke) b->Iterations(1);
 }
 
+#ifdef RINGBENCH_HAVE_LIBMEMCACHED
+// The ketama peer rows: libmemcached's ketama and ours over the same servers,
+// after checking that both give the same server for the first 10,000 keys.
+void bench_peer_ketama(benchmark::State &st, bool libmemcached, bool latency) {
+    const rb_algo *ketama = rb_algo_by_name("ketama");
+    rb_ring *ring = ketama ? cached_ring(st, ketama, &rb_hash_xxh3) : nullptr;
+    if (!ring) return;
+    Members m(static_cast<uint32_t>(st.range(0)));
+    rb_peer_ketama *peer = m.members ? rb_peer_ketama_open(m.members, st.range(0)) : nullptr;
+    if (!peer) {
+        st.SkipWithError("libmemcached refused the server list");
+        return;
+    }
+    long bad = rb_peer_ketama_first_disagreement(peer, ring, &g_keys, 10000);
+    if (bad >= 0) {
+        st.SkipWithError(
+            ("libmemcached and ketama disagree on key " + std::to_string(bad)).c_str());
+        rb_peer_ketama_close(peer);
+        return;
+    }
+    rb_bench_cursor c;
+    rb_bench_cursor_init(&c);
+    for (auto _ : st) {
+        uint64_t sum =
+            libmemcached
+                ? (latency ? rb_peer_ketama_latency(peer, &g_keys, &c, kLookupsPerIteration)
+                           : rb_peer_ketama_throughput(peer, &g_keys, &c, kLookupsPerIteration))
+                : (latency
+                       ? rb_peer_ketama_ours_latency(ring, &g_keys, &c, kLookupsPerIteration)
+                       : rb_peer_ketama_ours_throughput(ring, &g_keys, &c, kLookupsPerIteration));
+        benchmark::DoNotOptimize(sum);
+    }
+    rb_peer_ketama_close(peer);
+    set_lookup_rate(st);
+}
+
+// libmemcached's continuum holds at most MEMCACHED_CONTINUUM_SIZE points (an
+// assertion aborts the process above 100 servers), so N stops at 64 here.
+const std::vector<int64_t> kPeerMembers = {3, 4, 16, 64};
+
+void register_peers(const std::string &mode, bool latency) {
+    for (bool libmemcached : {true, false}) {
+        std::string name =
+            "peer/" + mode + (libmemcached ? "/libmemcached-ketama" : "/ketama") + "/md5";
+        plain(benchmark::RegisterBenchmark(name.c_str(), bench_peer_ketama, libmemcached, latency)
+                  ->ArgNames({"N"})
+                  ->ArgsProduct({kPeerMembers}));
+    }
+}
+#else
+void register_peers(const std::string &, bool) {}
+#endif
+
 void register_all() {
     const char *modes[2] = {"latency", "throughput"};
     for (int lat = 1; lat >= 0; lat--) {
@@ -290,6 +350,7 @@ void register_all() {
             std::string name = "position/" + mode + "/" + algo->name + "/xxh3";
             grid(benchmark::RegisterBenchmark(name.c_str(), bench_position, algo, lat == 1), algo);
         }
+        register_peers(mode, lat == 1);
     }
     for (size_t a = 0; a < rb_algo_count(); a++) {
         const rb_algo *algo = rb_algo_at(a);

@@ -110,6 +110,24 @@ def write_readme_targets(readme, path, runs):
         f.write(head + "\n".join(block) + tail)
 
 
+def peer_targets(runs):
+    """Issue #12's ketama targets against libmemcached measured in the same run:
+    ringbench's key path (xxh3 bucket hash, then the owner) >= 5x faster than
+    libmemcached's key -> server (MD5 + its continuum search), and on the same
+    MD5 key position within 1.1x of it."""
+    rows = []
+    for mode in ("latency", "throughput"):
+        for n in (16, 64):
+            lib = ns_per_lookup(runs, f"peer/{mode}/libmemcached-ketama/md5/N:{n}")
+            r = ratio(lib, ns_per_lookup(runs, f"key/{mode}/ketama/xxh3/N:{n}"))
+            rows.append((f"libmemcached ketama / ringbench ketama key path (xxh3), {mode}, N={n}",
+                         r, ">= 5", verdict(r, 5, True)))
+            r = ratio(ns_per_lookup(runs, f"peer/{mode}/ketama/md5/N:{n}"), lib)
+            rows.append((f"ringbench ketama / libmemcached ketama, same MD5 key position, {mode}, "
+                         f"N={n}", r, "<= 1.1", verdict(r, 1.1, False)))
+    return rows
+
+
 def targets(runs):
     """(figure, measured, target text, verdict) rows."""
     rows = []
@@ -131,6 +149,7 @@ def targets(runs):
                   ns_per_lookup(runs, f"hash/{mode}/xxh3"))
         rows.append((f"binary / hash-only control, {mode}, N=64 V=128", r, "<= 10",
                      verdict(r, 10, False)))
+    rows += peer_targets(runs)
     q = cpu_ns(runs, "qsort_u64/N:1024/V:128")
     for algo in ("linear", "binary"):
         r = ratio(cpu_ns(runs, f"build/{algo}/xxh3/N:1024/V:128"), q)
