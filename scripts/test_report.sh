@@ -83,6 +83,9 @@ for r in seed["rows"]:
            f"| {r['algo']} | {r['hash']} | {r['moved_buckets']} | {r['ideal_buckets']} | {r['ratio']:.2f} |")
 vn = json.load(open(f"{run}/vnodes-buckets.json"))
 expect("vnodes verdict", f"**Verdict:** {vn['verdict']}.")
+b0 = vn["bounded_rows"][0]
+expect("vnodes bounded loads", f"| {b0['eps']:.2f} | {b0['n_vnodes']} | {b0['peak_to_mean_worst']:.3f} | ")
+expect("vnodes bounded note", vn["bounded_note"] + ".")
 hf = json.load(open(f"{run}/hyperfine/hyperfine.json"))
 r = hf["results"][0]
 expect("hyperfine mean", f"| {r.get('command_name') or r['command']} | {r['mean'] * 1e3:.1f} |")

@@ -1055,6 +1055,15 @@ static const char vnodes_help[] =
     "evenly). When the target is below either, the command says so and which B\n"
     "would be needed.\n"
     "\n"
+    "Beside V, bounded loads (Mirrokni, Thorup, Zadimoghaddam, SODA 2018;\n"
+    "algorithm `bounded` over --algo at --bounded-vnodes) cap every member at\n"
+    "ceil((1+eps)B/N) buckets: for each eps a row gives the worst bucket\n"
+    "peak-to-mean over the same memberships (all blocks), that cap over B/N,\n"
+    "and the movement on add and on removing a member against the ideal; the\n"
+    "command names the largest listed eps that meets the target (the cheapest\n"
+    "in movement: a smaller eps caps lower). Needs a positional --algo; in csv\n"
+    "only the V table is printed.\n"
+    "\n"
     "options:\n"
     "  --members N1..N2     member counts (or a list a,b,c), required\n"
     "  --algo A             algorithm (default binary)\n"
@@ -1069,6 +1078,9 @@ static const char vnodes_help[] =
     "  --quantile Q         share of memberships that must meet the target (default 0.95)\n"
     "  --seed S             first seed (default 1)\n"
     "  --max-vnodes V       largest candidate (default 4096)\n"
+    "  --eps LIST           bounded-loads eps values in percent (default 5,10,25,35 and\n"
+    "                       the largest eps whose capacity meets the target at every N)\n"
+    "  --bounded-vnodes V   V of the source ring under bounded loads (default 1)\n"
     "  --format F           text, json, csv or md (default text)\n"
     "  --quiet              no progress on stderr\n";
 
@@ -1124,6 +1136,7 @@ static uint32_t buckets_needed(uint32_t B, const u32_list *ns, double target) {
 }
 
 enum { VNODES_MAX_CANDIDATES = 17, VNODES_MAX_BLOCKS = 16 }; /* V = 1 .. 65536 */
+enum { VNODES_MAX_EPS = 16 };                                /* --eps values */
 
 struct vnodes_opts;
 static double sampling_worst(const struct vnodes_opts *o, const rb_key_list *keys, uint32_t B,
@@ -1133,8 +1146,8 @@ typedef struct vnodes_opts {
     rb_cli_ring ring;    /* --algo --hash --buckets --bucket-hash --table-source */
     const rb_algo *algo; /* ring.algo, or binary */
     const rb_hash *hash;
-    u32_list members;
-    uint32_t n_buckets, n_seeds, n_blocks, max_vnodes;
+    u32_list members, eps; /* eps: --eps, in percent */
+    uint32_t n_buckets, n_seeds, n_blocks, max_vnodes, bounded_vnodes;
     uint64_t first_seed;
     double target, quantile; /* peak-to-mean target; share of memberships that must meet it */
     const char *keys_path;
@@ -1144,8 +1157,8 @@ typedef struct vnodes_opts {
 
 /* Options of `vnodes` with a value that vnodes_option handles itself. */
 static const char *const vnodes_value_opts[] = {
-    "--members", "--target-peak", "--keys",       "--seeds",  "--seed",
-    "--blocks",  "--quantile",    "--max-vnodes", "--vnodes", NULL};
+    "--members",  "--target-peak", "--keys",   "--seeds", "--seed",           "--blocks",
+    "--quantile", "--max-vnodes",  "--vnodes", "--eps",   "--bounded-vnodes", NULL};
 
 /* Worst rb_sampling_peak_to_mean over the N list and the seeds with B
  * buckets (keys re-bucketed at B when given); -1 when out of memory. */
@@ -1231,6 +1244,18 @@ static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int 
     if (is_opt(arg, "--max-vnodes"))
         return rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes)
                    ? OPT_ERROR(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'",
+                               v)
+                   : 1;
+    if (is_opt(arg, "--eps"))
+        return parse_u32_list(cmd, arg, v, 0, 10000, &o->eps) ? -1
+               : o->eps.n > VNODES_MAX_EPS
+                   ? OPT_ERROR(cmd, "--eps takes at most %d values, got %zu", VNODES_MAX_EPS,
+                               o->eps.n)
+                   : 1;
+    if (is_opt(arg, "--bounded-vnodes"))
+        return rb_cli_parse_u32(v, 1, 65536, &o->bounded_vnodes)
+                   ? OPT_ERROR(cmd,
+                               "--bounded-vnodes must be a whole number from 1 to 65536, got '%s'",
                                v)
                    : 1;
     /* --vnodes */
@@ -1587,6 +1612,227 @@ static int vnodes_rows(const vnodes_opts *o, rb_config *cfg, const uint32_t *kpb
     return rc;
 }
 
+/* --- the bounded-loads alternative (issue 13) ----------------------------- */
+
+/* Default eps values in percent beside the one derived from the target. */
+static const uint32_t vnodes_eps_default[] = {5, 10, 25, 35};
+
+/* The capacity bound of impls/bounded.c as a peak-to-mean:
+ * ceil((1 + eps) B / N) / (B / N), in integers (eps = eps_pct / 100). */
+static double bounded_cap_p2m(uint32_t eps_pct, uint32_t B, uint32_t n) {
+    uint64_t num = (uint64_t)(100 + eps_pct) * B, den = 100ULL * n;
+    return (double)((num + den - 1) / den) * n / (double)B;
+}
+
+/* The largest eps_pct (0 .. 10000) whose capacity bound meets the target at
+ * every N of the list: the cheapest eps that guarantees it; -1 when even
+ * eps 0 misses (the target is below the integer floor). */
+static int bounded_eps_for_target(const vnodes_opts *o) {
+    int best = -1;
+    for (uint32_t e = 0; e <= 10000; e++) {
+        size_t i = 0;
+        while (i < o->members.n &&
+               bounded_cap_p2m(e, o->n_buckets, o->members.v[i]) <= o->target + 1e-12)
+            i++;
+        if (i < o->members.n) break;
+        best = (int)e;
+    }
+    return best;
+}
+
+/* The eps list: --eps, or the defaults plus the one derived from the target
+ * (when there is one); sorted, without repeats. Returns the count. */
+static size_t bounded_eps_list(const vnodes_opts *o, int derived, uint32_t *eps) {
+    uint32_t in[VNODES_MAX_EPS + 1];
+    size_t n_in = 0, n = 0;
+    for (size_t i = 0; i < o->eps.n; i++)
+        in[n_in++] = o->eps.v[i];
+    for (size_t i = 0; !o->eps.n && i < sizeof vnodes_eps_default / sizeof *vnodes_eps_default; i++)
+        in[n_in++] = vnodes_eps_default[i];
+    if (!o->eps.n && derived >= 0) in[n_in++] = (uint32_t)derived;
+    for (size_t i = 0; i < n_in; i++) { /* insertion into eps[0 .. n) */
+        size_t j = n;
+        while (j > 0 && eps[j - 1] > in[i])
+            j--;
+        if (j > 0 && eps[j - 1] == in[i]) continue;
+        memmove(eps + j + 1, eps + j, (n - j) * sizeof *eps);
+        eps[j] = in[i], n++;
+    }
+    return n;
+}
+
+/* cfg for the wrapper: o's config at V = bounded_vnodes, the source o->algo
+ * and eps_pct = eps (any eps_pct given with --param replaced). */
+static int bounded_config(const vnodes_opts *o, uint32_t eps, rb_config *cfg) {
+    *cfg = o->ring.cfg;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < cfg->n_params; i++)
+        if (strcmp(cfg->params[i].name, "eps_pct")) cfg->params[k++] = cfg->params[i];
+    cfg->n_params = k;
+    cfg->n_vnodes = o->bounded_vnodes;
+    cfg->table_source = o->algo->name;
+    char assign[32];
+    snprintf(assign, sizeof assign, "eps_pct=%u", eps);
+    return rb_config_set_param(cfg, assign);
+}
+
+/* One eps over every N and seed of every block: bucket peak-to-mean, and
+ * the moved fraction over its ideal on add and on remove (middle). */
+typedef struct bounded_row {
+    double worst_p2m, sum_p2m, worst_cap, sum_add, worst_add, sum_rm, worst_rm;
+    uint32_t worst_n;
+    uint64_t n_cases, n_rm;
+} bounded_row;
+
+static void bounded_row_add(bounded_row *r, const rb_case *c, double cap, uint32_t n) {
+    double p2m = c->bucket_spread.peak_to_mean,
+           add = c->change[RB_CHANGE_ADD].moved_bucket_fraction /
+                 c->change[RB_CHANGE_ADD].ideal_fraction;
+    if (p2m > r->worst_p2m) r->worst_p2m = p2m, r->worst_n = n, r->worst_cap = cap;
+    if (add > r->worst_add) r->worst_add = add;
+    r->sum_p2m += p2m, r->sum_add += add, r->n_cases++;
+    if (!c->has_remove) return;
+    const rb_movement *rm = &c->change[RB_CHANGE_REMOVE_MIDDLE];
+    double ratio = rm->moved_bucket_fraction / rm->ideal_fraction;
+    if (ratio > r->worst_rm) r->worst_rm = ratio;
+    r->sum_rm += ratio, r->n_rm++;
+}
+
+static int bounded_measure(const vnodes_opts *o, const rb_config *cfg, uint32_t eps,
+                           uint32_t *scratch, bounded_row *row) {
+    const rb_algo *a = rb_algo_by_name("bounded");
+    memset(row, 0, sizeof *row);
+    for (size_t i = 0; i < o->members.n; i++) {
+        uint32_t n = o->members.v[i];
+        double cap = bounded_cap_p2m(eps, cfg->n_buckets, n);
+        memberships ms;
+        size_t n_seeds = (size_t)o->n_seeds * o->n_blocks;
+        int rc = memberships_make(&ms, o->first_seed, n_seeds, (size_t)n + 1);
+        if (rc) return rc;
+        for (size_t s = 0; s < n_seeds && !rc; s++) {
+            rb_case c;
+            rc = rb_sweep_case(a, cfg, ms.members + s * ms.n, n, NULL, 0, scratch, &c);
+            if (!rc) bounded_row_add(row, &c, cap, n);
+        }
+        memberships_free(&ms);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static const rb_col bounded_cols[] = {
+    {"eps", "eps", 5, RB_COL_F2},
+    {"n_vnodes", "V", 3, RB_COL_U64},
+    {"peak_to_mean_worst", "worst p2m", 9, RB_COL_F3},
+    {"worst_at_n_members", "at N", 4, RB_COL_U64},
+    {"cap_peak_to_mean", "cap p2m", 7, RB_COL_F3},
+    {"peak_to_mean_mean", "mean p2m", 8, RB_COL_F3},
+    {"add_ratio_mean", "add/ideal", 9, RB_COL_F2},
+    {"add_ratio_worst", "worst", 6, RB_COL_F2},
+    {"remove_ratio_mean", "remove/ideal", 12, RB_COL_F2},
+    {"remove_ratio_worst", "worst", 6, RB_COL_F2},
+    {"meets_target", "meets", 5, RB_COL_STR},
+    {"eps_pct", "", 0, RB_COL_U64},
+};
+
+/* The bounded rows and the largest eps among them that meets the target
+ * (-1: none); rows in eps order. */
+static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps, uint32_t *scratch,
+                        FILE *f, int *meeting) {
+    rb_report rep;
+    int rc = 0;
+    *meeting = -1;
+    if (o->fmt == RB_FMT_JSON) fputs(",\n\"bounded_rows\": ", f);
+    rb_report_begin(&rep, f, o->fmt, bounded_cols, sizeof bounded_cols / sizeof bounded_cols[0]);
+    for (size_t e = 0; e < n_eps && !rc; e++) {
+        rb_config cfg;
+        bounded_row r;
+        if (!o->quiet) fprintf(stderr, "ringbench vnodes: bounded loads, eps %u%%\n", eps[e]);
+        if ((rc = bounded_config(o, eps[e], &cfg)) ||
+            (rc = bounded_measure(o, &cfg, eps[e], scratch, &r)))
+            break;
+        int meets = r.worst_p2m <= o->target;
+        if (meets) *meeting = (int)eps[e];
+        rb_cell cells[] = {
+            {.d = eps[e] / 100.0},
+            {.u = vnodes_uses(o) ? o->bounded_vnodes : RB_CELL_NONE},
+            {.d = r.worst_p2m},
+            {.u = r.worst_n},
+            {.d = r.worst_cap},
+            {.d = r.sum_p2m / (double)r.n_cases},
+            {.d = r.sum_add / (double)r.n_cases},
+            {.d = r.worst_add},
+            {.d = r.n_rm ? r.sum_rm / (double)r.n_rm : NAN},
+            {.d = r.n_rm ? r.worst_rm : NAN},
+            {.s = meets ? "yes" : "no"},
+            {.u = eps[e]},
+        };
+        rb_report_row(&rep, cells);
+        fflush(f);
+    }
+    rb_report_end(&rep);
+    return rc;
+}
+
+/* The bounded-loads section: a table of eps against spread and movement at
+ * V = --bounded-vnodes, then its verdict (issue 13). CSV holds one table:
+ * there the verdict alone goes to stderr. */
+static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f) {
+    char note[512];
+    if (!o->algo->owner_position) {
+        snprintf(note, sizeof note, "bounded loads need a positional source; %s is not one",
+                 o->algo->name);
+        if (o->fmt == RB_FMT_JSON) {
+            fputs(",\n\"bounded_note\": ", f);
+            rb_json_string(f, note, strlen(note));
+        } else {
+            rb_report_note(o->fmt == RB_FMT_CSV ? stderr : f, o->fmt, "%s", note);
+        }
+        return 0;
+    }
+    int derived = bounded_eps_for_target(o), meeting;
+    uint32_t eps[VNODES_MAX_EPS];
+    size_t n_eps = bounded_eps_list(o, derived, eps);
+    if (o->fmt == RB_FMT_TEXT || o->fmt == RB_FMT_MD)
+        rb_report_note(f, o->fmt,
+                       "bounded loads instead of more vnodes (impls/bounded.c over %s at V %u, "
+                       "Mirrokni/Thorup/Zadimoghaddam SODA 2018): capacity ceil((1+eps)B/N) per "
+                       "member; cap p2m = that over B/N at the worst N; bucket load; add/ideal on "
+                       "adding a member (ideal 1/(N+1)), remove/ideal on removing the middle one "
+                       "(ideal 1/N); every seed of every block",
+                       o->algo->name, o->bounded_vnodes);
+    FILE *tf = o->fmt == RB_FMT_CSV ? NULL : f;
+    int rc = tf ? bounded_rows(o, eps, n_eps, scratch, tf, &meeting) : 0;
+    if (rc) return rc;
+    if (!tf) meeting = -1;
+    if (meeting >= 0)
+        snprintf(
+            note, sizeof note,
+            "bounded loads: eps %.2f is the largest listed eps whose worst peak-to-mean meets "
+            "the target %.3f at V %u (every smaller eps caps the load lower, at more movement)",
+            meeting / 100.0, o->target, o->bounded_vnodes);
+    else
+        snprintf(note, sizeof note, "bounded loads: no listed eps meets the target %.3f at V %u",
+                 o->target, o->bounded_vnodes);
+    if (o->fmt == RB_FMT_JSON) {
+        fprintf(f, ",\n\"bounded_vnodes\": %u, \"bounded_source\": \"%s\", ", o->bounded_vnodes,
+                o->algo->name);
+        fputs("\"bounded_eps_pct_meeting\": ", f);
+        meeting >= 0 ? fprintf(f, "%d", meeting) : fputs("null", f);
+        fputs(", \"bounded_eps_pct_for_target\": ", f);
+        derived >= 0 ? fprintf(f, "%d", derived) : fputs("null", f);
+        fputs(", \"bounded_note\": ", f);
+        rb_json_string(f, note, strlen(note));
+    } else if (tf) {
+        rb_report_note(f, o->fmt, "%s", note);
+        if (derived >= 0)
+            rb_report_note(f, o->fmt,
+                           "the capacity bound guarantees the target for every N up to eps %.2f",
+                           derived / 100.0);
+    }
+    return 0;
+}
+
 /* The floors and the verdict, after the table. */
 static void vnodes_footer(FILE *f, const vnodes_opts *o, const vnodes_floors *fl,
                           const vnodes_blocks *bl, const vnodes_pick *p, const char *verdict) {
@@ -1671,6 +1917,7 @@ static int run_vnodes(const vnodes_opts *o) {
     double best_p2m;
     uint32_t best_v = 0;
     rc = vnodes_rows(o, &cfg, kpb, keys.n, scratch, n_max, f, &bl, &best_p2m, &best_v);
+    if (!rc) rc = vnodes_bounded(o, scratch, f);
     if (rc) {
         free(kpb), free(scratch), rb_key_list_free(&keys);
         return rb_cli_fail(cmd, "%s", rb_error_detail());
@@ -1699,6 +1946,7 @@ int rb_cmd_vnodes(int argc, char **argv) {
                      .n_blocks = 3,
                      .quantile = 0.95,
                      .max_vnodes = 4096,
+                     .bounded_vnodes = 1,
                      .first_seed = 1,
                      .target = 1.10,
                      .fmt = RB_FMT_TEXT};
@@ -1706,5 +1954,6 @@ int rb_cmd_vnodes(int argc, char **argv) {
     int rc = parse_vnodes(argc, argv, &o);
     if (rc == RB_CLI_CONTINUE) rc = run_vnodes(&o);
     u32_list_free(&o.members);
+    u32_list_free(&o.eps);
     return rc;
 }
