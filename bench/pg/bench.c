@@ -267,10 +267,15 @@ static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--smoke") == 0) set_profile(p, "smoke");
-        if (strcmp(argv[i], "--quick") == 0) set_profile(p, "quick");
-        if (strcmp(argv[i], "--full") == 0) set_profile(p, "full");
+    const char *profile = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--smoke") && strcmp(a, "--quick") && strcmp(a, "--full")) continue;
+        if (profile && strcmp(profile, a))
+            return rb_cli_usage_error(CMD, "give one of --smoke, --quick, --full, not %s and %s",
+                                      profile, a);
+        profile = a;
+        set_profile(p, a + 2);
     }
     int custom = 0;
     for (int i = 1; i < argc; i++) {
