@@ -100,6 +100,10 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     for r in pg["pgbench"]["runs"]:
         expect(f"pgbench TPS at {r['clients']} clients",
                f"| {r['clients']} | {r.get('when', '-')} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
+    ch = json.load(open(f"{run}/pg/chaos/chaos.json"))
+    expect("chaos verdict", "**Verdict: pass**" if ch["verdict"] == "pass" else "**Verdict: FAIL**")
+    expect("chaos lost", f"| **lost** | {ch['lost']} | 0 |")
+    expect("chaos kills", f"| kill | SIGKILL of a worker (replaced) | {ch['faults']['kill']['injected']} |")
     c = pg["cells"][0]
     expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
            f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
@@ -110,6 +114,8 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     else:
         v = next(v for v in eq["variants"] if v["variant"] == "trigger")
         expect("enqueue trigger rows/s", f"| `trigger` | no bucket sent; the queue's trigger calls ringbench_bucket() | {v['rows_per_s']:.0f} | {v['vs_client']:.3f} |")
+else:
+    expect("chaos not run", "**Not run in this run** (--no-pg): no chaos figures.")
 sys.exit(1 if bad else 0)
 PY
 
