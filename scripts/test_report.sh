@@ -28,9 +28,10 @@ touch "$tmp/afile"
 "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/afile/out" \
   > /dev/null 2> "$tmp/afile.err"
 rc=$?
-[ "$rc" = 1 ] && [ "$(wc -l < "$tmp/afile.err")" = 1 ] &&
-  grep -q '^scripts/run: cannot create the folder of --out' "$tmp/afile.err" ||
+if [ "$rc" != 1 ] || [ "$(wc -l < "$tmp/afile.err")" != 1 ] ||
+   ! grep -q '^scripts/run: cannot create the folder of --out' "$tmp/afile.err"; then
   fail "--out under a regular file: exit $rc, stderr: $(cat "$tmp/afile.err")"
+fi
 
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
