@@ -24,6 +24,16 @@ fi
 grep -q 'step 2/[0-9]* (build' "$tmp/bad.err" ||
   fail "failing build step: stderr does not name step 2 (build); got: $(tail -n 3 "$tmp/bad.err")"
 
+# 1b. an --out whose parent cannot be made (a regular file on the path): one line, exit 1
+touch "$tmp/afile"
+"$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/afile/out" \
+  > /dev/null 2> "$tmp/afile.err"
+rc=$?
+if [ "$rc" != 1 ] || [ "$(wc -l < "$tmp/afile.err")" != 1 ] ||
+   ! grep -q '^scripts/run: cannot create the folder of --out' "$tmp/afile.err"; then
+  fail "--out under a regular file: exit $rc, stderr: $(cat "$tmp/afile.err")"
+fi
+
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
 pg=--no-pg
