@@ -185,12 +185,28 @@ def targets(runs):
     return rows
 
 
-def machine(ctx):
-    keys = ("date", "git_commit", "git_dirty", "host_name", "cpu_model", "num_cpus", "mhz_per_cpu",
-            "cpu_scaling_enabled", "c_compiler", "cxx_compiler", "build_type", "c_flags",
-            "allocator", "xxhash", "google_benchmark", "library_build_type", "key_source",
-            "n_keys", "lookups_per_iteration", "min_time_s", "n_buckets", "seed", "members")
+def machine_json(path):
+    """scripts/machine-record's machine.json beside RESULT.json, or None."""
+    p = os.path.join(os.path.dirname(os.path.abspath(path)), "machine.json")
+    try:
+        with open(p) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def machine(ctx, rec):
+    """The machine record (scripts/machine-record's machine.json beside the result), then the
+    benchmark's own context (Google Benchmark's host facts and this run's parameters)."""
     lines = ["| field | value |", "|---|---|"]
+    for k, v in (rec or {}).items():
+        if k != "versions":
+            lines.append(f"| {k} | {v} |")
+    for k, v in (rec or {}).get("versions", {}).items():
+        lines.append(f"| {k} | {v} |")
+    keys = ("host_name", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "cxx_compiler",
+            "allocator", "library_build_type", "key_source", "n_keys", "lookups_per_iteration",
+            "min_time_s", "n_buckets", "seed", "members")
     for k in keys:
         if k in ctx:
             lines.append(f"| {k} | {ctx[k]} |")
@@ -272,7 +288,7 @@ def main(argv):
     text = ["# ringbench lookup, rebuild and memory benchmarks", "",
             f"From `{shown}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
             "times CPU ms per build (Google Benchmark rates use CPU time); ratios compare "
-            "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
+            "figures of this one run.", "", "## Machine and build", "", machine(ctx, machine_json(path)), "",
             "## Targets (issues #4, #13)", ""]
     if str(ctx.get("min_time_s", "")).startswith("smoke"):
         text += ["**Smoke run: one iteration per case. These ratios are not measurements; "

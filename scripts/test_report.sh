@@ -3,7 +3,8 @@
 # with tiny sizes (scripts/run --smoke) into a temporary folder, then checks
 # what scripts/report made of them: both READMEs and every SVG exist, figures
 # in the README equal the ones in the JSON the tools wrote, an existing folder
-# is not clobbered, and a failing step or a missing result is reported by name.
+# is not clobbered, a failing step or a missing result is reported by name, and every JSON
+# file of the run validates against results/schema/ (scripts/check-schema).
 # Postgres only when RINGBENCH_PG_CONNINFO is set (scripts/test sets it to its
 # embedded server; scripts/run then uses that server).
 set -uo pipefail
@@ -22,6 +23,16 @@ if "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/ba
 fi
 grep -q 'step 2/[0-9]* (build' "$tmp/bad.err" ||
   fail "failing build step: stderr does not name step 2 (build); got: $(tail -n 3 "$tmp/bad.err")"
+
+# 1b. an --out whose parent cannot be made (a regular file on the path): one line, exit 1
+touch "$tmp/afile"
+"$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/afile/out" \
+  > /dev/null 2> "$tmp/afile.err"
+rc=$?
+if [ "$rc" != 1 ] || [ "$(wc -l < "$tmp/afile.err")" != 1 ] ||
+   ! grep -q '^scripts/run: cannot create the folder of --out' "$tmp/afile.err"; then
+  fail "--out under a regular file: exit $rc, stderr: $(cat "$tmp/afile.err")"
+fi
 
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
@@ -125,6 +136,14 @@ if "$root/scripts/report" "$tmp/broken" 2> "$tmp/broken.err"; then
 fi
 grep -q 'seed-fnv1a32.json is missing' "$tmp/broken.err" ||
   fail "missing seed result: stderr does not name the file: $(cat "$tmp/broken.err")"
+
+# 7. every JSON file of the run validates against its schema in results/schema/ (issue 14 §6)
+"$root/scripts/check-schema" "$run" > "$tmp/schema.out"
+case $? in
+  0) ;;
+  77) echo "report.smoke: schemas not checked: $(cat "$tmp/schema.out")" >&2 ;;
+  *) fail "scripts/check-schema $run: invalid or unknown JSON (above)" ;;
+esac
 
 if [ "$n_fail" -ne 0 ]; then
   echo "report.smoke: $n_fail failures" >&2
