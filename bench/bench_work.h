@@ -4,7 +4,7 @@
  * (gate_workload.c) so both time and count exactly the same loops.
  *
  * A lookup is what the measured system does for a key: bucket hash of the
- * key bytes, mod B, owner of the bucket (rb_ring_owner_key). Two modes:
+ * key bytes, mod B, owner of the bucket (rb_ring_owner_key, inlined). Two modes:
  *   latency    each lookup's key index depends on the previous result, so
  *              lookups cannot overlap in the CPU (time per lookup = latency);
  *   throughput lookups are independent (the CPU overlaps them).

@@ -12,7 +12,7 @@
  *
  * stdout: first "# key<TAB>value" lines describing the build (compiler,
  * flags, xxHash version, parameters), then one line per phase, "<phase>\t<n_ops>", in dump order,
- * where n_ops is what the phase's instructions are divided by (points built, lookups).
+ * where n_ops is what the phase's instructions are divided by (members built, lookups).
  * Deterministic: fixed keys, fixed seed, no clocks, no addresses hashed.
  *
  * usage: ringbench-gate-workload [--members N] [--vnodes V] [--lookups L]
@@ -53,7 +53,9 @@ static int run_algo(const rb_algo *algo, const gate_params *p, const rb_member *
         fprintf(stderr, "ringbench-gate-workload: build %s: %s\n", algo->name, rb_error_detail());
         return 1;
     }
-    phase_done("build", algo->name, rb_ring_n_points(ring));
+    /* Per member: every algorithm has members, while its "points" are vnodes
+     * for some, table slots for others (Maglev's 65,537) and nothing for jump. */
+    phase_done("build", algo->name, p->n_members);
 
     rb_bench_cursor c;
     rb_bench_cursor_init(&c);

@@ -21,7 +21,6 @@
 // algorithms without RB_ALGO_USES_VNODES. See bench/README.md.
 #include <benchmark/benchmark.h>
 #include <jemalloc/jemalloc.h>
-#include <xxhash.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -372,37 +371,17 @@ void register_all() {
     grid(benchmark::RegisterBenchmark("qsort_u64", bench_qsort), nullptr);
 }
 
-std::string cpu_model() {
-    FILE *f = std::fopen("/proc/cpuinfo", "r");
-    char line[512];
-    std::string model = "unknown";
-    while (f && std::fgets(line, sizeof line, f)) {
-        if (std::strncmp(line, "model name", 10) == 0) {
-            const char *colon = std::strchr(line, ':');
-            if (colon) model = colon + 2;
-            if (!model.empty() && model.back() == '\n') model.pop_back();
-            break;
-        }
-    }
-    if (f) std::fclose(f);
-    return model;
-}
-
 std::string jemalloc_version() {
     const char *v = nullptr;
     size_t sz = sizeof v;
     return mallctl("version", &v, &sz, nullptr, 0) == 0 && v ? v : RB_BUILD_JEMALLOC_VERSION;
 }
 
+/* The benchmark's own parameters; the machine record (CPU, compiler, flags, versions, commit)
+ * is scripts/machine-record's machine.json, which scripts/bench writes beside. */
 void add_context() {
-    benchmark::AddCustomContext("cpu_model", cpu_model());
-    benchmark::AddCustomContext("c_compiler", RB_BUILD_C_COMPILER);
     benchmark::AddCustomContext("cxx_compiler", RB_BUILD_CXX_COMPILER);
-    benchmark::AddCustomContext("build_type", RB_BUILD_TYPE);
-    benchmark::AddCustomContext("c_flags", RB_BUILD_C_FLAGS);
     benchmark::AddCustomContext("allocator", "jemalloc " + jemalloc_version());
-    benchmark::AddCustomContext("xxhash", std::to_string(XXH_versionNumber()));
-    benchmark::AddCustomContext("google_benchmark", RB_BUILD_BENCHMARK_VERSION);
     benchmark::AddCustomContext("key_source", g_keys.source);
     benchmark::AddCustomContext("n_keys", std::to_string(g_keys.n_keys));
     benchmark::AddCustomContext("lookups_per_iteration", std::to_string(kLookupsPerIteration));

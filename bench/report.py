@@ -174,15 +174,39 @@ def targets(runs):
         x = lo.get("structure_bytes_per_vnode") if lo else None
         rows.append((f"bytes per vnode, {algo}, ring structures / vnodes, N=1024 V=128", x,
                      "(<= 16)", "(not judged: the target is the whole ring)"))
+    # Issue 13, "speed near the floor": the vnode ring's exact owners at <= 2x AnchorHash's
+    # latency, N 16 to 1,024, on pre-hashed positions (the position path); binary beside it.
+    for algo in ("front", "binary"):
+        for n in (16, 64, 1024):
+            r = ratio(ns_per_lookup(runs, f"position/latency/{algo}/xxh3/N:{n}/V:128"),
+                      ns_per_lookup(runs, f"position/latency/anchor/xxh3/N:{n}"))
+            rows.append((f"{algo} / anchor, position path, latency, N={n} V=128 (issue 13)", r,
+                         "<= 2", verdict(r, 2, False)))
     return rows
 
 
-def machine(ctx):
-    keys = ("date", "git_commit", "git_dirty", "host_name", "cpu_model", "num_cpus", "mhz_per_cpu",
-            "cpu_scaling_enabled", "c_compiler", "cxx_compiler", "build_type", "c_flags",
-            "allocator", "xxhash", "google_benchmark", "library_build_type", "key_source",
-            "n_keys", "lookups_per_iteration", "min_time_s", "n_buckets", "seed", "members")
+def machine_json(path):
+    """scripts/machine-record's machine.json beside RESULT.json, or None."""
+    p = os.path.join(os.path.dirname(os.path.abspath(path)), "machine.json")
+    try:
+        with open(p) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def machine(ctx, rec):
+    """The machine record (scripts/machine-record's machine.json beside the result), then the
+    benchmark's own context (Google Benchmark's host facts and this run's parameters)."""
     lines = ["| field | value |", "|---|---|"]
+    for k, v in (rec or {}).items():
+        if k != "versions":
+            lines.append(f"| {k} | {v} |")
+    for k, v in (rec or {}).get("versions", {}).items():
+        lines.append(f"| {k} | {v} |")
+    keys = ("host_name", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled", "cxx_compiler",
+            "allocator", "library_build_type", "key_source", "n_keys", "lookups_per_iteration",
+            "min_time_s", "n_buckets", "seed", "members")
     for k in keys:
         if k in ctx:
             lines.append(f"| {k} | {ctx[k]} |")
@@ -264,8 +288,8 @@ def main(argv):
     text = ["# ringbench lookup, rebuild and memory benchmarks", "",
             f"From `{shown}`. Lookup times are ns per lookup = 1 / lookups_per_s, build "
             "times CPU ms per build (Google Benchmark rates use CPU time); ratios compare "
-            "figures of this one run.", "", "## Machine and build", "", machine(ctx), "",
-            "## Targets (issue #4)", ""]
+            "figures of this one run.", "", "## Machine and build", "", machine(ctx, machine_json(path)), "",
+            "## Targets (issues #4, #13)", ""]
     if str(ctx.get("min_time_s", "")).startswith("smoke"):
         text += ["**Smoke run: one iteration per case. These ratios are not measurements; "
                  "run without --smoke for figures.**", ""]

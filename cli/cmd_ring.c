@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "ring_impl.h" /* rb_ring_owner_bucket_of, inline */
 
 /* --- list --- */
 
@@ -183,7 +184,7 @@ static int derive_step(const char *cmd, const char *spec, rb_member_list *member
 /* Apply the --derive steps in order. 0 or an exit code (message printed). */
 static int derive_all(const char *cmd, const char *steps, rb_member_list *members, rb_ring **ring) {
     char spec[4096];
-    while (steps && *steps) {
+    while (steps) { /* an empty list or step ('', 'a;', 'a;;b') is an error, not "no step" */
         const char *end = strchr(steps, ';');
         size_t len = end ? (size_t)(end - steps) : strlen(steps);
         if (len == 0 || len >= sizeof spec)
@@ -257,7 +258,7 @@ static void owner_rows(rb_out *out, const rb_ring *ring, uint32_t replicas, cons
                        size_t len, uint32_t *owners) {
     uint32_t b = rb_bucket_of(rb_ring_config(ring), key, len);
     uint32_t n = replicas ? (uint32_t)rb_ring_owners(ring, b, owners, replicas) : 1;
-    if (!replicas) owners[0] = rb_ring_owner_bucket(ring, b);
+    if (!replicas) owners[0] = rb_ring_owner_bucket_of(ring, b);
     for (uint32_t r = 0; r < n; r++) {
         rb_out_str(out, "key", key, len);
         rb_out_u64(out, "bucket", b);
@@ -327,7 +328,7 @@ int rb_cmd_table(int argc, char **argv) {
     rb_out_begin(&out, stdout, o.fmt, "bucket,owner", "owner");
     for (uint32_t b = 0; b < rb_ring_n_buckets(ring); b++) {
         rb_out_u64(&out, "bucket", b);
-        out_member(&out, "owner", ring, rb_ring_owner_bucket(ring, b));
+        out_member(&out, "owner", ring, rb_ring_owner_bucket_of(ring, b));
         rb_out_row_end(&out);
     }
     rb_out_end(&out);

@@ -231,10 +231,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             continue;
         }
         if (rc == RB_ENOTSUP) continue;
-        /* the contract refuses weights that leave a member no point; which
-         * weights do depends on the algorithm (ketama gives a server
-         * floor(40 N w / total) digests), so ref_valid cannot predict it */
-        if (rc == RB_ENOPOINT && rb_error_detail()[0]) continue;
+        /* an algorithm that declares RB_ALGO_MAY_REFUSE_WEIGHTS may refuse
+         * weights that leave a member no point (ketama gives a server
+         * floor(40 N w / total) digests; ref_valid cannot predict which);
+         * from any other algorithm RB_ENOPOINT breaks the contract */
+        if (rc == RB_ENOPOINT) {
+            FUZZ_CHECK(rb_algo_flags(a, &cfg) & RB_ALGO_MAY_REFUSE_WEIGHTS,
+                       "%s: RB_ENOPOINT for a valid membership, but the algorithm does not "
+                       "declare RB_ALGO_MAY_REFUSE_WEIGHTS: %s (V %u, B %u, '%s')",
+                       a->name, rb_error_detail(), cfg.n_vnodes, cfg.n_buckets, spec);
+            FUZZ_CHECK(rb_error_detail()[0], "%s: refused without a message", a->name);
+            continue;
+        }
         /* a parameter value the algorithm refuses (range, or a check like "prime") */
         if (cfg.n_params && (rc == RB_EINVAL || rc == RB_ERANGE) && rb_error_detail()[0]) continue;
         FUZZ_CHECK(rc == 0 && r, "%s: refused a valid membership: %d %s (V %u, B %u, '%s')",

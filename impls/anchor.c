@@ -111,10 +111,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return r->map.owner[anchor_slot(r, pos)];
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const anchor_ring *r = (const anchor_ring *)ring;
     return sizeof *r - sizeof(rb_ring) + rb_slotmap_bytes(&r->map) +
@@ -133,7 +129,6 @@ const rb_algo rb_algo_anchor = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .derive = rb_stateful_derive,

@@ -62,13 +62,6 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     return 0;
 }
 
-/* One branch-free step of the forward scan: past point i when it is below
- * pos (i stays put at n; the clamp keeps the read in bounds). */
-static inline uint32_t step(const uint64_t *p, uint32_t n, uint32_t i, uint64_t pos) {
-    uint32_t j = i < n ? i : n - 1;
-    return i + ((uint32_t)(i < n) & (uint32_t)(p[j] < pos));
-}
-
 /* Index of the point owning pos (0 past the last point: the wrap). */
 static inline uint32_t find_point(const binary_ring *r, uint64_t pos) {
     const uint64_t *p = r->vr.pos;
@@ -81,7 +74,7 @@ static inline uint32_t find_point(const binary_ring *r, uint64_t pos) {
      * search mispredicts on most lookups (measured: 4x slower in throughput).
      * Longer runs finish with a binary search up to the run's end
      * index[t + 1] (n past the last run). */
-    uint32_t i = step(p, n, step(p, n, r->index[t], pos), pos);
+    uint32_t i = rb_vnode_ring_step_(p, n, rb_vnode_ring_step_(p, n, r->index[t], pos), pos);
     if (i < n && p[i] < pos) {
         uint32_t hi = t + 1 < r->n_index ? r->index[t + 1] : n;
         while (i < hi) {
@@ -107,10 +100,6 @@ static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_
     return rb_vnode_ring_walk(&r->vr, find_point(r, ring->bucket_pos[b]), out, k);
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const binary_ring *r = (const binary_ring *)ring;
     return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) +
@@ -132,7 +121,6 @@ const rb_algo rb_algo_binary = {
              RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,

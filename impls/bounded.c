@@ -127,7 +127,8 @@ static void destroy(rb_ring *ring) {
 static unsigned flags_for(const rb_config *cfg) {
     const rb_algo *src = source_of(cfg);
     if (!src || src == &rb_algo_bounded || !src->owner_position) return 0;
-    return rb_algo_flags(src, cfg) & (RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES);
+    return rb_algo_flags(src, cfg) &
+           (RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MAY_REFUSE_WEIGHTS);
 }
 
 static const rb_param_spec params[] = {

@@ -7,12 +7,11 @@
 #include <math.h>
 #include <time.h>
 
-uint64_t rb_splitmix64(uint64_t *state) {
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+#include "mix.h"
+
+/* The one SplitMix64: the step and mixer are mix.h's, inline for the
+ * algorithms' lookups; this is the public stream over them. */
+uint64_t rb_splitmix64(uint64_t *state) { return rb_splitmix64_mix(*state += RB_SPLITMIX64_GAMMA); }
 
 double rb_unit_double(uint64_t *state) { return (double)(rb_splitmix64(state) >> 11) * 0x1.0p-53; }
 

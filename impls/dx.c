@@ -88,10 +88,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return owner[s];
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const dx_ring *r = (const dx_ring *)ring;
     return sizeof *r - sizeof(rb_ring) + rb_slotmap_bytes(&r->map);
@@ -111,7 +107,6 @@ const rb_algo rb_algo_dx = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .derive = rb_stateful_derive,

@@ -63,7 +63,6 @@ const rb_algo rb_algo_fliphash = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
     /* a bucket moves to the new last slot with probability 1/(N+1) (as jump;

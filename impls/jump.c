@@ -27,10 +27,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return rb_slot_owner(&r->slots, jump_hash(pos, r->slots.n));
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 uint32_t rb_jump_hash(uint64_t key, uint32_t n_buckets) { return jump_hash(key, n_buckets); }
 
 const rb_algo rb_algo_jump = {
@@ -40,7 +36,6 @@ const rb_algo rb_algo_jump = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE_LAST | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
     /* each bucket moves to the new last slot with probability 1/(N+1) (fig. 1's

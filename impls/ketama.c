@@ -168,10 +168,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return owner_point((const ketama_ring *)ring, (uint32_t)pos);
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_point((const ketama_ring *)ring, (uint32_t)ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const ketama_ring *r = (const ketama_ring *)ring;
     return sizeof *r - sizeof(rb_ring) + (size_t)r->n * (sizeof *r->point + sizeof *r->owner);
@@ -184,10 +180,10 @@ const rb_algo rb_algo_ketama = {
     .description = "libketama-compatible ring: MD5 of \"id-k\", 160 points per server by weight",
     .source = "libketama (R. Jones, last.fm, 2007): ketama_create_continuum, ketama_get_server; "
               "Karger et al., STOC 1997, sec. 4",
-    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_WEIGHTED | RB_ALGO_OWN_HASH,
+    .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_WEIGHTED | RB_ALGO_OWN_HASH |
+             RB_ALGO_MAY_REFUSE_WEIGHTS,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
 };

@@ -46,10 +46,6 @@ static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_
     return rb_vnode_ring_walk(vr, first_point(vr, ring->bucket_pos[b]), out, k);
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     return sizeof(linear_ring) - sizeof(rb_ring) +
            rb_vnode_ring_bytes(&((const linear_ring *)ring)->vr);
@@ -69,7 +65,6 @@ const rb_algo rb_algo_linear = {
              RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,

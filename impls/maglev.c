@@ -119,10 +119,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return r->entry[pos % r->m];
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const maglev_ring *r = (const maglev_ring *)ring;
     return sizeof *r - sizeof(rb_ring) + (size_t)r->m * sizeof *r->entry;
@@ -142,7 +138,6 @@ const rb_algo rb_algo_maglev = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .params = params,

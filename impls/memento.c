@@ -117,10 +117,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return r->map.owner[memento_slot(r, pos)];
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const memento_ring *r = (const memento_ring *)ring;
     size_t table = r->table ? ((size_t)r->mask + 1) * sizeof *r->table : 0;
@@ -140,7 +136,6 @@ const rb_algo rb_algo_memento = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = bytes_held,
     .destroy = destroy,
     .derive = rb_stateful_derive,

@@ -4,7 +4,9 @@
  * generator the algorithms draw from: JumpBackHash's random values (as in its
  * reference, Hash4j), multi-probe's probes, bounded loads' further choices.
  * The state advances by RB_SPLITMIX64_GAMMA; the output is the mixer of the
- * state. Not a public header.
+ * state. Not a public header: the public stream is rb_splitmix64
+ * (ringbench/common.h, impls/common.c), which is built on these two, so the
+ * generator has one copy; lookups inline the mixer instead of calling it.
  */
 #ifndef RINGBENCH_MIX_H
 #define RINGBENCH_MIX_H

@@ -13,10 +13,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return rb_slot_owner(&r->slots, (uint32_t)(pos % r->slots.n));
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 const rb_algo rb_algo_modn = {
     .name = "modn",
     .description = "hash mod N: the non-consistent baseline (control)",
@@ -24,7 +20,6 @@ const rb_algo rb_algo_modn = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_CONTROL | RB_ALGO_WEIGHTED,
     .build = rb_slots_ring_build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .bytes_held = rb_slots_ring_bytes,
     .destroy = rb_slots_ring_destroy,
 };

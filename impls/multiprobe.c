@@ -149,10 +149,6 @@ static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_
     return got;
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const multiprobe_ring *r = (const multiprobe_ring *)ring;
     return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) +
@@ -177,7 +173,6 @@ const rb_algo rb_algo_multiprobe = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_MONOTONE,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,

@@ -16,6 +16,7 @@
     X(modn)                                                                                        \
     X(linear)                                                                                      \
     X(binary)                                                                                      \
+    X(front)                                                                                       \
     X(jump)                                                                                        \
     X(rendezvous)                                                                                  \
     X(table)                                                                                       \

@@ -111,10 +111,6 @@ static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_
     return got;
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 static size_t bytes_held(const rb_ring *ring) {
     const hrw_ring *r = (const hrw_ring *)ring;
     size_t n = ring->n_members;
@@ -134,7 +130,6 @@ const rb_algo rb_algo_rendezvous = {
     .flags = RB_ALGO_POSITIONAL | RB_ALGO_ORDER_FREE | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,

@@ -1,7 +1,8 @@
 /*
  * ring.c — what every algorithm shares: validation of a membership and its
  * parameters, the ring header (copied ids, bucket positions), and the lookups
- * defined on top of owner_bucket.
+ * defined on top of owner_bucket (by default the owner of the bucket's
+ * position).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,7 +228,9 @@ uint32_t rb_ring_bucket_of_hash(const rb_ring *r, uint64_t h) {
     return (uint32_t)(r->bucket_mask ? (h & r->bucket_mask) : (h % r->cfg.n_buckets));
 }
 
-uint32_t rb_ring_owner_bucket(const rb_ring *r, uint32_t b) { return r->algo->owner_bucket(r, b); }
+uint32_t rb_ring_owner_bucket(const rb_ring *r, uint32_t b) {
+    return rb_ring_owner_bucket_of(r, b);
+}
 
 uint32_t rb_ring_owner_position(const rb_ring *r, uint64_t pos) {
     return r->algo->owner_position ? r->algo->owner_position(r, pos) : UINT32_MAX;
@@ -237,17 +240,15 @@ uint64_t rb_ring_bucket_position(const rb_ring *r, uint32_t b) {
     return r->bucket_pos ? r->bucket_pos[b] : 0;
 }
 
-uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) {
-    return r->algo->owner_bucket(r, rb_ring_bucket_of_hash(r, h));
-}
+uint32_t rb_ring_owner_hash(const rb_ring *r, uint64_t h) { return rb_ring_owner_hash_of(r, h); }
 
 uint32_t rb_ring_owner_key(const rb_ring *r, const void *key, size_t len) {
-    return rb_ring_owner_hash(r, r->cfg.bucket_hash->fn(key, len, r->cfg.seed));
+    return rb_ring_owner_key_of(r, key, len);
 }
 
 void rb_ring_fill_table(const rb_ring *r, uint32_t *owners) {
     for (uint32_t b = 0; b < r->cfg.n_buckets; b++)
-        owners[b] = r->algo->owner_bucket(r, b);
+        owners[b] = rb_ring_owner_bucket_of(r, b);
 }
 
 const void *rb_ring_member_id(const rb_ring *r, uint32_t idx, size_t *len) {

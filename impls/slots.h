@@ -31,17 +31,15 @@ static inline uint32_t rb_slot_owner(const rb_slots *s, uint32_t slot) {
 }
 
 /*
- * RB_SLOT_LOOKUPS(fn) — define the static owner_position and owner_bucket of
- * a slot algorithm whose slot of a position is fn(position, n_slots) (fn a
- * pure uint32_t (uint64_t key, uint32_t n); inlined, no indirect call).
+ * RB_SLOT_LOOKUPS(fn) — define the static owner_position of a slot algorithm
+ * whose slot of a position is fn(position, n_slots) (fn a pure
+ * uint32_t (uint64_t key, uint32_t n); inlined, no indirect call). Buckets
+ * take the default owner_bucket (the owner of the bucket's position).
  */
 #define RB_SLOT_LOOKUPS(fn)                                                                        \
     static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {                            \
         const rb_slots_ring *r = (const rb_slots_ring *)ring;                                      \
         return rb_slot_owner(&r->slots, fn(pos, r->slots.n));                                      \
-    }                                                                                              \
-    static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {                                \
-        return owner_position(ring, ring->bucket_pos[b]);                                          \
     }
 
 #endif

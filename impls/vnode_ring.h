@@ -32,6 +32,41 @@ int rb_vnode_ring_build(const rb_ring *hdr, rb_vnode_ring *vr);
  */
 uint32_t rb_vnode_ring_walk(const rb_vnode_ring *vr, uint32_t start, uint32_t *out, uint32_t k);
 
+/*
+ * rb_vnode_ring_find_from — index of the point owning `pos`: the first point
+ * at index >= i with position >= pos, given that every point below i lies
+ * below pos and that the answer is at most `hi` (<= n; n when unknown); 0
+ * when there is none (the wrap). Two branch-free steps cover the usual one
+ * or two points (a branchy scan mispredicts on most lookups: measured 4x
+ * slower in throughput), then a binary search up to hi for rare long runs.
+ * Pure. `front` searches with it from its front table; `binary` takes the
+ * same steps (rb_vnode_ring_step_) but finds its run's end only on the rare
+ * slow path (computing it up front cost +3.8% instructions per lookup in the
+ * callgrind gate).
+ */
+static inline uint32_t rb_vnode_ring_step_(const uint64_t *p, uint32_t n, uint32_t i,
+                                           uint64_t pos) {
+    uint32_t j = i < n ? i : n - 1; /* the clamp keeps the read in bounds; i stays at n */
+    return i + ((uint32_t)(i < n) & (uint32_t)(p[j] < pos));
+}
+
+static inline uint32_t rb_vnode_ring_find_from(const rb_vnode_ring *vr, uint32_t i, uint32_t hi,
+                                               uint64_t pos) {
+    const uint64_t *p = vr->pos;
+    uint32_t n = vr->n;
+    i = rb_vnode_ring_step_(p, n, rb_vnode_ring_step_(p, n, i, pos), pos);
+    if (i < n && p[i] < pos) {
+        while (i < hi) {
+            uint32_t mid = i + (hi - i) / 2;
+            if (p[mid] < pos)
+                i = mid + 1;
+            else
+                hi = mid;
+        }
+    }
+    return i == n ? 0 : i;
+}
+
 /* Free the arrays; safe on a zeroed struct. */
 void rb_vnode_ring_free(rb_vnode_ring *vr);
 

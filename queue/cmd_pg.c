@@ -267,7 +267,7 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     if (n_pos > 1) return rb_cli_usage_error(cmd, "one FILE at most (got '%s')", argv[2]);
     const char *path = n_pos ? argv[1] : "-";
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) return rb_cli_usage_error(cmd, "cannot open '%s'", path);
+    if (!f) return rb_cli_usage_error(cmd, "cannot open '%s': %s", path, strerror(errno));
     const char *name = f == stdin ? "stdin" : path;
     rb_key_list lines;
     rc = rb_key_list_read(f, &lines);

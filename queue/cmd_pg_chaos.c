@@ -411,10 +411,13 @@ static void print_report(FILE *out, chaos *c, const result *r, fault *faults, si
                 "\"done\": %lld, \"failed_by_policy\": %lld, \"lost\": %lld, \"effects\": %lld, "
                 "\"duplicate_effects\": %lld, \"deaths\": %lld, \"false_deaths\": %lld, "
                 "\"worker_exits_dead\": %u, \"worker_exits_error\": %u, \"elapsed_s\": %.1f, "
-                "\"verdict\": \"%s\",\n \"handler_starts_per_row\": [",
+                "\"verdict\": \"%s\",\n \"lease_ms\": %d, \"ttl_ms\": %d, \"heartbeat_ms\": %d, "
+                "\"pause_ms\": %d, \"work_ms\": %u, \"restart_cmd_given\": %s,\n "
+                "\"handler_starts_per_row\": [",
                 c->p->name, (unsigned long long)c->o->seed, c->p->workers, r->rows, r->done,
                 r->failed, r->lost, r->effects, r->dup_effects, r->deaths, r->false_deaths,
-                c->n_exit_dead, c->n_exit_error, r->elapsed_s, verdict);
+                c->n_exit_dead, c->n_exit_error, r->elapsed_s, verdict, LEASE_MS, TTL_MS,
+                HEARTBEAT_MS, PAUSE_MS, c->p->work_ms, c->o->restart_cmd ? "true" : "false");
         for (int k = 0; k < 6; k++)
             fprintf(out, "%s%lld", k ? ", " : "", r->starts_hist[k]);
         fprintf(out, "],\n \"claims_per_row\": [");

@@ -67,7 +67,8 @@ static void mark_uri(const char *s, size_t len, char *hide) {
         while (amp < len && s[amp] != '&')
             amp++;
         const char *eq = memchr(s + i, '=', amp - i);
-        if (eq && pct_eq_ci(s + i, (size_t)(eq - s) - i, "password"))
+        if (eq && (pct_eq_ci(s + i, (size_t)(eq - s) - i, "password") ||
+                   pct_eq_ci(s + i, (size_t)(eq - s) - i, "sslpassword")))
             for (size_t k = (size_t)(eq - s) + 1; k < amp; k++)
                 hide[k] = 1;
         i = amp + 1;
@@ -122,7 +123,7 @@ static void mark_keyvalue(const char *s, size_t len, char *hide) {
                 if (val) val[n++] = s[i];
             }
         }
-        int secret = eq_ci(s + kw, kw_len, "password") ||
+        int secret = eq_ci(s + kw, kw_len, "password") || eq_ci(s + kw, kw_len, "sslpassword") ||
                      (eq_ci(s + kw, kw_len, "dbname") && (!val || value_has_secret(val, n)));
         free(val);
         if (secret)
@@ -131,30 +132,55 @@ static void mark_keyvalue(const char *s, size_t len, char *hide) {
     }
 }
 
-char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size) {
-    const char *s = conninfo ? conninfo : "";
-    size_t len = strlen(s), o = 0;
+/* Copy text[0 ..) to out; with msg_mode 0, text is the conninfo s and its
+ * hidden runs become "***"; with msg_mode 1, every occurrence in text of a
+ * hidden run of s becomes "***". */
+static char *redact_into(const char *s, const char *text, int msg_mode, char *out,
+                         size_t out_size) {
+    size_t len = strlen(s), o = 0, tlen = strlen(text);
     if (out_size == 0) return out;
     char *hide = calloc(len + 1, 1);
     if (!hide) { /* cannot tell what is secret: show nothing */
-        snprintf(out, out_size, "%s", len ? "***" : "");
+        snprintf(out, out_size, "%s", tlen ? "***" : "");
         return out;
     }
     if (is_uri(s))
         mark_uri(s, len, hide);
     else
         mark_keyvalue(s, len, hide);
-    for (size_t i = 0; i < len && o + 1 < out_size; i++) {
-        if (!hide[i]) {
-            out[o++] = s[i];
+    for (size_t i = 0; i < tlen && o + 1 < out_size; i++) {
+        size_t run = 0; /* length of the hidden text that starts at text[i] */
+        if (!msg_mode) {
+            while (i + run < len && hide[i + run])
+                run++;
+        } else {
+            for (size_t a = 0; a < len && !run; a++) {
+                size_t b = a;
+                while (b < len && hide[b])
+                    b++;
+                if (b > a && strncmp(text + i, s + a, b - a) == 0) run = b - a;
+                a = b;
+            }
+        }
+        if (!run) {
+            out[o++] = text[i];
             continue;
         }
         for (const char *m = "***"; *m && o + 1 < out_size; m++)
             out[o++] = *m;
-        while (i + 1 < len && hide[i + 1])
-            i++;
+        i += run - 1;
     }
     out[o] = 0;
     free(hide);
     return out;
+}
+
+char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size) {
+    const char *s = conninfo ? conninfo : "";
+    return redact_into(s, s, 0, out, out_size);
+}
+
+char *rb_conninfo_redact_message(const char *conninfo, const char *msg, char *out,
+                                 size_t out_size) {
+    return redact_into(conninfo ? conninfo : "", msg ? msg : "", 1, out, out_size);
 }

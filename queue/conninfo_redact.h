@@ -4,7 +4,7 @@
  * rb_conninfo_redact (queue.c; nothing else prints one).
  *
  * What is hidden (replaced by "***"):
- *   - key=value form: the value of `password` (any case), quoted or not,
+ *   - key=value form: the value of `password` and `sslpassword` (any case), quoted or not,
  *     with backslash escapes, up to its end (also an unterminated quote);
  *     and the whole value of `dbname` when that value is itself a conninfo or
  *     URI holding a secret (libpq expands dbname in some paths);
@@ -12,7 +12,7 @@
  *     user info (`user:***@host`; the user stays: from the first ':' to the
  *     last '@' of the string, a superset of libpq's reading), and the value of
  *     every query parameter whose name, after
- *     percent-decoding, is `password`.
+ *     percent-decoding, is `password` or `sslpassword`.
  * Nothing else changes, so the message still says which host and user.
  * Pure; thread-safe.
  */
@@ -27,5 +27,14 @@
  * NUL-terminated when out_size >= 1. Returns `out`.
  */
 char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size);
+
+/*
+ * rb_conninfo_redact_message — copy libpq's error message `msg` about
+ * `conninfo` (both NUL-terminated; NULL is "") into out[0 .. out_size) with
+ * every occurrence of a text that rb_conninfo_redact hides in `conninfo`
+ * replaced by "***": libpq's parse errors echo the whole URI or a token of it
+ * (`invalid percent-encoded token: "pass%zz"`). Same truncation as above.
+ */
+char *rb_conninfo_redact_message(const char *conninfo, const char *msg, char *out, size_t out_size);
 
 #endif

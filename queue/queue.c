@@ -150,7 +150,7 @@ int rb_queue_config_validate(const rb_queue_config *c) {
         PQconninfoOption *opts = PQconninfoParse(c->conninfo, &err);
         if (!opts) {
             char msg[256];
-            snprintf(msg, sizeof msg, "%s", err ? err : "out of memory");
+            rb_conninfo_redact_message(c->conninfo, err ? err : "out of memory", msg, sizeof msg);
             msg[strcspn(msg, "\n")] = 0;
             PQfreemem(err);
             char shown[160];
@@ -210,7 +210,7 @@ static int connect_once(rb_queue *q) {
     q->conn = PQconnectdb(q->conninfo);
     if (PQstatus(q->conn) != CONNECTION_OK) {
         char msg[512];
-        snprintf(msg, sizeof msg, "%s", PQerrorMessage(q->conn));
+        rb_conninfo_redact_message(q->conninfo, PQerrorMessage(q->conn), msg, sizeof msg);
         msg[strcspn(msg, "\n")] = 0;
         char shown[160];
         return rb_set_error(RB_EDB, "cannot connect to PostgreSQL (%s): %s",

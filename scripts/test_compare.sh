@@ -48,6 +48,8 @@ expect "verification code changed" 1 $'^verify codes\tbinary xxh3\t0x1\t0x2\t-\t
 expect "pg lost rows changed" 1 $'^pg\taffinity W 4 batch 8 uniform lost\t0\t3\t-\t-\tchanged$' "$tmp/a" "$tmp/lost"
 expect "one folder" 2 "" "$tmp/a"
 expect "not a folder" 2 "" "$tmp/a" "$tmp/none"
+mkdir -p "$tmp/empty"
+expect "a folder without results" 1 "" "$tmp/a" "$tmp/empty"
 expect "bad --alpha" 2 "" "$tmp/a" "$tmp/a" --alpha 2
 expect "empty folders" 1 "" "$tmp" "$tmp/a/bench"
 echo "test_compare: $n_fail failed"

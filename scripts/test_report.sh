@@ -3,7 +3,8 @@
 # with tiny sizes (scripts/run --smoke) into a temporary folder, then checks
 # what scripts/report made of them: both READMEs and every SVG exist, figures
 # in the README equal the ones in the JSON the tools wrote, an existing folder
-# is not clobbered, and a failing step or a missing result is reported by name.
+# is not clobbered, a failing step or a missing result is reported by name, and every JSON
+# file of the run validates against results/schema/ (scripts/check-schema).
 # Postgres only when RINGBENCH_PG_CONNINFO is set (scripts/test sets it to its
 # embedded server; scripts/run then uses that server).
 set -uo pipefail
@@ -22,6 +23,16 @@ if "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/ba
 fi
 grep -q 'step 2/[0-9]* (build' "$tmp/bad.err" ||
   fail "failing build step: stderr does not name step 2 (build); got: $(tail -n 3 "$tmp/bad.err")"
+
+# 1b. an --out whose parent cannot be made (a regular file on the path): one line, exit 1
+touch "$tmp/afile"
+"$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/afile/out" \
+  > /dev/null 2> "$tmp/afile.err"
+rc=$?
+if [ "$rc" != 1 ] || [ "$(wc -l < "$tmp/afile.err")" != 1 ] ||
+   ! grep -q '^scripts/run: cannot create the folder of --out' "$tmp/afile.err"; then
+  fail "--out under a regular file: exit $rc, stderr: $(cat "$tmp/afile.err")"
+fi
 
 # 2. a real smoke run; the folder exists already, so the run must use run-2
 mkdir "$tmp/run" && touch "$tmp/run/keep"
@@ -99,6 +110,10 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     for r in pg["pgbench"]["runs"]:
         expect(f"pgbench TPS at {r['clients']} clients",
                f"| {r['clients']} | {r.get('when', '-')} | {r['tps']:.1f} | {r['latency_avg_ms']:.3f} |")
+    ch = json.load(open(f"{run}/pg/chaos/chaos.json"))
+    expect("chaos verdict", "**Verdict: pass**" if ch["verdict"] == "pass" else "**Verdict: FAIL**")
+    expect("chaos lost", f"| **lost** | {ch['lost']} | 0 |")
+    expect("chaos kills", f"| kill | SIGKILL of a worker (replaced) | {ch['faults']['kill']['injected']} |")
     c = pg["cells"][0]
     expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
            f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
@@ -109,6 +124,8 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     else:
         v = next(v for v in eq["variants"] if v["variant"] == "trigger")
         expect("enqueue trigger rows/s", f"| `trigger` | no bucket sent; the queue's trigger calls ringbench_bucket() | {v['rows_per_s']:.0f} | {v['vs_client']:.3f} |")
+else:
+    expect("chaos not run", "**Not run in this run** (--no-pg): no chaos figures.")
 sys.exit(1 if bad else 0)
 PY
 
@@ -119,6 +136,14 @@ if "$root/scripts/report" "$tmp/broken" 2> "$tmp/broken.err"; then
 fi
 grep -q 'seed-fnv1a32.json is missing' "$tmp/broken.err" ||
   fail "missing seed result: stderr does not name the file: $(cat "$tmp/broken.err")"
+
+# 7. every JSON file of the run validates against its schema in results/schema/ (issue 14 §6)
+"$root/scripts/check-schema" "$run" > "$tmp/schema.out"
+case $? in
+  0) ;;
+  77) echo "report.smoke: schemas not checked: $(cat "$tmp/schema.out")" >&2 ;;
+  *) fail "scripts/check-schema $run: invalid or unknown JSON (above)" ;;
+esac
 
 if [ "$n_fail" -ne 0 ]; then
   echo "report.smoke: $n_fail failures" >&2

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ring_impl.h" /* the inline lookups */
+
 static const uint32_t code_members[] = {1, 2, 3, 4, 7, 16, 64};
 static const uint32_t code_vnodes[] = {1, 16, 128};
 #define CODE_N_BUCKETS 1024u
@@ -29,14 +31,14 @@ static uint64_t fold(uint64_t h, uint32_t owner) {
 /* Fold one ring's bucket owners and fixed-key owners into h. */
 static uint64_t fold_ring(uint64_t h, const rb_ring *r) {
     for (uint32_t b = 0; b < rb_ring_n_buckets(r); b++)
-        h = fold(h, rb_ring_owner_bucket(r, b));
+        h = fold(h, rb_ring_owner_bucket_of(r, b));
     char key[32];
     for (uint32_t k = 0; k < CODE_N_ORDER_KEYS; k++) {
         int len = snprintf(key, sizeof key, "order:%u", k);
-        h = fold(h, rb_ring_owner_key(r, key, (size_t)len));
+        h = fold(h, rb_ring_owner_key_of(r, key, (size_t)len));
     }
     for (size_t k = 0; k < sizeof code_extra_keys / sizeof code_extra_keys[0]; k++)
-        h = fold(h, rb_ring_owner_key(r, code_extra_keys[k], strlen(code_extra_keys[k])));
+        h = fold(h, rb_ring_owner_key_of(r, code_extra_keys[k], strlen(code_extra_keys[k])));
     return h;
 }
 

@@ -1,12 +1,12 @@
 /* report.c — one table, four formats (report.h). */
 #include "report.h"
 
+#include "machine.h"
+
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <xxhash.h>
 
 void rb_report_begin(rb_report *r, FILE *f, rb_format fmt, const rb_col *cols, size_t n_cols) {
     *r = (rb_report){.f = f, .fmt = fmt, .cols = cols, .n_cols = n_cols};
@@ -113,40 +113,8 @@ void rb_report_note(FILE *f, rb_format fmt, const char *fmt_str, ...) {
     fputc('\n', f);
 }
 
-/* The "model name" line of /proc/cpuinfo into buf ("unknown" elsewhere). */
-static void cpu_model(char *buf, size_t size) {
-    snprintf(buf, size, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f) return;
-    char line[256];
-    while (fgets(line, sizeof line, f)) {
-        char *colon = strchr(line, ':');
-        if (strncmp(line, "model name", 10) == 0 && colon) {
-            colon += 1 + (colon[1] == ' ');
-            colon[strcspn(colon, "\n")] = '\0';
-            snprintf(buf, size, "%s", colon);
-            break;
-        }
-    }
-    fclose(f);
-}
-
 void rb_report_json_meta(FILE *f) {
-    char cpu[128], date[32];
-    cpu_model(cpu, sizeof cpu);
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    fprintf(f, "\"meta\": {\"date\": \"%s\", \"cpu_model\": ", date);
-    rb_json_string(f, cpu, strlen(cpu));
-    fprintf(f, ", \"n_cores\": %ld, \"compiler\": ", sysconf(_SC_NPROCESSORS_ONLN));
-#ifdef __VERSION__
-    rb_json_string(f, __VERSION__, strlen(__VERSION__));
-#else
-    fputs("\"unknown\"", f);
-#endif
-    fprintf(f, ", \"xxhash\": \"%u.%u.%u\"", XXH_versionNumber() / 10000,
-            XXH_versionNumber() / 100 % 100, XXH_versionNumber() % 100);
-    fputs("},\n", f);
+    char *record = rb_machine_record();
+    fprintf(f, "\"meta\": %s,\n", record ? record : "null");
+    free(record);
 }

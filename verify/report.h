@@ -60,9 +60,9 @@ void rb_report_note(FILE *f, rb_format fmt, const char *fmt_str, ...)
 #endif
     ;
 
-/* rb_report_json_meta — write `"meta": {date, cpu_model, n_cores, compiler,
- * xxhash},` (with the trailing comma) for a json object. Published result
- * files add the full machine record of scripts/machine-record. */
+/* rb_report_json_meta — write `"meta": RECORD,` (with the trailing comma) for a json object:
+ * RECORD is the machine record of scripts/machine-record (rb_machine_record, cli/machine.h),
+ * the one writer of those fields, or null when the script cannot run. */
 void rb_report_json_meta(FILE *f);
 
 #endif

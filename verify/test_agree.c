@@ -1,5 +1,5 @@
 /*
- * test_agree.c — `linear` == `binary` == `table` (issue 2).
+ * test_agree.c — `linear` == `binary` == `front` == `table` (issues 2, 13).
  *
  * The test keeps its own reference ring: every vnode's position, sorted by
  * the documented total order (position, member id bytes then length, vnode
@@ -17,6 +17,13 @@
  * member must leave every other colliding member's point in place (the next
  * member in id order owns the position) and must not move any position that
  * the removed member did not own.
+ *
+ * `front` (issue 13) besides: equal to `binary` on every bucket, on random
+ * positions and on both sides of slot boundaries of every front table size,
+ * for N up to 1,024, weights, seeds, four hashes (two coarse ones put
+ * points on the first and on the last position of slots) and
+ * front tables of 2 slots (max_bits=1), of the default size and of up to
+ * 2^22 slots (slots_per_point=64, max_bits=22).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,10 +39,16 @@ static uint64_t coarse64_fn(const void *data, size_t len, uint64_t seed) {
 static uint64_t coarse32_fn(const void *data, size_t len, uint64_t seed) {
     return rb_hash_fnv1a32.fn(data, len, seed) & 0xFF000000u;
 }
+/* Points on the last position of front table slots (low 56 bits set). */
+static uint64_t coarse64_end_fn(const void *data, size_t len, uint64_t seed) {
+    return rb_hash_xxh3.fn(data, len, seed) | 0x00FFFFFFFFFFFFFFULL;
+}
 static const rb_hash coarse64 = {"coarse64", "test only: top 8 bits of xxh3", 64, coarse64_fn,
                                  NULL};
 static const rb_hash coarse32 = {"coarse32", "test only: top 8 bits of fnv1a32", 32, coarse32_fn,
                                  NULL};
+static const rb_hash coarse64_end = {"coarse64-end", "test only: top 8 bits of xxh3, low bits set",
+                                     64, coarse64_end_fn, NULL};
 
 /* --- the reference ring --- */
 
@@ -107,17 +120,18 @@ static uint64_t bucket_position(const rb_config *cfg, uint32_t b) {
 
 /* --- the rings under test --- */
 
-enum { N_RINGS = 4 };
+enum { N_RINGS = 5, N_POSITIONAL = 3 };
 typedef struct {
-    rb_ring *r[N_RINGS]; /* linear, binary, table from binary, table from linear */
+    rb_ring *r[N_RINGS]; /* linear, binary, front, table from binary, table from linear */
     const char *name[N_RINGS];
 } rings;
 
 static int rings_build(rings *rs, const rb_config *cfg, const rb_member *m, size_t n,
                        const char *case_) {
-    static const char *const algo[N_RINGS] = {"linear", "binary", "table", "table"};
-    static const char *const source[N_RINGS] = {"binary", "binary", "binary", "linear"};
-    static const char *const name[N_RINGS] = {"linear", "binary", "table(binary)", "table(linear)"};
+    static const char *const algo[N_RINGS] = {"linear", "binary", "front", "table", "table"};
+    static const char *const source[N_RINGS] = {"binary", "binary", "binary", "binary", "linear"};
+    static const char *const name[N_RINGS] = {"linear", "binary", "front", "table(binary)",
+                                              "table(linear)"};
     int ok = 1;
     for (int i = 0; i < N_RINGS; i++) {
         rb_config c = *cfg;
@@ -203,7 +217,7 @@ static void check_agreement(const rb_config *cfg, const rb_member *m, size_t n, 
             uint32_t e = ref_owner(&ref, at[j]);
             snprintf(c, sizeof c, "%s, position %llu%s", case_, (unsigned long long)at[j],
                      k < 5 ? " (an end of the hash space)" : " (on or next to a point)");
-            for (int i = 0; i < 2; i++) /* linear and binary are positional */
+            for (int i = 0; i < N_POSITIONAL; i++) /* linear, binary and front */
                 expect_owner(rs.name[i], c, rs.r[i], rb_ring_owner_position(rs.r[i], at[j]), &ref,
                              e, &bad[i]);
         }
@@ -307,7 +321,7 @@ static void check_collisions(const rb_config *cfg, const rb_member *m, size_t n,
             if (p > 0 && ref.p[p - 1].pos == ref.p[p].pos) continue; /* one check per position */
             char cc[300];
             snprintf(cc, sizeof cc, "%s, position %llu", c, (unsigned long long)ref.p[p].pos);
-            for (int i = 0; i < 2; i++) {
+            for (int i = 0; i < N_POSITIONAL; i++) {
                 uint32_t got = rb_ring_owner_position(less.r[i], ref.p[p].pos);
                 expect_owner(less.name[i], cc, less.r[i], got, &ref, e, &bad[i]);
                 /* monotone: a position x did not own keeps its owner */
@@ -361,10 +375,88 @@ static void test_collisions(uint64_t *rng) {
     check_collisions(&cfg, two, 2, "coarse64, a and b with 300 vnodes each");
 }
 
+/* --- front == binary over large rings and every front table size --- */
+
+/* Count positions where front's owner differs from binary's (the first few
+ * printed). */
+static void front_expect(const rb_ring *bin, const rb_ring *fr, uint64_t pos, const char *case_,
+                         unsigned long *n_bad) {
+    uint32_t e = rb_ring_owner_position(bin, pos), got = rb_ring_owner_position(fr, pos);
+    if (got != e && (*n_bad)++ < 3)
+        rb_unit_true("front", case_, 0, "position %llu: got owner '%s', expected binary's '%s'",
+                     (unsigned long long)pos, rb_unit_member_name(fr, got),
+                     rb_unit_member_name(bin, e));
+}
+
+/* One membership: every bucket, 200,000 random positions (of the hash's
+ * width and of 64 bits), and both sides of every slot boundary of every
+ * front table size 2^1 .. 2^26 at random slots. */
+static void check_front(const rb_config *cfg, const rb_member *m, size_t n, const char *case_,
+                        uint64_t *rng) {
+    rb_ring *bin = rb_unit_build(rb_algo_by_name("binary"), cfg, m, n, case_);
+    rb_ring *fr = rb_unit_build(rb_algo_by_name("front"), cfg, m, n, case_);
+    if (bin && fr) {
+        unsigned long bad = 0;
+        for (uint32_t b = 0; b < cfg->n_buckets; b++)
+            if (rb_ring_owner_bucket(bin, b) != rb_ring_owner_bucket(fr, b) && bad++ < 3)
+                rb_unit_true("front", case_, 0, "bucket %u: got '%s', expected binary's '%s'", b,
+                             rb_unit_member_name(fr, rb_ring_owner_bucket(fr, b)),
+                             rb_unit_member_name(bin, rb_ring_owner_bucket(bin, b)));
+        unsigned bits = cfg->ring_hash->bits;
+        uint64_t mask = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+        for (int k = 0; k < 200000; k++) {
+            uint64_t x = rb_unit_rand(rng);
+            front_expect(bin, fr, k % 4 ? x & mask : x, case_, &bad);
+        }
+        for (unsigned k = 1; k <= 26 && k <= bits; k++)
+            for (int j = 0; j < 64; j++) {
+                uint64_t t = rb_unit_rand(rng) & (((uint64_t)1 << k) - 1);
+                uint64_t at = t << (bits - k);
+                front_expect(bin, fr, at, case_, &bad);
+                front_expect(bin, fr, at - 1, case_, &bad); /* t = 0: the top of 64 bits */
+                front_expect(bin, fr, at + 1, case_, &bad);
+            }
+        rb_unit_eq("front", case_, bad, 0);
+    }
+    rb_ring_destroy(bin);
+    rb_ring_destroy(fr);
+}
+
+static void test_front(uint64_t *rng) {
+    const rb_hash *hashes[] = {&rb_hash_fnv1a32, &rb_hash_xxh3, &coarse64, &coarse64_end};
+    const uint32_t sizes[] = {1, 2, 3, 16, 64, 256, 1024};
+    const char *spp[] = {NULL, "slots_per_point=1", "slots_per_point=64"};
+    const char *max_bits[] = {NULL, "max_bits=1", "max_bits=22"};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int round = 0; round < 8; round++) {
+            rb_config cfg;
+            rb_config_init(&cfg);
+            cfg.ring_hash = cfg.bucket_hash = hashes[round % 4];
+            cfg.n_vnodes = rb_unit_rand_range(rng, 1, sizes[si] >= 256 ? 160 : 300);
+            cfg.seed = round % 2 ? rb_unit_rand(rng) : 0;
+            if (spp[round % 3] && rb_config_set_param(&cfg, spp[round % 3]) != 0) exit(1);
+            if (max_bits[round % 3] && rb_config_set_param(&cfg, max_bits[round % 3]) != 0) exit(1);
+            rb_unit_members ms;
+            char fmt[32];
+            snprintf(fmt, sizeof fmt, "f%%u-%llx", (unsigned long long)(rb_unit_rand(rng) & 0xFFF));
+            rb_unit_members_make(&ms, sizes[si], fmt);
+            for (size_t i = 0; round >= 4 && i < ms.n; i++)
+                ms.m[i].weight = rb_unit_rand_range(rng, 1, 4);
+            char c[200];
+            snprintf(c, sizeof c, "front vs binary, %s seed %llu, N=%zu V=%u%s %s %s",
+                     cfg.ring_hash->name, (unsigned long long)cfg.seed, ms.n, cfg.n_vnodes,
+                     round >= 4 ? " weighted" : "", spp[round % 3] ? spp[round % 3] : "",
+                     max_bits[round % 3] ? max_bits[round % 3] : "");
+            check_front(&cfg, ms.m, ms.n, c, rng);
+            rb_unit_members_free(&ms);
+        }
+}
+
 int main(void) {
     uint64_t rng = 20261130;
     make_keys(&rng);
     test_random_memberships(&rng);
     test_collisions(&rng);
+    test_front(&rng);
     return rb_unit_finish("test_agree");
 }

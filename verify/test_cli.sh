@@ -119,6 +119,8 @@ expect_usage "--buckets too large" table $R --buckets 99999999999
 expect_usage "--seed not a number" hash --hash xxh3 --seed x k
 expect_usage "duplicate members" owner --algo binary --members a,b,a k
 expect_usage "duplicate members (table)" table --algo jump --members w1,w1
+expect_usage "empty --derive" table --algo anchor --members a,b,c --derive ''
+expect_usage "--derive with an empty last step" table --algo anchor --members a,b,c --derive 'a,b;'
 expect_usage "weight 0" owner --algo binary --members a=0,b k
 expect_usage "weight not a number" owner --algo binary --members a=x,b k
 expect_usage "empty member id" owner --algo binary --members a,,b k

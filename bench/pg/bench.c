@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "db.h"
 #include "events.h"
+#include "machine.h"
 #include "report.h"
 #include "soak.h"
 
@@ -268,10 +269,15 @@ static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--smoke") == 0) set_profile(p, "smoke");
-        if (strcmp(argv[i], "--quick") == 0) set_profile(p, "quick");
-        if (strcmp(argv[i], "--full") == 0) set_profile(p, "full");
+    const char *profile = NULL;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--smoke") && strcmp(a, "--quick") && strcmp(a, "--full")) continue;
+        if (profile && strcmp(profile, a))
+            return rb_cli_usage_error(CMD, "give one of --smoke, --quick, --full, not %s and %s",
+                                      profile, a);
+        profile = a;
+        set_profile(p, a + 2);
     }
     int custom = 0;
     for (int i = 1; i < argc; i++) {
@@ -378,39 +384,6 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
                              "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
-}
-
-/* scripts/machine-record's JSON object, or NULL. */
-static char *machine_record(void) {
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s/scripts/machine-record' '%s' 2>/dev/null", RINGBENCH_SOURCE_DIR,
-             RINGBENCH_BINARY_DIR);
-    FILE *f = popen(cmd, "r");
-    if (!f) return NULL;
-    size_t cap = 8192, len = 0;
-    char *buf = malloc(cap);
-    size_t n;
-    while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (len + 1 == cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = b;
-        }
-    }
-    int st = pclose(f);
-    if (!buf) return NULL;
-    buf[len] = '\0';
-    if (st != 0 || len == 0 || buf[0] != '{') {
-        free(buf);
-        return NULL;
-    }
-    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
-        buf[--len] = '\0';
-    return buf;
 }
 
 static int mkdir_p(const char *path) {
@@ -634,7 +607,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         PQfinish(c);
         return rb_cli_fail(CMD, "%s", err);
     }
-    run.machine_json = machine_record();
+    run.machine_json = rb_machine_record();
     fprintf(stderr, "pg bench: profile %s, server %s:%s, queue db %s, sync_commit %s, out %s\n",
             p->profile, PQhost(c), PQport(c), p->queue_db, p->sync_commit ? "on" : "off",
             p->out_dir);

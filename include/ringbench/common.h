@@ -21,7 +21,8 @@ extern "C" {
  * *state (advanced by 0x9e3779b97f4a7c15, then Stafford's variant-13 mix):
  * G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number
  * generators", OOPSLA 2014, in S. Vigna's published splitmix64.c. The state is
- * the seed; any value, 0 included, is valid.
+ * the seed; any value, 0 included, is valid. The algorithms draw from the
+ * same generator inline (impls/mix.h holds its step and mixer).
  */
 uint64_t rb_splitmix64(uint64_t *state);
 

@@ -120,6 +120,10 @@ enum {
     RB_ALGO_OWN_HASH = 1u << 7,      /* ring positions come from the algorithm's own hash
                                       * (ketama: MD5), not cfg.ring_hash; see
                                       * rb_ring_bucket_position */
+    RB_ALGO_MAY_REFUSE_WEIGHTS = 1u << 8, /* build may refuse valid weights that
+                                           * leave a member no point (RB_ENOPOINT;
+                                           * ketama: floor(40 N w / total) digests);
+                                           * no other algorithm may return it */
 };
 
 /*
@@ -145,7 +149,8 @@ struct rb_algo {
     uint32_t (*owner_position)(const rb_ring *r, uint64_t pos);
 
     /* owner_bucket: member index owning bucket b, 0 <= b < B (not checked in
-     * the hot path). Cannot fail. */
+     * the hot path). Cannot fail. NULL (positional algorithms): the default,
+     * owner_position of the bucket's position (rb_ring_bucket_position). */
     uint32_t (*owner_bucket)(const rb_ring *r, uint32_t b);
 
     /* bytes_held: bytes the algorithm allocated beyond the header (see

@@ -20,6 +20,7 @@ check 2 "members is not used" worker --members a,b --until-empty
 check 2 "worker id must be 1 to 255 bytes, got 0" worker --id "" --until-empty
 check 2 "worker id must be 1 to 255 bytes, got 256" worker --id "$(printf 'w%.0s' $(seq 1 256))" --until-empty
 check 2 "unknown planner switch" explain --planner-off hashjoins
+check 2 "give one of --smoke, --quick, --full, not --quick and --full" bench --quick --full
 # A repeated option is an error project-wide, not "the last one wins".
 check 2 "--batch is given twice" worker --batch 4 --batch 5 --until-empty
 check 2 "--schema is given twice" status --schema a --schema b

@@ -25,6 +25,10 @@ check 1 hunter2 "postgresql:///db?host=$nowhere&port=1&password=hunter2"
 check 2 hunter2 "host=$nowhere password=hunter2 bogus_option=1"
 check 2 hunter2 "host=$nowhere password='hunter2"
 check 2 hunter2 "postgresql://rb:hunter2@/db?bogus_option=1"
+# libpq's own reason may echo the URI or a token of it; sslpassword is a secret too.
+check 2 hunter2 "postgresql://rb:hunter2%zz@/db?host=$nowhere"
+check 2 hunter2 "postgresql://rb:hunter2@[bad/db"
+check 1 hunter2 "host=$nowhere port=1 sslpassword=hunter2"
 # The rest of the conninfo stays, so the user can see which server was meant.
 "$RB" pg status --db "host=$nowhere port=1 password=hunter2" --retry-ms 0 2>"$TMP/err" >/dev/null
 grep -qF "host=$nowhere port=1 password=***" "$TMP/err" || fail "expected the host and port kept: $(cat "$TMP/err")"

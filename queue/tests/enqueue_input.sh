@@ -16,6 +16,8 @@ refused() {
     grep -q -- "$2" "$TMP/err" || fail "enqueue $(basename "$1"): stderr '$(cat "$TMP/err")', expected /$2/"
     expect_eq "rows after the refused $(basename "$1")" "$(rows)" 0
 }
+# A file that cannot be opened: its reason, no row.
+refused "$TMP/no-such-file" "cannot open '.*no-such-file': No such file or directory"
 # The issue's scenario: 1,500 lines, line 1,200 has a 3,000-byte key. It committed 1,000 rows
 # and then failed with the server's raw btree error.
 { seq 1 1199 | sed 's/^/o:/'; rand 3000; echo; seq 1201 1500 | sed 's/^/o:/'; } >"$TMP/long_key"

@@ -51,6 +51,9 @@ static const struct {
      "postgresql://db/app?application_name=password", NULL},
     {"postgresql://u:x@h1:1,h2:2/app?password=y", "postgresql://u:***@h1:1,h2:2/app?password=***",
      "x@"},
+    /* sslpassword (the client key's passphrase) is a secret too */
+    {"host=x sslpassword=hunter2 port=1", "host=x sslpassword=*** port=1", "hunter2"},
+    {"postgresql://db/app?sslpassword=hunter2", "postgresql://db/app?sslpassword=***", "hunter2"},
     /* empty and odd input */
     {"", "", NULL},
     {"garbage==", "garbage==", NULL},
@@ -80,6 +83,26 @@ int main(void) {
         printf("FAIL truncation: got '%s', expected 'password=**'\n", small);
     } else {
         n_pass++;
+    }
+    /* libpq's own parse errors echo the URI or a token of it */
+    static const struct {
+        const char *conninfo, *msg, *want;
+    } msgs[] = {
+        {"postgresql://u:s3cret%zz@h/x", "invalid percent-encoded token: \"s3cret%zz\"",
+         "invalid percent-encoded token: \"***\""},
+        {"postgresql://u:s3cret@[bad/x", "matching \"]\" in URI: \"postgresql://u:s3cret@[bad/x\"",
+         "matching \"]\" in URI: \"postgresql://u:***@[bad/x\""},
+        {"host=x password=s3cret", "no secret here", "no secret here"},
+    };
+    for (size_t i = 0; i < sizeof msgs / sizeof msgs[0]; i++) {
+        rb_conninfo_redact_message(msgs[i].conninfo, msgs[i].msg, out, sizeof out);
+        if (strcmp(out, msgs[i].want) == 0) {
+            n_pass++;
+        } else {
+            n_fail++;
+            printf("FAIL message %zu '%s': got '%s', expected '%s'\n", i, msgs[i].msg, out,
+                   msgs[i].want);
+        }
     }
     printf("%d passed, %d failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
