@@ -229,7 +229,9 @@ int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_
         if (eq) {
             *eq = '\0';
             if (rb_cli_parse_u32(eq + 1, 0, UINT32_MAX, &m->weight)) {
-                snprintf(err, err_size, "member %zu: weight '%s' is not a whole number", k, eq + 1);
+                snprintf(err, err_size,
+                         "member %zu: weight '%s' is not a whole number from 1 to %u", k, eq + 1,
+                         (unsigned)RB_MAX_WEIGHT);
                 rb_member_list_free(out);
                 return -1;
             }

@@ -324,6 +324,7 @@ typedef struct status_opts {
     rb_format fmt;
     int dead_letters;
     uint32_t limit;
+    int limit_given;
 } status_opts;
 
 static int status_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
@@ -338,6 +339,7 @@ static int status_option(const char *cmd, void *ctx, int argc, char **argv, int 
             return -1;
         }
         ++*i;
+        o->limit_given = 1;
         return 1;
     }
     return format_option(cmd, &o->fmt, argc, argv, i);
@@ -385,10 +387,12 @@ int rb_pg_cmd_status(int argc, char **argv) {
     const char *cmd = "pg status";
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
-    status_opts o = {RB_FMT_TEXT, 0, 100};
+    status_opts o = {RB_FMT_TEXT, 0, 100, 0};
     int rc = rb_pg_parse_options(cmd, status_help, NULL, argc, argv, &cfg, NULL, status_option, &o,
                                  NULL, NULL);
     if (rc >= 0) return rc;
+    if (o.limit_given && !o.dead_letters)
+        return rb_cli_usage_error(cmd, "--limit applies to --dead-letters only");
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     if (o.dead_letters) {

@@ -123,6 +123,9 @@ expect_usage "empty --derive" table --algo anchor --members a,b,c --derive ''
 expect_usage "--derive with an empty last step" table --algo anchor --members a,b,c --derive 'a,b;'
 expect_usage "weight 0" owner --algo binary --members a=0,b k
 expect_usage "weight not a number" owner --algo binary --members a=x,b k
+# past 2^32 the message gave no range (a fresh user read "not a whole number" for 99999999999)
+expect_usage "weight past 2^32" owner --algo binary --members a=99999999999,b k
+check "weight past 2^32: the range" "$(grep -c 'from 1 to 65536' "$tmp/err")" 1
 expect_usage "empty member id" owner --algo binary --members a,,b k
 expect_usage "empty member list" table --algo binary --members ""
 expect_usage "invalid UTF-8 key for fnv1a32-js" owner $R --hash fnv1a32-js "$(printf 'k\377')"

@@ -21,6 +21,8 @@ d=$(delay); (( d >= 300 && d <= 600 )) || fail "backoff after failure 2: $d ms, 
 expect_eq "after 3 failures" "$(q "SELECT status || ' ' || attempts FROM inbox")" "failed 3"
 id=$(q "SELECT id FROM inbox")
 "$RB" pg status | grep -q "1 dead letters" || fail "pg status does not mention the dead letter"
+rc=0; "$RB" pg status --limit 3 >/dev/null 2>"$TMP/err" || rc=$?
+expect_eq "pg status --limit without --dead-letters: exit (stderr: $(cat "$TMP/err"))" "$rc" 2
 expect_eq "dead letters (csv)" "$("$RB" pg status --dead-letters --format csv | cut -d, -f1-6 | tail -1)" "$id,always-fails,always-fails#1,3,3,0"
 rc=0; "$RB" pg retry "$id" 999999 >"$TMP/r.out" 2>"$TMP/r.err" || rc=$?
 expect_eq "retry with an id that is not a dead letter: exit" "$rc" 1
