@@ -109,10 +109,6 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     return r->vr.owner[rb_vnode_ring_find_from(&r->vr, e, r->vr.n, pos)];
 }
 
-static uint32_t owner_bucket(const rb_ring *ring, uint32_t b) {
-    return owner_position(ring, ring->bucket_pos[b]);
-}
-
 /* Replicas: the ring walk from the bucket's point, the same owners as
  * `binary`'s (a pure slot holds no point index, so search from point 0). */
 static uint32_t owners_k(const rb_ring *ring, uint32_t b, uint32_t *out, uint32_t k) {
@@ -154,7 +150,6 @@ const rb_algo rb_algo_front = {
              RB_ALGO_WEIGHTED,
     .build = build,
     .owner_position = owner_position,
-    .owner_bucket = owner_bucket,
     .owners_k = owners_k,
     .bytes_held = bytes_held,
     .destroy = destroy,
