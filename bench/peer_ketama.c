@@ -42,13 +42,6 @@ void rb_peer_ketama_close(rb_peer_ketama *p) {
     free(p);
 }
 
-/* libketama's ketama_hashi: the first 4 bytes of MD5(key), little-endian. */
-static uint64_t md5_position(const char *key, size_t len) {
-    unsigned char d[16];
-    rb_md5(key, len, d);
-    return (uint64_t)d[0] | (uint64_t)d[1] << 8 | (uint64_t)d[2] << 16 | (uint64_t)d[3] << 24;
-}
-
 static uint32_t peer_server(const rb_peer_ketama *p, const char *key, size_t len) {
     return memcached_generate_hash(p->memc, key, len);
 }
@@ -60,7 +53,7 @@ long rb_peer_ketama_first_disagreement(const rb_peer_ketama *p, const rb_ring *r
         const memcached_instance_st *in = memcached_server_instance_by_position(p->memc, s);
         size_t id_len;
         const void *id = rb_ring_member_id(
-            ring, rb_ring_owner_position(ring, md5_position(k->key[i], k->len[i])), &id_len);
+            ring, rb_ring_owner_position(ring, rb_md5_le32(k->key[i], k->len[i])), &id_len);
         const char *name = memcached_server_name(in);
         if (strlen(name) != id_len || memcmp(name, id, id_len) != 0) return (long)i;
     }
@@ -79,10 +72,10 @@ uint64_t rb_peer_ketama_throughput(const rb_peer_ketama *p, const rb_bench_keys 
 
 uint64_t rb_peer_ketama_ours_latency(const rb_ring *r, const rb_bench_keys *k, rb_bench_cursor *c,
                                      size_t n_lookups) {
-    RB_BENCH_LOOP(1, k->n_keys, rb_ring_owner_position(r, md5_position(k->key[i], k->len[i])));
+    RB_BENCH_LOOP(1, k->n_keys, rb_ring_owner_position(r, rb_md5_le32(k->key[i], k->len[i])));
 }
 
 uint64_t rb_peer_ketama_ours_throughput(const rb_ring *r, const rb_bench_keys *k,
                                         rb_bench_cursor *c, size_t n_lookups) {
-    RB_BENCH_LOOP(0, k->n_keys, rb_ring_owner_position(r, md5_position(k->key[i], k->len[i])));
+    RB_BENCH_LOOP(0, k->n_keys, rb_ring_owner_position(r, rb_md5_le32(k->key[i], k->len[i])));
 }

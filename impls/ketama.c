@@ -53,13 +53,6 @@ static uint32_t digests_of(uint32_t weight, uint64_t total_weight, uint32_t n_me
     return (uint32_t)floorf((float)(pct * KETAMA_DIGESTS_PER_UNIT * (float)n_members));
 }
 
-/* ketama_hashi: the first 4 bytes of MD5(data), little-endian. */
-static uint32_t md5_position(const void *data, size_t len) {
-    unsigned char d[16];
-    rb_md5(data, len, d);
-    return (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
-}
-
 /* Digest counts per member (in member index order) and their total points;
  * RB_ENOPOINT for a member with none, RB_ERANGE past RB_MAX_POINTS. */
 static int count_points(const rb_ring *hdr, uint32_t *ks, uint64_t *n_points) {
@@ -146,7 +139,7 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     for (uint32_t b = 0; b < hdr->cfg.n_buckets; b++) { /* the header's array, ours to fill */
         char label[12];
         int len = snprintf(label, sizeof label, "%u", b);
-        hdr->bucket_pos[b] = md5_position(label, (size_t)len);
+        hdr->bucket_pos[b] = rb_md5_le32(label, (size_t)len);
     }
     *out = &r->hdr;
     return 0;
