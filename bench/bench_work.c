@@ -13,8 +13,6 @@
 #include "ring_impl.h" /* the inline lookups (rb_ring_owner_key_of) */
 #include "ringbench/common.h"
 
-uint64_t rb_bench_splitmix64(uint64_t *state) { return rb_splitmix64(state); } /* the one PRNG */
-
 /* Generated keys as one text buffer "order:0\norder:1\n...", read back through
  * the CLI's key reader so both sources take the same path. */
 static int read_generated(size_t n, rb_key_list *out) {
@@ -64,7 +62,7 @@ int rb_bench_keys_load(const char *path, size_t n_generated, rb_bench_keys *out)
     /* Fisher-Yates with a fixed seed: the same order on every run. */
     uint64_t state = 0x5eedULL;
     for (size_t i = list->n - 1; i > 0; i--) {
-        size_t j = (size_t)(rb_bench_splitmix64(&state) % (i + 1));
+        size_t j = (size_t)(rb_splitmix64(&state) % (i + 1));
         char *tk = list->keys[i];
         size_t tl = list->len[i];
         list->keys[i] = list->keys[j], list->len[i] = list->len[j];
@@ -182,7 +180,7 @@ int rb_bench_join_refill(const rb_algo *algo, const rb_config *cfg, const rb_mem
 void rb_bench_random_u64(uint64_t *unsorted, size_t n) {
     uint64_t state = 0x9051ULL;
     for (size_t i = 0; i < n; i++)
-        unsorted[i] = rb_bench_splitmix64(&state);
+        unsorted[i] = rb_splitmix64(&state);
 }
 
 static int cmp_u64(const void *a, const void *b) {

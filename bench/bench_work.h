@@ -135,10 +135,6 @@ int rb_bench_join_refill(const rb_algo *algo, const rb_config *cfg, const rb_mem
 void rb_bench_random_u64(uint64_t *unsorted, size_t n);
 uint64_t rb_bench_qsort_u64(const uint64_t *unsorted, uint64_t *work, size_t n);
 
-/* splitmix64 step (Steele, Lea, Flood, OOPSLA 2014): the fixed-seed generator
- * used for shuffles and random positions. */
-uint64_t rb_bench_splitmix64(uint64_t *state);
-
 #ifdef __cplusplus
 }
 #endif
