@@ -23,7 +23,10 @@
  * for N up to 1,024, weights, seeds, four hashes (two coarse ones put
  * points on the first and on the last position of slots) and
  * front tables of 2 slots (max_bits=1), of the default size and of up to
- * 2^22 slots (slots_per_point=64, max_bits=22).
+ * 2^22 slots (slots_per_point=64, max_bits=22); on, just below and just
+ * above every point (a slot's one boundary, and the positions that share
+ * its stored top 32 offset bits); and at N 65,535 and 65,536, the last
+ * membership whose owners fit a slot's 16 bits and the first that does not.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -416,6 +419,18 @@ static void check_front(const rb_config *cfg, const rb_member *m, size_t n, cons
                 front_expect(bin, fr, at - 1, case_, &bad); /* t = 0: the top of 64 bits */
                 front_expect(bin, fr, at + 1, case_, &bad);
             }
+        /* On, just below and just above every point: a slot's one boundary
+         * is a point, and x +- 1 share the top 32 bits of the slot offset
+         * with it (u(x) == bound, the exact fallback) at 64 bits. */
+        char label[64];
+        for (size_t i = 0; i < n; i++)
+            for (uint32_t v = 0; v < cfg->n_vnodes * m[i].weight; v++) {
+                size_t len = rb_vnode_label(label, m[i].id, m[i].id_len, v);
+                uint64_t p = cfg->ring_hash->fn(label, len, cfg->seed);
+                front_expect(bin, fr, p, case_, &bad);
+                front_expect(bin, fr, p - 1, case_, &bad);
+                front_expect(bin, fr, p + 1, case_, &bad);
+            }
         rb_unit_eq("front", case_, bad, 0);
     }
     rb_ring_destroy(bin);
@@ -450,6 +465,19 @@ static void test_front(uint64_t *rng) {
             check_front(&cfg, ms.m, ms.n, c, rng);
             rb_unit_members_free(&ms);
         }
+    /* 16-bit owners: 65,535 members is the most a slot's owner field holds
+     * (0xFFFF marks a search slot); one more and every slot searches. */
+    for (uint32_t n = 65535; n <= 65536; n++) {
+        rb_config cfg;
+        rb_config_init(&cfg);
+        cfg.n_vnodes = 1;
+        rb_unit_members ms;
+        rb_unit_members_make(&ms, n, "m%u");
+        char c[80];
+        snprintf(c, sizeof c, "front vs binary, xxh3, N=%u V=1 (16-bit owners)", n);
+        check_front(&cfg, ms.m, ms.n, c, rng);
+        rb_unit_members_free(&ms);
+    }
 }
 
 int main(void) {
