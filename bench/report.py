@@ -185,6 +185,62 @@ def targets(runs):
     return rows
 
 
+# Issue 13: "say in the report where rendezvous stops being usable". The one definition:
+# usable at N while its key lookup in latency mode (xxh3) costs at most USABLE_X times the
+# vnode ring's (`binary`, V 128) at the same N in the same run.
+USABLE_X = 10
+USABLE_NS = (3, 4, 16, 64, 256, 1024)
+USABLE_ALGOS = ("rendezvous",)  # and any weighted variant beside it
+
+
+def usable_up_to(runs, algo):
+    """(rows, last, first_beyond, estimate) for `algo` against USABLE_X x binary: rows are
+    (N, algo ns, binary ns, ratio) of the measured N; last the largest measured N within the
+    budget when every smaller measured N is within it too (None if none); first_beyond the
+    first measured N past it; estimate the N where the ratio crosses USABLE_X, interpolated
+    linearly in N between those two (the cost is linear in N, binary's nearly flat)."""
+    rows = []
+    for n in USABLE_NS:
+        a = ns_per_lookup(runs, f"key/latency/{algo}/xxh3/N:{n}")
+        if a is None:
+            a = ns_per_lookup(runs, f"key/latency/{algo}/xxh3/N:{n}/V:128")
+        b = ns_per_lookup(runs, f"key/latency/binary/xxh3/N:{n}/V:128")
+        if a is not None and b:
+            rows.append((n, a, b, a / b))
+    last = beyond = est = None
+    for i, (n, _, _, r) in enumerate(rows):
+        if r > USABLE_X:
+            beyond = n
+            if i > 0:
+                n0, r0 = rows[i - 1][0], rows[i - 1][3]
+                est = n0 + (USABLE_X - r0) * (n - n0) / (r - r0)
+            break
+        last = n
+    return rows, last, beyond, est
+
+
+def usable_section(runs, algos):
+    """Markdown: where each rendezvous-like algorithm in `algos` stops being usable."""
+    out = [f"Usable at N means: the key lookup (latency mode, xxh3) costs at most {USABLE_X}x "
+           "the vnode ring's (`binary`, V 128) at the same N in this run, i.e. no more than "
+           f"{USABLE_X} ring lookups.", ""]
+    for algo in algos:
+        rows, last, beyond, est = usable_up_to(runs, algo)
+        if not rows:
+            continue
+        out += [f"| N | {algo} ns | binary ns | {algo} / binary |", "|---:|---:|---:|---:|"]
+        out += [f"| {n} | {fmt(a)} | {fmt(b)} | {fmt(r)} |" for n, a, b, r in rows]
+        if beyond is None:
+            said = f"within the budget at every measured N (up to {rows[-1][0]})"
+        elif last is None:
+            said = f"past the budget already at N={beyond}, the smallest measured"
+        else:
+            said = (f"usable up to N={last} (measured); past the budget at N={beyond}; "
+                    f"the ratio crosses {USABLE_X}x at about N={est:.0f} (interpolated)")
+        out += ["", f"**{algo}: {said}.**", ""]
+    return "\n".join(out)
+
+
 def machine_json(path):
     """scripts/machine-record's machine.json beside RESULT.json, or None."""
     p = os.path.join(os.path.dirname(os.path.abspath(path)), "machine.json")
@@ -296,7 +352,9 @@ def main(argv):
     text += target_table(runs)
     text += ["", "## ns per key lookup (xxh3, V = 128 where vnodes apply)", "",
              lookup_table(runs, algos), "", "## Build, join + refill, memory (xxh3)", "",
-             build_table(runs, algos), ""]
+             build_table(runs, algos), "",
+             "## Where rendezvous stops being usable (issue 13)", "",
+             usable_section(runs, [a for a in algos if a in USABLE_ALGOS]), ""]
     md = "\n".join(text)
     if out:
         with open(out, "w") as f:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_report_cli.sh — bench/report.py on files that are not a benchmark run
 # (exit 2) and on output it cannot write (exit 1), each with exactly one line
-# on stderr (never a Python traceback).
+# on stderr (never a Python traceback); and the statement of where rendezvous
+# stops being usable, on rows with a known answer.
 #
 #   sh bench/test_report_cli.sh path/to/bench/report.py
 #
@@ -27,4 +28,22 @@ expect "no benchmarks list" 2 /dev/null "$tmp/empty.json"
 expect "entry without a name" 2 /dev/null "$tmp/noname.json"
 expect "stdout full" 1 /dev/full "$tmp/one.json"
 expect "--out into a missing folder" 1 /dev/null "$tmp/one.json" --out "$tmp/no/such/report.md"
+
+# Where rendezvous stops being usable (key latency <= 10x binary's at the same N): ratios
+# 2, 5 and 20 at N 16, 64 and 256 give "up to N=64", past it at 256, crossing at
+# 64 + (10 - 5) * 192 / 15 = 128.
+row() { printf '{"name": "key/latency/%s/xxh3/N:%s%s", "run_type": "iteration", "cpu_time": 1, "time_unit": "ns", "lookups_per_s": %s}' "$@"; }
+{
+    printf '{"context": {}, "benchmarks": ['
+    row binary 16 /V:128 1e8; printf ', '; row rendezvous 16 "" 5e7; printf ', '
+    row binary 64 /V:128 1e8; printf ', '; row rendezvous 64 "" 2e7; printf ', '
+    row binary 256 /V:128 1e8; printf ', '; row rendezvous 256 "" 5e6
+    printf ']}\n'
+} >"$tmp/usable.json"
+want='rendezvous: usable up to N=64 (measured); past the budget at N=256; the ratio crosses 10x at about N=128 (interpolated).'
+if python3 "$P" "$tmp/usable.json" 2>"$tmp/err" | grep -qF "$want"; then
+    pass
+else
+    fail "report.py: rendezvous usable: expected the line '$want' ($(head -c 300 "$tmp/err"))"
+fi
 expect_done test_report_cli
