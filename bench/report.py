@@ -190,7 +190,7 @@ def targets(runs):
 # vnode ring's (`binary`, V 128) at the same N in the same run.
 USABLE_X = 10
 USABLE_NS = (3, 4, 16, 64, 256, 1024)
-USABLE_ALGOS = ("rendezvous",)  # and any weighted variant beside it
+USABLE_ALGOS = ("rendezvous", "skeleton")  # flat, and the weighted O(log N) variant
 
 
 def usable_up_to(runs, algo):

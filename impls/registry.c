@@ -30,7 +30,8 @@
     X(powerch)                                                                                     \
     X(binomial)                                                                                    \
     X(multiprobe)                                                                                  \
-    X(bounded)
+    X(bounded)                                                                                     \
+    X(skeleton)
 
 #define RB_ALGO_DECLARE_(ident) extern const rb_algo rb_algo_##ident;
 RB_ALGO_LIST(RB_ALGO_DECLARE_)
