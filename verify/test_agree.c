@@ -23,10 +23,12 @@
  * for N up to 1,024, weights, seeds, four hashes (two coarse ones put
  * points on the first and on the last position of slots) and
  * front tables of 2 slots (max_bits=1), of the default size and of up to
- * 2^22 slots (slots_per_point=64, max_bits=22); on, just below and just
+ * 2^22 slots (slots_per_point=64, max_bits=22), in both slot formats
+ * (slot_owners 3 and 2); on, just below and just
  * above every point (a slot's one boundary, and the positions that share
- * its stored top 32 offset bits); and at N 65,535 and 65,536, the last
- * membership whose owners fit a slot's 16 bits and the first that does not.
+ * its stored top offset bits); and at N 4,095 / 4,096 and 65,535 / 65,536,
+ * the last membership of each slot format (12-bit owners, 16-bit owners)
+ * and the first past it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -451,6 +453,8 @@ static void test_front(uint64_t *rng) {
             cfg.seed = round % 2 ? rb_unit_rand(rng) : 0;
             if (spp[round % 3] && rb_config_set_param(&cfg, spp[round % 3]) != 0) exit(1);
             if (max_bits[round % 3] && rb_config_set_param(&cfg, max_bits[round % 3]) != 0) exit(1);
+            int two = round % 4 == 1; /* the two-owner slot format at every N */
+            if (two && rb_config_set_param(&cfg, "slot_owners=2") != 0) exit(1);
             rb_unit_members ms;
             char fmt[32];
             snprintf(fmt, sizeof fmt, "f%%u-%llx", (unsigned long long)(rb_unit_rand(rng) & 0xFFF));
@@ -458,23 +462,26 @@ static void test_front(uint64_t *rng) {
             for (size_t i = 0; round >= 4 && i < ms.n; i++)
                 ms.m[i].weight = rb_unit_rand_range(rng, 1, 4);
             char c[200];
-            snprintf(c, sizeof c, "front vs binary, %s seed %llu, N=%zu V=%u%s %s %s",
+            snprintf(c, sizeof c, "front vs binary, %s seed %llu, N=%zu V=%u%s %s %s%s",
                      cfg.ring_hash->name, (unsigned long long)cfg.seed, ms.n, cfg.n_vnodes,
                      round >= 4 ? " weighted" : "", spp[round % 3] ? spp[round % 3] : "",
-                     max_bits[round % 3] ? max_bits[round % 3] : "");
+                     max_bits[round % 3] ? max_bits[round % 3] : "", two ? " slot_owners=2" : "");
             check_front(&cfg, ms.m, ms.n, c, rng);
             rb_unit_members_free(&ms);
         }
-    /* 16-bit owners: 65,535 members is the most a slot's owner field holds
-     * (0xFFFF marks a search slot); one more and every slot searches. */
-    for (uint32_t n = 65535; n <= 65536; n++) {
+    /* Slot formats: 12-bit owners up to 4,095 members, 16-bit owners up to
+     * 65,535 (0xFFF / 0xFFFF mark a search slot), then every slot searches:
+     * the last membership of each format and the first past it. */
+    const uint32_t edges[] = {4095, 4096, 65535, 65536};
+    for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+        uint32_t n = edges[e];
         rb_config cfg;
         rb_config_init(&cfg);
         cfg.n_vnodes = 1;
         rb_unit_members ms;
         rb_unit_members_make(&ms, n, "m%u");
         char c[80];
-        snprintf(c, sizeof c, "front vs binary, xxh3, N=%u V=1 (16-bit owners)", n);
+        snprintf(c, sizeof c, "front vs binary, xxh3, N=%u V=1 (slot format edge)", n);
         check_front(&cfg, ms.m, ms.n, c, rng);
         rb_unit_members_free(&ms);
     }
