@@ -15,9 +15,9 @@
  * list order. O(N) per lookup. Replicas (owners_k): the k highest scores,
  * O(N k).
  */
-#include <math.h>
 #include <stdlib.h>
 
+#include "hrw.h"
 #include "ring_impl.h"
 
 typedef struct {
@@ -53,9 +53,6 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     return 0;
 }
 
-/* u in (0, 1) from the top 53 bits: never 0 or 1, so ln(u) < 0 is finite. */
-static double unit_open(uint64_t x) { return ((double)(x >> 11) + 0.5) * 0x1.0p-53; }
-
 static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     const hrw_ring *r = (const hrw_ring *)ring;
     uint32_t n = ring->n_members, best = 0;
@@ -66,9 +63,9 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
             if (s > top) top = s, best = k; /* strict: ties stay with the first in id order */
         }
     } else {
-        double top = -r->weight[0] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[0])));
+        double top = rb_hrw_score(r->weight[0], pos, r->member_key[0]);
         for (uint32_t k = 1; k < n; k++) {
-            double s = -r->weight[k] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[k])));
+            double s = rb_hrw_score(r->weight[k], pos, r->member_key[k]);
             if (s > top) top = s, best = k;
         }
     }
@@ -79,8 +76,8 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
  * the member first in id order, as in owner_position. */
 static inline int scores_higher(const hrw_ring *r, uint32_t a, uint32_t b, uint64_t pos) {
     if (r->weight) {
-        double sa = -r->weight[a] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[a])));
-        double sb = -r->weight[b] / log(unit_open(rb_hash_fmix64(pos ^ r->member_key[b])));
+        double sa = rb_hrw_score(r->weight[a], pos, r->member_key[a]);
+        double sb = rb_hrw_score(r->weight[b], pos, r->member_key[b]);
         return sa > sb || (sa == sb && a < b);
     }
     uint64_t ua = rb_hash_fmix64(pos ^ r->member_key[a]),

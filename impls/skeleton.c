@@ -33,8 +33,9 @@
  * a group at the bottom, identified by fmix64(xxh3(id, seed) ^ "SKELETON");
  * equal scores go to the child first in key order (in a group, id order).
  *
- * Score of child c for position pos: W_c / -ln(u), u in (0, 1) from the top
- * 53 bits of fmix64(pos ^ id_c) (rendezvous's unit_open).
+ * Score of child c for position pos: rb_hrw_score(W_c, pos, id_c) (hrw.h,
+ * shared with `rendezvous`): W_c / -ln(u), u in (0, 1) from the top 53 bits
+ * of fmix64(pos ^ id_c).
  *
  * Cost of a change: not monotone. Adding or removing member x changes the
  * subtree weights on x's path, and at each node on it some positions switch
@@ -42,9 +43,9 @@
  * it. About (1 + (depth - 1)(1 - 1/f)) x the ideal moves (measured in
  * bench/README.md, "skeleton"). Replicas: not supported.
  */
-#include <math.h>
 #include <stdlib.h>
 
+#include "hrw.h"
 #include "ring_impl.h"
 
 #define SKEL_LEAF 0x80000000u /* a child reference: member index | SKEL_LEAF, else a node */
@@ -170,10 +171,6 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     return 0;
 }
 
-/* u in (0, 1) from the top 53 bits: never 0 or 1, so ln(u) < 0 is finite
- * (rendezvous's unit_open). */
-static double unit_open(uint64_t x) { return ((double)(x >> 11) + 0.5) * 0x1.0p-53; }
-
 static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
     const skel_ring *r = (const skel_ring *)ring;
     uint32_t to = r->root;
@@ -181,9 +178,9 @@ static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
         const skel_node *nd = &r->node[to];
         const skel_child *c = &r->child[nd->first];
         uint32_t best = 0;
-        double top = -c[0].w / log(unit_open(rb_hash_fmix64(pos ^ c[0].id)));
+        double top = rb_hrw_score(c[0].w, pos, c[0].id);
         for (uint32_t k = 1; k < nd->n; k++) {
-            double sc = -c[k].w / log(unit_open(rb_hash_fmix64(pos ^ c[k].id)));
+            double sc = rb_hrw_score(c[k].w, pos, c[k].id);
             if (sc > top) top = sc, best = k; /* strict: ties stay with the first */
         }
         to = c[best].to;
