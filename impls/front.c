@@ -58,7 +58,7 @@
 #define FRONT_SEARCH2 0xFFFFu /* two-owner format: search from the point index in bits 0-31 */
 #define FRONT_SEARCH3 0xFFFu  /* three-owner format: search from the point index in bits 0-27 */
 #define FRONT_MAX_BITS 26     /* at most 2^26 slots (512 MiB) */
-#define FRONT_DEFAULT_SPP 1
+#define FRONT_DEFAULT_SPP 2
 #define FRONT_DEFAULT_MAX_BITS 18 /* 2 MiB: see max_bits */
 
 typedef struct {
