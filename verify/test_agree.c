@@ -473,15 +473,21 @@ static void test_front(uint64_t *rng) {
      * 65,535 (0xFFF / 0xFFFF mark a search slot), then every slot searches:
      * the last membership of each format and the first past it. */
     const uint32_t edges[] = {4095, 4096, 65535, 65536};
-    for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
-        uint32_t n = edges[e];
+    for (size_t e = 0; e < 2 * sizeof edges / sizeof edges[0]; e++) {
+        uint32_t n = edges[e / 2];
         rb_config cfg;
         rb_config_init(&cfg);
         cfg.n_vnodes = 1;
+        /* 64 slots per point: nearly every point alone in its slot, so the
+         * last member's index is stored as a slot's owner */
+        if (e % 2 && (rb_config_set_param(&cfg, "slots_per_point=64") != 0 ||
+                      rb_config_set_param(&cfg, "max_bits=22") != 0))
+            exit(1);
         rb_unit_members ms;
         rb_unit_members_make(&ms, n, "m%u");
-        char c[80];
-        snprintf(c, sizeof c, "front vs binary, xxh3, N=%u V=1 (slot format edge)", n);
+        char c[120];
+        snprintf(c, sizeof c, "front vs binary, xxh3, N=%u V=1 (slot format edge)%s", n,
+                 e % 2 ? " slots_per_point=64 max_bits=22" : "");
         check_front(&cfg, ms.m, ms.n, c, rng);
         rb_unit_members_free(&ms);
     }
