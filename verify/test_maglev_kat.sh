@@ -11,6 +11,8 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIPPED: no python3" >&2; exit 77;
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fails=0
+# shellcheck source=verify/kat_table.sh
+. "$(dirname "$0")/kat_table.sh"
 many=$(i=0; while [ $i -lt 40 ]; do printf 'node-%d,' $i; i=$((i + 1)); done)
 many=${many%,}
 # shellcheck disable=SC2046 # the member list split into lines on purpose
@@ -23,12 +25,7 @@ check() {
         { echo "FAIL maglev $name: the reference script failed" >&2; fails=$((fails + 1)); return; }
     "$bin" table --algo maglev --hash fnv1a32 --seed "$seed" --buckets "$b" \
         --param "table_size=$m" --members "$members" | cut -f2 >"$tmp/got"
-    if ! cmp -s "$tmp/want" "$tmp/got"; then
-        n=$(paste "$tmp/want" "$tmp/got" | awk '$1 != $2' | wc -l)
-        first=$(paste "$tmp/want" "$tmp/got" | awk '$1 != $2 { print NR - 1 ": expected " $1 " got " $2; exit }')
-        echo "FAIL maglev $name (M $m, B $b, seed $seed): $n buckets differ; bucket $first" >&2
-        fails=$((fails + 1))
-    fi
+    kat_table_diff maglev "$name (M $m, B $b, seed $seed)"
 }
 
 check "3 members, M 7" 7 64 0 "a,b,c"

@@ -11,6 +11,8 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIPPED: no python3" >&2; exit 77;
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fails=0
+# shellcheck source=verify/kat_table.sh
+. "$(dirname "$0")/kat_table.sh"
 list() { # list N WEIGHTED: node-0,..,node-(N-1), weights 1..4 when WEIGHTED
     i=0 out=
     while [ "$i" -lt "$1" ]; do
@@ -30,12 +32,7 @@ check() {
         { echo "FAIL skeleton $name: the reference script failed" >&2; fails=$((fails + 1)); return; }
     "$bin" table --algo skeleton --hash fnv1a32 --seed "$seed" --buckets "$b" \
         --param "fanout_bits=$f" --members "$members" | cut -f2 >"$tmp/got"
-    if ! cmp -s "$tmp/want" "$tmp/got"; then
-        n=$(paste "$tmp/want" "$tmp/got" | awk '$1 != $2' | wc -l)
-        first=$(paste "$tmp/want" "$tmp/got" | awk '$1 != $2 { print NR - 1 ": expected " $1 " got " $2; exit }')
-        echo "FAIL skeleton $name (fanout_bits $f, B $b, seed $seed): $n buckets differ; bucket $first" >&2
-        fails=$((fails + 1))
-    fi
+    kat_table_diff skeleton "$name (fanout_bits $f, B $b, seed $seed)"
 }
 
 check "3 members" 3 64 0 "a,b,c"

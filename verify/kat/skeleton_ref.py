@@ -32,17 +32,10 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts",
                                 "pylib"))
 from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
+from maglev_ref import fnv1a32  # noqa: E402  the one Python FNV-1a 32 of the references
 
 MASK = (1 << 64) - 1
-FNV_BASIS, FNV_PRIME = 2166136261, 16777619
 GOLDEN = 0x9E3779B97F4A7C15
-
-
-def fnv1a32(data, seed):
-    h = FNV_BASIS
-    for byte in (seed.to_bytes(8, "little") if seed else b"") + data:
-        h = ((h ^ byte) * FNV_PRIME) & 0xFFFFFFFF
-    return h
 
 
 def fmix64(k):
