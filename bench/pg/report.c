@@ -96,12 +96,12 @@ static void json_params(FILE *f, const rbb_params *p) {
             "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
             "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d, "
             "\"pgbench_group_s\": %g, \"repeats\": %u, \"pgbench_drift_max\": %.2f, "
-            "\"completion\": \"%s\"}",
+            "\"soak_s\": %g, \"soak_retention_ms\": %llu, \"completion\": \"%s\"}",
             p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
             p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
             p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
             p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s, p->repeats,
-            RBB_DRIFT_MAX,
+            RBB_DRIFT_MAX, p->soak_s, (unsigned long long)p->soak_retention_ms,
             p->complete_each ? "one commit per row"
             : p->chain       ? "one commit per batch, shared with the next claim"
                              : "one commit per batch");
@@ -337,20 +337,23 @@ static void json_soak(FILE *f, const rbb_soak *s) {
             "{\"failed\": %s, \"secs\": %g, \"interval_s\": %g, \"n_workers\": %u, "
             "\"batch\": %u, \"mode\": \"affinity\", \"backlog\": %llu, \"n_rows\": %llu, "
             "\"n_lost\": %llu, \"n_duplicates\": %llu, \"last_vs_first\": %.3f, "
-            "\"wanted_last_vs_first\": 0.9, \"autovacuum\": ",
+            "\"wanted_last_vs_first\": 0.9, \"retention_ms\": %llu, \"retention_batch\": %u, "
+            "\"autovacuum\": ",
             s->failed ? "true" : "false", s->secs, s->interval_s, s->n_workers, s->batch,
             (unsigned long long)s->backlog, (unsigned long long)s->n_rows,
-            (unsigned long long)s->n_lost, (unsigned long long)s->n_duplicates, s->last_vs_first);
+            (unsigned long long)s->n_lost, (unsigned long long)s->n_duplicates, s->last_vs_first,
+            (unsigned long long)s->retention_ms, s->retention_batch);
     jstr(f, s->autovacuum);
     fprintf(f, ", \"intervals\": [");
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
         fprintf(f,
                 "%s{\"t_end_s\": %.1f, \"rows_per_s\": %.1f, \"n_inbox_rows\": %llu, "
-                "\"n_pending\": %llu, \"n_dead_tup\": %llu, \"inbox_bytes\": %llu}",
+                "\"n_pending\": %llu, \"n_dead_tup\": %llu, \"inbox_bytes\": %llu, "
+                "\"n_autovacuum\": %llu}",
                 i ? ", " : "", v->t_end_s, v->rows_per_s, (unsigned long long)v->n_inbox_rows,
                 (unsigned long long)v->n_pending, (unsigned long long)v->n_dead_tup,
-                (unsigned long long)v->inbox_bytes);
+                (unsigned long long)v->inbox_bytes, (unsigned long long)v->n_autovacuum);
     }
     fprintf(f, "]}");
 }
@@ -469,13 +472,21 @@ static void md_soak(FILE *f, const rbb_soak *s) {
         fprintf(f, "**failed** (see stderr of the run)\n");
         return;
     }
-    fprintf(f, "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB |\n"
-               "|---:|---:|---:|---:|---:|---:|\n");
+    if (s->retention_ms)
+        fprintf(f,
+                "Retention in effect: done rows deleted by the housekeepers %llu ms after "
+                "completion, at most %u per round (`pg migrate --retention-ms`; effects kept).\n\n",
+                (unsigned long long)s->retention_ms, s->retention_batch);
+    else
+        fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
+    fprintf(f, "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB | autovacuums |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++)
-        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f |\n", s->iv[i].t_end_s,
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
                 s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
                 (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_dead_tup,
-                (double)s->iv[i].inbox_bytes / 1048576.0);
+                (double)s->iv[i].inbox_bytes / 1048576.0,
+                (unsigned long long)s->iv[i].n_autovacuum);
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",
