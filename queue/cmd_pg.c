@@ -184,7 +184,8 @@ static int migrate_option(const char *cmd, void *ctx, int argc, char **argv, int
     uint64_t ms = 0;
     if (strcmp(opt, "--retention-batch") == 0) {
         if (rb_cli_parse_u32(v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) {
-            rb_cli_usage_error(cmd, "--retention-batch must be a whole number from 1 to %u, got '%s'",
+            rb_cli_usage_error(cmd,
+                               "--retention-batch must be a whole number from 1 to %u, got '%s'",
                                RB_QUEUE_RETENTION_BATCH_MAX, v);
             return -1;
         }
@@ -192,7 +193,8 @@ static int migrate_option(const char *cmd, void *ctx, int argc, char **argv, int
         o->retention_ms = 0;
     } else if (rb_cli_parse_u64(v, &ms) || ms < RB_QUEUE_RETENTION_MIN_MS ||
                ms > (uint64_t)RB_QUEUE_RETENTION_MAX_MS) {
-        rb_cli_usage_error(cmd, "--retention-ms must be off or a whole number of ms from %d to %lld, "
+        rb_cli_usage_error(cmd,
+                           "--retention-ms must be off or a whole number of ms from %d to %lld, "
                            "got '%s'",
                            RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS, v);
         return -1;
@@ -213,8 +215,9 @@ static int migrate_retention(const char *cmd, rb_queue *q, const migrate_opts *o
         rc = rb_queue_retention_set(q, &r);
     }
     if (rc == RB_EINVAL) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-    if (rc) return rb_cli_fail(cmd, "%s (the schema is migrated; the retention is unchanged)",
-                               rb_error_detail());
+    if (rc)
+        return rb_cli_fail(cmd, "%s (the schema is migrated; the retention is unchanged)",
+                           rb_error_detail());
     if (r.retention_ms)
         printf("retention: done rows deleted %lld ms after completion, at most %u per round\n",
                (long long)r.retention_ms, r.batch_rows);
@@ -480,13 +483,13 @@ int rb_pg_cmd_status(int argc, char **argv) {
         return rc;
     }
     /* retention_ms 0 = off (done rows kept) */
-    static const char *const names[] = {
-        "pending",      "claimed",      "done",         "failed",  "effects",      "workers_alive",
-        "workers_live", "workers_dead", "workers_left", "blocked", "retention_ms", "retention_batch"};
-    const int64_t v[] = {c.n_pending,      c.n_claimed,        c.n_done,
-                         c.n_failed,       c.n_effects,        c.n_workers_alive,
-                         c.n_workers_live, c.n_workers_dead,   c.n_workers_left,
-                         c.n_blocked,      ret.retention_ms,   ret.batch_rows};
+    static const char *const names[] = {"pending",      "claimed",      "done",
+                                        "failed",       "effects",      "workers_alive",
+                                        "workers_live", "workers_dead", "workers_left",
+                                        "blocked",      "retention_ms", "retention_batch"};
+    const int64_t v[] = {c.n_pending,      c.n_claimed,       c.n_done,         c.n_failed,
+                         c.n_effects,      c.n_workers_alive, c.n_workers_live, c.n_workers_dead,
+                         c.n_workers_left, c.n_blocked,       ret.retention_ms, ret.batch_rows};
     const size_t nf = sizeof v / sizeof v[0];
     for (size_t k = 0; k < nf; k++) {
         if (o.fmt == RB_FMT_JSON)

@@ -1143,8 +1143,8 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
 /* ---- retention (migration 006) ---- */
 
 int rb_queue_retention_validate(const rb_queue_retention *r) {
-    if (r->retention_ms != 0 &&
-        (r->retention_ms < RB_QUEUE_RETENTION_MIN_MS || r->retention_ms > RB_QUEUE_RETENTION_MAX_MS))
+    if (r->retention_ms != 0 && (r->retention_ms < RB_QUEUE_RETENTION_MIN_MS ||
+                                 r->retention_ms > RB_QUEUE_RETENTION_MAX_MS))
         return rb_set_error(RB_EINVAL,
                             "retention %lld ms must be off or %d to %lld ms (1 s to 10 years)",
                             (long long)r->retention_ms, RB_QUEUE_RETENTION_MIN_MS,

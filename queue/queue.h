@@ -199,9 +199,9 @@ typedef struct rb_queue_item {
  * or none: on any error no row of the call is in the queue. *n_inserted (may
  * be NULL) gets the rows created; n minus that is the number of duplicate
  * idempotency keys (a key of a row in the inbox, or of a row completed before
- * and deleted by retention: its effect row refuses it) (after a reconnect the statement may have committed before
- * the drop: its re-run then counts those rows as duplicates). Needs a
- * migrated schema. Memory: about twice the bytes of the items.
+ * and deleted by retention: its effect row refuses it) (after a reconnect the statement may have
+ * committed before the drop: its re-run then counts those rows as duplicates). Needs a migrated
+ * schema. Memory: about twice the bytes of the items.
  */
 int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted);
 
@@ -429,9 +429,9 @@ int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t 
 
 /* ---- retention of done rows (issue 11, target 6; migration 006) ---- */
 
-#define RB_QUEUE_RETENTION_MIN_MS 1000                         /* 1 s */
-#define RB_QUEUE_RETENTION_MAX_MS (3650LL * 24 * 3600 * 1000)  /* 10 years */
-#define RB_QUEUE_RETENTION_BATCH_MAX 100000u                   /* rows per round */
+#define RB_QUEUE_RETENTION_MIN_MS 1000                        /* 1 s */
+#define RB_QUEUE_RETENTION_MAX_MS (3650LL * 24 * 3600 * 1000) /* 10 years */
+#define RB_QUEUE_RETENTION_BATCH_MAX 100000u                  /* rows per round */
 #define RB_QUEUE_RETENTION_BATCH_DEFAULT 2000u
 
 /* The queue's retention (queue_config.retention_ms, retention_batch). */

@@ -145,7 +145,7 @@ static void params_init(rbb_params *p) {
     p->crash_heartbeat_ms = 150;
     p->backlog_workers = 2;
     p->backlog_batch = 8;
-    p->backlog_hot_every = 10; /* the hot key holds 10% of the backlog */
+    p->backlog_hot_every = 10;    /* the hot key holds 10% of the backlog */
     p->soak_retention_ms = 10000; /* done rows kept 10 s: the inbox holds ~10 s of work */
     set_profile(p, "full");
 }

@@ -63,8 +63,8 @@ typedef struct rbb_params {
     uint64_t backlogs[RBB_MAX_LIST]; /* the backlog sweep (--backlog); none when n_backlogs = 0 */
     size_t n_backlogs;
     uint32_t backlog_workers, backlog_batch, backlog_hot_every;
-    double backlog_s; /* measured seconds per (backlog, mode) */
-    double soak_s;    /* the soak run (--soak); 0: none */
+    double backlog_s;           /* measured seconds per (backlog, mode) */
+    double soak_s;              /* the soak run (--soak); 0: none */
     uint64_t soak_retention_ms; /* retention of done rows during the soak (--soak-retention-ms) */
 } rbb_params;
 

@@ -479,8 +479,9 @@ static void md_soak(FILE *f, const rbb_soak *s) {
                 (unsigned long long)s->retention_ms, s->retention_batch);
     else
         fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
-    fprintf(f, "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB | autovacuums |\n"
-               "|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(f,
+            "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB | autovacuums |\n"
+            "|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++)
         fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
                 s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
