@@ -23,13 +23,15 @@ grep -q "deleted 60000 ms after completion, at most 40 per round" "$TMP/m.out" |
 "$RB" pg migrate --retention-batch 40 >/dev/null # the ms given before stays
 "$RB" pg status --format json | grep -q '"retention_ms": 60000, "retention_batch": 40}' || fail "pg status: $("$RB" pg status --format json)"
 
-# 200 rows done by a worker, then 120 of them made old (completed 2 min ago) and 80 kept young.
+# 200 rows done by a worker, then 120 of them made old (completed > 2 min ago), 80 kept young.
 seq 1 200 | awk '{printf "k:%d\tidem:%d\n", $1 % 17, $1}' >"$TMP/rows"
 "$RB" pg enqueue "$TMP/rows" >/dev/null
 "$RB" pg worker "${W[@]}" --until-empty >"$TMP/drain.out" 2>"$TMP/drain.err" || fail "drain failed"
 expect_eq "done after the drain" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 200
-q "UPDATE inbox SET completed_at = now() - interval '2 minutes' WHERE idempotency_key IN
-   (SELECT 'idem:' || i FROM generate_series(1, 120) i)" >/dev/null
+# idem:1 the oldest, idem:120 the youngest of the old ones (1 s apart).
+q "UPDATE inbox SET completed_at = now() - interval '2 minutes'
+                                  - (200 - split_part(idempotency_key, ':', 2)::int) * interval '1 s'
+   WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(1, 120) i)" >/dev/null
 # Done row idem:1 loses its effect row (made by hand; the protocol always writes one): kept.
 q "DELETE FROM effects WHERE idempotency_key = 'idem:1'" >/dev/null
 # Rows in the other statuses, all with an old completed_at: never deleted. Pending ones are
