@@ -1134,7 +1134,11 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     PQclear(r);
     /* Retention: its own statement (its own short transaction) under the same lock. */
     r = exec_retry(q, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK, NULL);
-    if (!r) return RB_EDB;
+    if (!r) { /* on an error the caller frees nothing */
+        free(rep->marked_dead);
+        rep->marked_dead = NULL;
+        return RB_EDB;
+    }
     rep->n_purged = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
     PQclear(r);
     return 0;
