@@ -45,6 +45,9 @@ q "UPDATE inbox SET completed_at = now() - interval '1 hour',
      lease_expires_at = CASE WHEN id % 3 = 1 THEN now() + interval '1 hour' END,
      lease_generation = CASE WHEN id % 3 = 1 THEN 1 ELSE 0 END
    WHERE partition_key LIKE 'p:%'" >/dev/null
+# Give them effect rows too (the protocol never does): then only their status keeps them.
+q "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id)
+   SELECT idempotency_key, id, partition_key, 1, 'ghost' FROM inbox WHERE partition_key LIKE 'p:%'" >/dev/null
 others() { q "SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM inbox t WHERE status <> 'done'"; }
 before_others=$(others)
 expect_eq "other statuses" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox WHERE status <> 'done' GROUP BY 1) s")" "claimed=10,failed=10,pending=10"
@@ -68,6 +71,7 @@ expect_eq "the 40 deleted are the oldest eligible" "$(q "SELECT count(*) FROM in
 expect_eq "rows the worker's rounds deleted (summary purged=)" "$(field hk purged)" 79
 expect_eq "done rows left: 80 young + idem:1 (no effect row)" "$(q "SELECT count(*) FILTER (WHERE completed_at > now() - interval '1 minute') || '+' || string_agg(idempotency_key, ',') FILTER (WHERE completed_at < now() - interval '1 minute') FROM inbox WHERE status = 'done'")" "80+idem:1"
 expect_eq "pending, claimed and failed rows unchanged" "$(others)" "$before_others"
+q "DELETE FROM effects WHERE worker_id = 'ghost'" >/dev/null
 expect_eq "effects kept" "$(q "SELECT count(*) FROM effects")" 199
 
 # Re-enqueue of deleted rows' keys: no row, no run. A new key still runs.
