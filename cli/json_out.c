@@ -122,6 +122,19 @@ static int dump_top_lines(const json_t *doc, FILE *f) {
     return fputs(k ? "\n}" : "}", f) < 0 ? -1 : 0;
 }
 
+int rb_json_dump(const json_t *v, FILE *f) {
+    int failed = build_failed || !v;
+    build_failed = 0;
+    if (failed) {
+        errno = ENOMEM;
+        return -1;
+    }
+    errno = 0;
+    if (dump(v, f) == 0) return 0;
+    if (!errno) errno = EIO;
+    return -1;
+}
+
 int rb_json_emit(json_t *doc, FILE *f, int layout) {
     int failed = build_failed || !doc;
     build_failed = 0;

@@ -60,6 +60,13 @@ enum { RB_JSON_LINE = 0, RB_JSON_TOP_LINES = 1 };
 int rb_json_emit(json_t *doc, FILE *f, int layout);
 
 /*
+ * rb_json_dump — write v on one line, no newline, not flushed: the piece of a streamed
+ * writer (rb_out). 0; -1 with errno set when building v failed (ENOMEM, as rb_json_emit) or
+ * the dump failed. Does not release v.
+ */
+int rb_json_dump(const json_t *v, FILE *f);
+
+/*
  * rb_json_write_file — rb_json_emit into a new file at `path` (created or truncated), then
  * close it. 0, or prints "ringbench CMD: cannot write PATH: reason" on stderr and returns
  * RB_EXIT_FAILURE (1); doc is released either way.
