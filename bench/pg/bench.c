@@ -411,9 +411,11 @@ static int write_outputs(const rbb_run *run, const char *dir) {
         return -1;
     }
     if (fclose(f)) return -1;
+    char json_path[1200];
+    snprintf(json_path, sizeof json_path, "%s", path);
     snprintf(path, sizeof path, "%s/pgbench.md", dir);
     if (!(f = fopen(path, "w"))) return -1;
-    rbb_report_md(f, run);
+    rbb_report_md(f, run, json_path);
     if (fclose(f)) return -1;
     if (run->explain) {
         snprintf(path, sizeof path, "%s/explain.txt", dir);
@@ -728,7 +730,10 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         n_bad++;
     }
 
-    if (write_outputs(&run, p->out_dir))
+    char json_path[1200];
+    snprintf(json_path, sizeof json_path, "%s/pgbench.json", p->out_dir);
+    int written = write_outputs(&run, p->out_dir) == 0;
+    if (!written)
         fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,
                 strerror(errno)),
             n_bad++;
@@ -737,7 +742,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     if (fmt == RB_FMT_JSON) {
         if (rb_json_write_stdout("pg bench", rbb_report_json(&run), RB_JSON_TOP_LINES)) n_bad++;
     } else {
-        rbb_report_md(stdout, &run);
+        rbb_report_md(stdout, &run, written ? json_path : NULL);
     }
     free_run(&run);
     if (n_bad) {

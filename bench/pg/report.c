@@ -5,10 +5,12 @@
  * Ratios against pgbench are rows/s (or tx/s) divided by pgbench
  * simple-update TPS at the same client count, measured in the same run.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "json_out.h"
+#include "machine.h"
 #include "report.h"
 
 static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }
@@ -537,7 +539,24 @@ static void md_soak(FILE *f, const rbb_soak *s) {
             (unsigned long long)s->n_duplicates, s->autovacuum);
 }
 
-void rbb_report_md(FILE *f, const rbb_run *run) {
+/* The target table: rendered by bench/report.py --pg-targets from the JSON document just
+ * written, so the verdict ("met" / "missed by P%", P the distance as a share of the wanted
+ * ratio) and a miss's limiting cause (the cell's top wait events, a dry backlog) have one
+ * definition, shared with results/README.md (scripts/report). */
+static void md_targets(FILE *f, const char *json_path) {
+    const char *args[] = {json_path, "--pg-targets", NULL};
+    char *table = json_path ? rb_source_script("bench/report.py", args) : NULL;
+    fprintf(f, "\n## Targets (measured ratio vs wanted)\n\n");
+    if (table)
+        fprintf(f, "%s\n", table);
+    else
+        fprintf(f, "Not rendered: `bench/report.py --pg-targets %s` could not run (python3); the "
+                   "targets are in the JSON document.\n",
+                json_path ? json_path : "pgbench.json");
+    free(table);
+}
+
+void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     const rbb_params *p = &run->p;
     fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
     fprintf(f,
@@ -598,15 +617,7 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
         fprintf(f, " |\n");
     }
     target_row t[512];
-    size_t nt = targets(run, t, 512);
-    if (nt) {
-        fprintf(f, "\n## Targets (measured ratio vs wanted)\n\n| target | dist | W | batch | "
-                   "measured | wanted | met |\n|---|---|---:|---:|---:|---:|---|\n");
-        for (size_t i = 0; i < nt; i++)
-            fprintf(f, "| %s | %s | %u | %u | %.2f | %.2f | %s |\n", t[i].name, dist_name(t[i].d),
-                    t[i].w, t[i].b, t[i].measured, t[i].wanted,
-                    t[i].measured >= t[i].wanted ? "yes" : "**no**");
-    }
+    if (targets(run, t, 512)) md_targets(f, json_path);
     if (run->n_scale) {
         fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
         fprintf(f, "Member ids are fixed by the seed (`scale-<algo>-s<seed>-w<i>`), so the "
