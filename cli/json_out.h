@@ -7,7 +7,9 @@
  * "%.1f" printed, rb_json_sig(x, 6) the number "%.6g" printed, rb_json_fixed(x, 0) an
  * integer; every real is rounded through that decimal text and written with 15 significant
  * digits, so a value reads back exactly as it was rounded (0.3 is written 0.3, not
- * 0.29999999999999999). A non-finite double is written null.
+ * 0.29999999999999999) as long as that text has at most 15 significant digits (every figure
+ * the commands write: 1e11 rows/s with 4 decimals would be the first to lose). A non-finite
+ * double is written null.
  *
  * Building: the constructors return a new reference, or NULL when out of memory;
  * rb_json_set and rb_json_push steal the value (NULL allowed) and remember a failure, which
