@@ -73,7 +73,9 @@ json_t *rb_json_bytes(const void *data, size_t len) {
     return checked(s);
 }
 
-json_t *rb_json_str(const char *s) { return s ? rb_json_bytes(s, strlen(s)) : checked(json_null()); }
+json_t *rb_json_str(const char *s) {
+    return s ? rb_json_bytes(s, strlen(s)) : checked(json_null());
+}
 
 json_t *rb_json_parse(const char *text) {
     json_t *v = text ? json_loads(text, JSON_DECODE_ANY, NULL) : NULL;

@@ -53,9 +53,9 @@ static void check_number(json_t *v, const char *want_text, const char *case_) {
 }
 
 static void numbers(void) {
-    static const double xs[] = {0.0,        0.3,         0.1 + 0.2,  1234.0,     1234.5,
-                                2.5,        -2.5,        0.125,      1.0 / 3.0,  2.0 / 3.0,
-                                123456.789, 9876543.21,  1e-7,       -0.0004999, 0.99,
+    static const double xs[] = {0.0,        0.3,         0.1 + 0.2,  1234.0,        1234.5,
+                                2.5,        -2.5,        0.125,      1.0 / 3.0,     2.0 / 3.0,
+                                123456.789, 9876543.21,  1e-7,       -0.0004999,    0.99,
                                 100.0,      12345678.25, 3.14159265, 98765432109.5, 0.0001};
     char want[64], case_[96];
     for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {

@@ -517,8 +517,7 @@ int rb_pg_cmd_retry(int argc, char **argv) {
         json_t *obj = json_object();
         rb_json_set(obj, "redriven", rb_json_u64(n));
         rc = rb_json_write_stdout(cmd, obj, RB_JSON_LINE);
-    }
-    else if (o.fmt == RB_FMT_CSV)
+    } else if (o.fmt == RB_FMT_CSV)
         printf("redriven\n%zu\n", n);
     else
         printf("re-drove %zu dead letter%s (pending now, attempts reset)\n", n, n == 1 ? "" : "s");

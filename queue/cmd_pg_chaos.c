@@ -422,8 +422,7 @@ static json_t *json_hist(const long long *h) {
 }
 
 /* The JSON report (chaos.json): the figures, the parameters, every fault. */
-static json_t *json_report(const chaos *c, const result *r, const fault *faults,
-                           size_t n_faults) {
+static json_t *json_report(const chaos *c, const result *r, const fault *faults, size_t n_faults) {
     tally t;
     count_faults(faults, n_faults, &t);
     json_t *o = json_object(), *kinds = json_object(), *rec = json_array();
@@ -612,8 +611,8 @@ static int run_chaos(chaos *c) {
     if (c->o->out)
         snprintf(path, sizeof path, "%s/chaos.%s", c->o->out, c->o->json ? "json" : "md");
     if (c->o->json) {
-        out_rc = rb_json_write_stdout("pg chaos", json_report(c, &r, faults, n_faults),
-                                      RB_JSON_LINE);
+        out_rc =
+            rb_json_write_stdout("pg chaos", json_report(c, &r, faults, n_faults), RB_JSON_LINE);
         if (!out_rc && *path)
             out_rc = rb_json_write_file("pg chaos", path, json_report(c, &r, faults, n_faults),
                                         RB_JSON_LINE);
@@ -627,8 +626,8 @@ static int run_chaos(chaos *c) {
             bad |= fclose(f) != 0;
         }
         if (bad)
-            out_rc = rb_cli_fail("pg chaos", "cannot write %s: %s", path,
-                                 strerror(errno ? errno : EIO));
+            out_rc =
+                rb_cli_fail("pg chaos", "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     }
     free(faults);
     int ok = r.lost == 0 && r.dup_effects == 0 && r.false_deaths == 0 && r.effects == r.done &&

@@ -1578,8 +1578,8 @@ static int vnodes_uses(const vnodes_opts *o) {
 
 /* The table: one row per candidate V over every block; fills bl. */
 static int vnodes_rows(const vnodes_opts *o, rb_config *cfg, const uint32_t *kpb, size_t n_keys,
-                       uint32_t *scratch, uint32_t n_max, FILE *f, json_t *doc,
-                       vnodes_blocks *bl, double *best_p2m, uint32_t *best_v) {
+                       uint32_t *scratch, uint32_t n_max, FILE *f, json_t *doc, vnodes_blocks *bl,
+                       double *best_p2m, uint32_t *best_v) {
     int uses = vnodes_uses(o), rc = 0;
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, vnodes_cols, sizeof vnodes_cols / sizeof vnodes_cols[0]);
@@ -1624,8 +1624,7 @@ static int vnodes_rows(const vnodes_opts *o, rb_config *cfg, const uint32_t *kpb
         if (!uses) break; /* V does not change the mapping: one row */
     }
     json_t *rows = rb_report_end(&rep);
-    if (doc)
-        rb_json_set(doc, "rows", rows);
+    if (doc) rb_json_set(doc, "rows", rows);
     return rc;
 }
 
@@ -1787,8 +1786,7 @@ static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps,
         fflush(f);
     }
     json_t *rows = rb_report_end(&rep);
-    if (doc)
-        rb_json_set(doc, "bounded_rows", rows);
+    if (doc) rb_json_set(doc, "bounded_rows", rows);
     return rc;
 }
 
@@ -1834,7 +1832,8 @@ static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f, json
     if (doc) {
         rb_json_set(doc, "bounded_vnodes", rb_json_u64(o->bounded_vnodes));
         rb_json_set(doc, "bounded_source", rb_json_str(o->algo->name));
-        rb_json_set(doc, "bounded_eps_pct_meeting", meeting >= 0 ? json_integer(meeting) : json_null());
+        rb_json_set(doc, "bounded_eps_pct_meeting",
+                    meeting >= 0 ? json_integer(meeting) : json_null());
         rb_json_set(doc, "bounded_eps_pct_for_target",
                     derived >= 0 ? json_integer(derived) : json_null());
         rb_json_set(doc, "bounded_note", rb_json_str(note));

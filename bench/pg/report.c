@@ -550,8 +550,9 @@ static void md_targets(FILE *f, const char *json_path) {
     if (table)
         fprintf(f, "%s\n", table);
     else
-        fprintf(f, "Not rendered: `bench/report.py --pg-targets %s` could not run (python3); the "
-                   "targets are in the JSON document.\n",
+        fprintf(f,
+                "Not rendered: `bench/report.py --pg-targets %s` could not run (python3); the "
+                "targets are in the JSON document.\n",
                 json_path ? json_path : "pgbench.json");
     free(table);
 }
