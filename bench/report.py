@@ -309,6 +309,8 @@ def main(argv):
         try:
             with open(path) as f:
                 d = json.load(f)
+            if not isinstance(d, dict) or "targets" not in d or "cells" not in d:
+                die(f"{path} has no \"targets\" and \"cells\" (not a ringbench pg bench JSON file)")
             lines = pg_target_table(d)
         except (OSError, ValueError, KeyError, TypeError) as e:
             die(f"cannot read the targets of {path}: {e}")
