@@ -72,7 +72,7 @@ def markdown(doc):
         "## graphile-worker beside `ringbench pg worker` (issue 11, target 9)",
         "",
         f"Node {run['node']}, graphile-worker {run['graphile_worker']} (node-postgres "
-        f"{run['node_postgres']}); ringbench {doc['machine'].get('git_commit', 'unknown')}; "
+        f"{run['node_postgres']}); ringbench {doc['machine'].get('git_commit', 'unknown')[:10]}; "
         f"PostgreSQL {s['server_version']}, fsync={s['fsync']}, "
         f"synchronous_commit={s['synchronous_commit']}. Backlog: {p['jobs']['b32']:,} jobs "
         f"(batch-32 group), {p['jobs']['b1']:,} (batch-1 group), partition keys "
