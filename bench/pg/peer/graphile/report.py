@@ -5,13 +5,19 @@ DRAINS.jsonl: drain.mjs's stdout (one {"kind": "drain"} line per cell and repeat
 {"kind": "run"} line). MACHINE.json: scripts/machine-record's record. Writes, in OUTDIR,
 peer-graphile.json (everything: versions, server, parameters, every drain, per-cell medians
 with min-max, the ratio table), peer-graphile.csv (one row per cell) and peer-graphile.md (the
-tables, also printed on stdout). Exit 1 when the input holds no drain or no run line.
+tables, also printed on stdout). Exit 1 when the input holds no drain or no run line, 2 on
+bad arguments.
 """
 import csv
 import json
 import os
 import statistics
 import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "pylib"))
+from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
 
 # Which graphile-worker configuration each ringbench configuration is set against (README.md).
 PAIRS = (
@@ -103,10 +109,12 @@ def markdown(doc):
 
 
 def main():
-    if len(sys.argv) != 4:
-        print("usage: report.py DRAINS.jsonl MACHINE.json OUTDIR", file=sys.stderr)
-        sys.exit(2)
-    src, machine_path, out = sys.argv[1:]
+    p = parser("report.py", __doc__)
+    p.add_argument("drains", metavar="DRAINS.jsonl")
+    p.add_argument("machine", metavar="MACHINE.json")
+    p.add_argument("out", metavar="OUTDIR")
+    a = p.parse_args()
+    src, machine_path, out = a.drains, a.machine, a.out
     rows = [json.loads(line) for line in open(src) if line.strip()]
     drains = [r for r in rows if r.get("kind") == "drain"]
     runs = [r for r in rows if r.get("kind") == "run"]
