@@ -14,6 +14,7 @@ const { default: pg } = await import('pg');
 const { quietLogger } = await import('./gw_logger.mjs');
 
 const cfg = JSON.parse(process.argv[2]);
+process.on('disconnect', () => process.exit(1)); // the driver is gone: no orphan holding connections
 const logger = quietLogger(Logger);
 
 async function main() {
