@@ -19,6 +19,7 @@ const logger = quietLogger(Logger);
 
 async function main() {
     const pool = new pg.Pool({ ...cfg.pg, max: cfg.poolMax });
+    pool.on('error', (e) => process.stderr.write(`gw_child: idle connection: ${e.message}\n`));
     const clients = await Promise.all(Array.from({ length: cfg.poolMax }, () => pool.connect()));
     clients.forEach((c) => c.release());
     const go = new Promise((resolve) => process.once('message', resolve));
