@@ -141,7 +141,9 @@ async function setup(o, pg) {
     const env = { admin, pgConfig: toNodePg(peer), libpq: toLibpq(peer), server: (await admin.query(sql('server'))).rows[0] };
     const { Logger, runMigrations } = await import('graphile-worker');
     const pool = new pg.Pool({ ...env.pgConfig, max: 1 });
-    pool.on('error', (e) => process.stderr.write(`ringbench peer-graphile: idle connection: ${e.message}\n`));
+    const onError = (e) => process.stderr.write(`ringbench peer-graphile: connection: ${e.message}\n`);
+    pool.on('error', onError); // graphile-worker asks for both handlers
+    pool.on('connect', (client) => client.on('error', onError));
     await runMigrations({ pgPool: pool, logger: quietLogger(Logger) });
     await pool.end();
     const m = await run(o.ringbench, ['pg', 'migrate', '--db', env.libpq, '--schema', RB_SCHEMA]);

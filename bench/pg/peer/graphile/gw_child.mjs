@@ -19,7 +19,9 @@ const logger = quietLogger(Logger);
 
 async function main() {
     const pool = new pg.Pool({ ...cfg.pg, max: cfg.poolMax });
-    pool.on('error', (e) => process.stderr.write(`gw_child: idle connection: ${e.message}\n`));
+    const onError = (e) => process.stderr.write(`gw_child: connection: ${e.message}\n`);
+    pool.on('error', onError); // graphile-worker asks for both handlers
+    pool.on('connect', (client) => client.on('error', onError));
     const clients = await Promise.all(Array.from({ length: cfg.poolMax }, () => pool.connect()));
     clients.forEach((c) => c.release());
     const go = new Promise((resolve) => process.once('message', resolve));
