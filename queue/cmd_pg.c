@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "enqueue_line.h"
+#include "json_out.h"
 #include "pg_cli.h"
 
 static const rb_command pg_commands[] = {
@@ -158,28 +159,97 @@ static const char migrate_help[] =
     "Create the queue schema, tables and indexes if missing (queue/schema.sql) and\n"
     "record B (--buckets), the bucket hash and seed the producers use, and the\n"
     "default ring (--algo, --vnodes, --hash) for workers. Idempotent; re-running with\n"
-    "a different B, bucket hash or seed is an error (exit 2).\n";
+    "a different B, bucket hash or seed is an error (exit 2).\n"
+    "The retention of done rows may be changed at any migrate (only what is given):\n"
+    "  --retention-ms MS|off  housekeepers delete done rows completed more than MS ago\n"
+    "                     (1000 .. 315360000000; off: keep them, the default);\n"
+    "                     effects are kept and a deleted row's idempotency key still\n"
+    "                     refuses re-enqueues (queue/README.md, \"Retention\")\n"
+    "  --retention-batch N  at most N done rows deleted per housekeeping round\n"
+    "                     (1 .. 100000, default 2000)\n";
+
+typedef struct migrate_opts {
+    int64_t retention_ms; /* -1: not given; 0: off */
+    uint32_t batch_rows;  /* 0: not given */
+} migrate_opts;
+
+static int migrate_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    migrate_opts *o = ctx;
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--retention-ms") && strcmp(opt, "--retention-batch")) return 0;
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    uint64_t ms = 0;
+    if (strcmp(opt, "--retention-batch") == 0) {
+        if (rb_cli_parse_u32(v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) {
+            rb_cli_usage_error(cmd,
+                               "--retention-batch must be a whole number from 1 to %u, got '%s'",
+                               RB_QUEUE_RETENTION_BATCH_MAX, v);
+            return -1;
+        }
+    } else if (strcmp(v, "off") == 0) {
+        o->retention_ms = 0;
+    } else if (rb_cli_parse_u64(v, &ms) || ms < RB_QUEUE_RETENTION_MIN_MS ||
+               ms > (uint64_t)RB_QUEUE_RETENTION_MAX_MS) {
+        rb_cli_usage_error(cmd,
+                           "--retention-ms must be off or a whole number of ms from %d to %lld, "
+                           "got '%s'",
+                           RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS, v);
+        return -1;
+    } else {
+        o->retention_ms = (int64_t)ms;
+    }
+    return 1;
+}
+
+/* After the migration: apply the retention options given (the others keep what is recorded)
+ * and print the retention in effect. Exit code. */
+static int migrate_retention(const char *cmd, rb_queue *q, const migrate_opts *o) {
+    rb_queue_retention r;
+    int rc = rb_queue_retention_get(q, &r);
+    if (!rc && (o->retention_ms >= 0 || o->batch_rows)) {
+        if (o->retention_ms >= 0) r.retention_ms = o->retention_ms;
+        if (o->batch_rows) r.batch_rows = o->batch_rows;
+        rc = rb_queue_retention_set(q, &r);
+    }
+    if (rc == RB_EINVAL) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    if (rc)
+        return rb_cli_fail(cmd, "%s (the schema is migrated; the retention is unchanged)",
+                           rb_error_detail());
+    if (r.retention_ms)
+        printf("retention: done rows deleted %lld ms after completion, at most %u per round\n",
+               (long long)r.retention_ms, r.batch_rows);
+    else
+        printf("retention: off (done rows kept)\n");
+    return RB_EXIT_OK;
+}
 
 int rb_pg_cmd_migrate(int argc, char **argv) {
+    const char *cmd = "pg migrate";
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv, &cfg,
-                                 &ring, NULL, NULL, NULL, NULL);
+    migrate_opts o = {-1, 0};
+    int rc = rb_pg_parse_options(cmd, migrate_help, "\nring options:\n", argc, argv, &cfg, &ring,
+                                 migrate_option, &o, NULL, NULL);
     if (rc >= 0) return rc;
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
     rb_queue *q;
-    if ((rc = rb_pg_open("pg migrate", &cfg, &q))) return rc;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     rc = rb_queue_migrate(q, ring.algo, &ring.cfg);
     if (rc == RB_EINVAL)
-        rc = rb_cli_usage_error("pg migrate", "%s", rb_error_detail());
+        rc = rb_cli_usage_error(cmd, "%s", rb_error_detail());
     else if (rc)
-        rc = rb_cli_fail("pg migrate", "%s", rb_error_detail());
+        rc = rb_cli_fail(cmd, "%s", rb_error_detail());
     else {
         const rb_config *c = rb_queue_ring_config(q);
         printf("schema %s ready: buckets=%u bucket_hash=%s seed=%llu\n", cfg.schema, c->n_buckets,
                c->bucket_hash->name, (unsigned long long)c->seed);
+        rc = migrate_retention(cmd, q, &o);
     }
     rb_queue_close(q);
     return rc;
@@ -287,16 +357,19 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     }
     if (rc < 0) {
         size_t n_dup = n - n_inserted;
-        if (fmt == RB_FMT_JSON)
-            printf("{\"rows\": %zu, \"inserted\": %zu, \"duplicates\": %zu}\n", n, n_inserted,
-                   n_dup);
-        else if (fmt == RB_FMT_CSV)
+        rc = RB_EXIT_OK;
+        if (fmt == RB_FMT_JSON) {
+            json_t *o = json_object();
+            rb_json_set(o, "rows", rb_json_u64(n));
+            rb_json_set(o, "inserted", rb_json_u64(n_inserted));
+            rb_json_set(o, "duplicates", rb_json_u64(n_dup));
+            rc = rb_json_write_stdout(cmd, o, RB_JSON_LINE);
+        } else if (fmt == RB_FMT_CSV)
             printf("rows,inserted,duplicates\n%zu,%zu,%zu\n", n, n_inserted, n_dup);
         else
             printf("enqueued %zu of %zu rows; %zu duplicate idempotency key%s skipped (no row "
                    "created)\n",
                    n_inserted, n, n_dup, n_dup == 1 ? "" : "s");
-        rc = RB_EXIT_OK;
     }
     rb_queue_close(q);
     for (size_t k = 0; owned && k < n; k++)
@@ -313,7 +386,8 @@ static const char status_help[] =
     "\n"
     "Rows by status (pending, claimed, done, failed), effects, workers by status\n"
     "(alive, live = alive and heartbeat within its TTL by the database clock, dead,\n"
-    "left), and pending rows blocked behind a dead letter of their key (ordered mode).\n"
+    "left), pending rows blocked behind a dead letter of their key (ordered mode), and\n"
+    "the retention of done rows (retention_ms, 0 = off; retention_batch rows per round).\n"
     "With --dead-letters: the failed rows instead (id, key, attempts, claims, re-drives,\n"
     "last error, when), oldest first; `ringbench pg retry` re-drives them.\n"
     "  --dead-letters     list dead letters (up to --limit, default 100)\n"
@@ -345,28 +419,34 @@ static int status_option(const char *cmd, void *ctx, int argc, char **argv, int 
     return format_option(cmd, &o->fmt, argc, argv, i);
 }
 
-static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
-    if (fmt == RB_FMT_CSV)
-        printf("id,partition_key,idempotency_key,attempts,claims,redrives,failed_at,last_error\n");
-    else if (fmt == RB_FMT_TEXT)
-        printf("%-10s %-24s %-24s %8s %6s %8s  %-29s %s\n", "id", "partition_key",
-               "idempotency_key", "attempts", "claims", "redrives", "failed_at", "last_error");
-    else
-        printf("[");
+static json_t *json_dead_letters(const rb_queue_dead_letters *d) {
+    json_t *a = json_array();
     for (size_t i = 0; i < d->n; i++) {
         const rb_queue_dead_letter *r = &d->rows[i];
-        if (fmt == RB_FMT_JSON) {
-            printf("%s{\"id\": %lld, \"partition_key\": ", i ? ", " : "", (long long)r->id);
-            rb_json_string(stdout, r->partition_key, strlen(r->partition_key));
-            printf(", \"idempotency_key\": ");
-            rb_json_string(stdout, r->idempotency_key, strlen(r->idempotency_key));
-            printf(", \"attempts\": %u, \"claims\": %u, \"redrives\": %u, \"failed_at\": ",
-                   r->attempts, r->claims, r->redrive_count);
-            rb_json_string(stdout, r->failed_at, strlen(r->failed_at));
-            printf(", \"last_error\": ");
-            rb_json_string(stdout, r->last_error, strlen(r->last_error));
-            printf("}");
-        } else if (fmt == RB_FMT_CSV) {
+        json_t *o = json_object();
+        rb_json_set(o, "id", json_integer(r->id));
+        rb_json_set(o, "partition_key", rb_json_str(r->partition_key));
+        rb_json_set(o, "idempotency_key", rb_json_str(r->idempotency_key));
+        rb_json_set(o, "attempts", rb_json_u64(r->attempts));
+        rb_json_set(o, "claims", rb_json_u64(r->claims));
+        rb_json_set(o, "redrives", rb_json_u64(r->redrive_count));
+        rb_json_set(o, "failed_at", rb_json_str(r->failed_at));
+        rb_json_set(o, "last_error", rb_json_str(r->last_error));
+        rb_json_push(a, o);
+    }
+    return a;
+}
+
+static int print_dead_letters(const char *cmd, const rb_queue_dead_letters *d, rb_format fmt) {
+    if (fmt == RB_FMT_JSON) return rb_json_write_stdout(cmd, json_dead_letters(d), RB_JSON_LINE);
+    if (fmt == RB_FMT_CSV)
+        printf("id,partition_key,idempotency_key,attempts,claims,redrives,failed_at,last_error\n");
+    else
+        printf("%-10s %-24s %-24s %8s %6s %8s  %-29s %s\n", "id", "partition_key",
+               "idempotency_key", "attempts", "claims", "redrives", "failed_at", "last_error");
+    for (size_t i = 0; i < d->n; i++) {
+        const rb_queue_dead_letter *r = &d->rows[i];
+        if (fmt == RB_FMT_CSV) {
             printf("%lld,", (long long)r->id);
             rb_csv_field(stdout, r->partition_key, strlen(r->partition_key));
             printf(",");
@@ -380,7 +460,7 @@ static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
                    r->failed_at, r->last_error);
         }
     }
-    if (fmt == RB_FMT_JSON) printf("]\n");
+    return 0;
 }
 
 int rb_pg_cmd_status(int argc, char **argv) {
@@ -400,35 +480,46 @@ int rb_pg_cmd_status(int argc, char **argv) {
         if (rb_queue_dead_letters_get(q, o.limit, &d))
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         else
-            print_dead_letters(&d, o.fmt);
+            rc = print_dead_letters(cmd, &d, o.fmt);
         rb_queue_dead_letters_free(&d);
         rb_queue_close(q);
         return rc ? rc : RB_EXIT_OK;
     }
     rb_queue_counts c;
-    if (rb_queue_counts_get(q, &c)) {
+    rb_queue_retention ret;
+    if (rb_queue_counts_get(q, &c) || rb_queue_retention_get(q, &ret)) {
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         rb_queue_close(q);
         return rc;
     }
-    static const char *const names[] = {
-        "pending",       "claimed",      "done",         "failed",       "effects",
-        "workers_alive", "workers_live", "workers_dead", "workers_left", "blocked"};
+    /* retention_ms 0 = off (done rows kept) */
+    static const char *const names[] = {"pending",      "claimed",      "done",
+                                        "failed",       "effects",      "workers_alive",
+                                        "workers_live", "workers_dead", "workers_left",
+                                        "blocked",      "retention_ms", "retention_batch"};
     const int64_t v[] = {c.n_pending,      c.n_claimed,       c.n_done,         c.n_failed,
                          c.n_effects,      c.n_workers_alive, c.n_workers_live, c.n_workers_dead,
-                         c.n_workers_left, c.n_blocked};
+                         c.n_workers_left, c.n_blocked,       ret.retention_ms, ret.batch_rows};
     const size_t nf = sizeof v / sizeof v[0];
+    if (o.fmt == RB_FMT_JSON) {
+        json_t *obj = json_object();
+        for (size_t k = 0; k < nf; k++)
+            rb_json_set(obj, names[k], json_integer(v[k]));
+        rc = rb_json_write_stdout(cmd, obj, RB_JSON_LINE);
+        rb_queue_close(q);
+        return rc;
+    }
     for (size_t k = 0; k < nf; k++) {
-        if (o.fmt == RB_FMT_JSON)
-            printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k],
-                   k == nf - 1 ? "}\n" : "");
-        else if (o.fmt == RB_FMT_CSV)
+        if (o.fmt == RB_FMT_CSV)
             printf("%s%s", names[k], k == nf - 1 ? "\n" : ",");
         else
             printf("%-14s %lld\n", names[k], (long long)v[k]);
     }
     for (size_t k = 0; o.fmt == RB_FMT_CSV && k < nf; k++)
         printf("%lld%s", (long long)v[k], k == nf - 1 ? "\n" : ",");
+    if (o.fmt == RB_FMT_TEXT && !ret.retention_ms)
+        printf("(retention off: done rows are kept; `ringbench pg migrate --retention-ms MS` sets "
+               "one)\n");
     if (o.fmt == RB_FMT_TEXT && c.n_failed)
         printf("(%lld dead letters: `ringbench pg status --dead-letters` lists them, `ringbench pg "
                "retry` re-drives them)\n",
@@ -498,9 +589,11 @@ int rb_pg_cmd_retry(int argc, char **argv) {
     free(ids);
     if (rc)
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
-    else if (o.fmt == RB_FMT_JSON)
-        printf("{\"redriven\": %zu}\n", n);
-    else if (o.fmt == RB_FMT_CSV)
+    else if (o.fmt == RB_FMT_JSON) {
+        json_t *obj = json_object();
+        rb_json_set(obj, "redriven", rb_json_u64(n));
+        rc = rb_json_write_stdout(cmd, obj, RB_JSON_LINE);
+    } else if (o.fmt == RB_FMT_CSV)
         printf("redriven\n%zu\n", n);
     else
         printf("re-drove %zu dead letter%s (pending now, attempts reset)\n", n, n == 1 ? "" : "s");

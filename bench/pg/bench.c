@@ -20,6 +20,7 @@
 #include "cli.h"
 #include "db.h"
 #include "events.h"
+#include "json_out.h"
 #include "machine.h"
 #include "report.h"
 #include "soak.h"
@@ -74,6 +75,8 @@ static const char usage_text[] =
     "  --backlog-secs S measured seconds per backlog size and mode\n"
     "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
     "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
+    "  --soak-retention-ms MS  retention of done rows during the soak (default 10000;\n"
+    "                   `pg migrate --retention-ms`); off again after it\n"
     "  --kills N        SIGKILLs in the crash run\n"
     "  --out DIR        results folder (default results/pgbench-<date>)\n"
     "  --format md|json what goes to stdout (default md)\n";
@@ -143,7 +146,8 @@ static void params_init(rbb_params *p) {
     p->crash_heartbeat_ms = 150;
     p->backlog_workers = 2;
     p->backlog_batch = 8;
-    p->backlog_hot_every = 10; /* the hot key holds 10% of the backlog */
+    p->backlog_hot_every = 10;    /* the hot key holds 10% of the backlog */
+    p->soak_retention_ms = 10000; /* done rows kept 10 s: the inbox holds ~10 s of work */
     set_profile(p, "full");
 }
 
@@ -235,6 +239,8 @@ static const numeric_opt numeric_opts[] = {
     {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
     {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
     {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400, "10..86400 seconds"},
+    {"--soak-retention-ms", 'u', offsetof(rbb_params, soak_retention_ms), 1000, 315360000000.0,
+     "1000..315360000000 ms"},
     {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600, "0.1..3600"},
     {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS, "1.." STR(RBB_MAX_KILLS)},
 };
@@ -403,11 +409,18 @@ static int write_outputs(const rbb_run *run, const char *dir) {
     FILE *f;
     snprintf(path, sizeof path, "%s/pgbench.json", dir);
     if (!(f = fopen(path, "w"))) return -1;
-    rbb_report_json(f, run);
+    if (rb_json_emit(rbb_report_json(run), f, RB_JSON_TOP_LINES)) {
+        int e = errno;
+        fclose(f);
+        errno = e;
+        return -1;
+    }
     if (fclose(f)) return -1;
+    char json_path[1200];
+    snprintf(json_path, sizeof json_path, "%s", path);
     snprintf(path, sizeof path, "%s/pgbench.md", dir);
     if (!(f = fopen(path, "w"))) return -1;
-    rbb_report_md(f, run);
+    rbb_report_md(f, run, json_path);
     if (fclose(f)) return -1;
     if (run->explain) {
         snprintf(path, sizeof path, "%s/explain.txt", dir);
@@ -707,7 +720,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         n_bad += bad < 0 ? 1 : bad;
     }
     if (p->soak_s > 0) {
-        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s\n", p->soak_s);
+        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s, retention %llu ms\n",
+                p->soak_s, (unsigned long long)p->soak_retention_ms);
         if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
             fprintf(stderr, "pg bench: soak failed: %s\n", err);
             n_bad++;
@@ -722,16 +736,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         n_bad++;
     }
 
-    if (write_outputs(&run, p->out_dir))
+    char json_path[1200];
+    snprintf(json_path, sizeof json_path, "%s/pgbench.json", p->out_dir);
+    int written = write_outputs(&run, p->out_dir) == 0;
+    if (!written)
         fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,
                 strerror(errno)),
             n_bad++;
     else
         fprintf(stderr, "pg bench: results in %s/pgbench.{json,md}\n", p->out_dir);
-    if (fmt == RB_FMT_JSON)
-        rbb_report_json(stdout, &run);
-    else
-        rbb_report_md(stdout, &run);
+    if (fmt == RB_FMT_JSON) {
+        if (rb_json_write_stdout("pg bench", rbb_report_json(&run), RB_JSON_TOP_LINES)) n_bad++;
+    } else {
+        rbb_report_md(stdout, &run, written ? json_path : NULL);
+    }
     free_run(&run);
     if (n_bad) {
         fprintf(stderr, "pg bench: %d failure(s): a run failed or found duplicates / lost rows\n",
