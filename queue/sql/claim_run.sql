@@ -1,12 +1,12 @@
 -- claim_run.sql — the rows to claim in ordered mode: runs of a key's consecutive oldest rows
--- (issue 11, target 2), as a partition consumer takes a partition's next records. One row in
+-- (issue 11, target 2), as a partition consumer takes its partition's next records. One row in
 -- flight per key would cap a hot key at one claim-complete cycle per row; a run moves it at
 -- batch speed, and ordering still holds: the worker runs a batch's rows of one key in id
 -- order and holds back the rest of a key's run once one of its rows fails or is not run
 -- (queue/worker.c; queue/README.md, "Ordered mode: runs").
--- heads: the walk over the owned buckets (claim_walk.sql, put in at the @WALK@ mark) with the
+-- head: the walk over the owned buckets (claim_walk.sql, put in by the library) with the
 -- ordering guard (claim_ordered.sql): each row it yields is its key's oldest row in a
--- blocking status (@BLOCKING@, by the dead-letter policy), pending, due and committed before
+-- blocking status (the list of the dead-letter policy), pending, due and committed before
 -- every transaction in flight, and locked by this statement.
 -- run: from each head, in the walk's order, the key's rows in the blocking statuses in id
 -- order (index inbox_blocking_key or inbox_unfinished_key, by the policy's literal list)
@@ -15,8 +15,8 @@
 -- under the block policy, a retry not yet due, possibly uncommitted) ends the run. At most $2
 -- rows per head and $2 in all: the heads are pulled one at a time, so a claim reads O($2)
 -- index entries beyond the walk's.
--- locked: the run's rows, locked (SKIP LOCKED; a row changed since the snapshot is rechecked
--- and dropped unless still pending).
+-- run_locked: the run's rows, locked (SKIP LOCKED; a row changed since the snapshot is
+-- rechecked and dropped unless still pending).
 -- picked: of each key's run, the prefix locked whole: a row another session holds or changed
 -- ends the key's run there, so no claimed row ever has an older row of its key pending,
 -- claimed elsewhere or (block policy) failed, that the claim did not take too.
@@ -37,14 +37,14 @@ WITH run AS MATERIALIZED (
         ORDER BY x.id LIMIT $2) r
     WHERE r.claimable
     LIMIT $2),
-locked AS MATERIALIZED (
+run_locked AS MATERIALIZED (
     SELECT inbox.id FROM inbox JOIN run ON run.id = inbox.id
     WHERE inbox.status = 'pending'
     FOR UPDATE OF inbox SKIP LOCKED),
 picked AS (
     SELECT id FROM (
-        SELECT run.id, bool_and(locked.id IS NOT NULL)
+        SELECT run.id, bool_and(l.id IS NOT NULL)
                            OVER (PARTITION BY run.partition_key ORDER BY run.id
                                  ROWS UNBOUNDED PRECEDING) AS whole
-        FROM run LEFT JOIN locked ON locked.id = run.id) s
+        FROM run LEFT JOIN run_locked l ON l.id = run.id) s
     WHERE whole)
