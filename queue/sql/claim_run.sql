@@ -15,8 +15,9 @@
 -- under the block policy, a retry not yet due, possibly uncommitted) ends the run. At most $2
 -- rows per head and $2 in all: the heads are pulled one at a time, so a claim reads O($2)
 -- index entries beyond the walk's.
--- run_locked: the run's rows, locked (SKIP LOCKED; a row changed since the snapshot is
--- rechecked and dropped unless still pending).
+-- run_locked: the run's rows, locked one primary-key probe each (a LATERAL, so under any plan;
+-- SKIP LOCKED; a row changed since the snapshot is rechecked and dropped unless still
+-- pending).
 -- picked: of each key's run, the prefix locked whole: a row another session holds or changed
 -- ends the key's run there, so no claimed row ever has an older row of its key pending,
 -- claimed elsewhere or (block policy) failed, that the claim did not take too.
@@ -38,9 +39,10 @@ WITH run AS MATERIALIZED (
     WHERE r.claimable
     LIMIT $2),
 run_locked AS MATERIALIZED (
-    SELECT inbox.id FROM inbox JOIN run ON run.id = inbox.id
-    WHERE inbox.status = 'pending'
-    FOR UPDATE OF inbox SKIP LOCKED),
+    SELECT l.id
+    FROM run CROSS JOIN LATERAL (
+        SELECT id FROM inbox WHERE inbox.id = run.id AND inbox.status = 'pending'
+        FOR UPDATE SKIP LOCKED) l),
 picked AS (
     SELECT id FROM (
         SELECT run.id, bool_and(l.id IS NOT NULL)
