@@ -6,7 +6,7 @@
 # 100..200 ms): the later rows of the run are released unrun (held_back > 0) and every row
 # still completes in id order, so none ran before its failed elder's retry. (c) A run never
 # jumps an uncommitted older row: hot#1..5 committed, P1 inserts p1 and holds its transaction
-# open 3 s, P2 inserts p2a..p2c and commits; the worker's run stops before p2a: completion
+# open 5 s, P2 inserts p2a..p2c and commits; the worker's run stops before p2a: completion
 # order hot#1..5, p1, p2a..p2c. (d) A row of the run locked by another session ends the run
 # there: with hot#4 of 10 locked FOR UPDATE, a claim takes hot#1..3 only.
 source "$(dirname "$0")/lib.sh"
@@ -67,19 +67,12 @@ use_schema c
 "$RB" pg migrate >/dev/null
 for i in 1 2 3 4 5; do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/dev/null
 bucket=$(q "SELECT partition_bucket FROM inbox WHERE idempotency_key = 'hot#1'")
-psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 \
-    -c "SET search_path TO $RINGBENCH_PG_SCHEMA" \
-    -c "BEGIN; INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('hot', $bucket, 'p1'); SELECT pg_sleep(3); COMMIT;" \
-    >"$TMP/p1.out" 2>"$TMP/p1.err" &
-P1=$!
-PIDS+=("$P1")
-wait_for 5 "SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND state = 'active' AND pid <> pg_backend_pid()"
-sleep 0.2 # P1's insert has run (its statement is the sleep)
+hold_open p1 5 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('hot', $bucket, 'p1')"
 printf 'hot\tp2a\nhot\tp2b\nhot\tp2c\n' | "$RB" pg enqueue >/dev/null
-bg c "${W[@]}" --duration-ms 8000
+bg c "${W[@]}" --until-empty
 wait_for 5 "SELECT count(*) = 5 FROM effects"
-kill -0 "$P1" 2>/dev/null || fail "(c) P1 committed before the worker's first run: the check proves nothing"
-wait "$P1" || fail "P1's transaction failed: $(cat "$TMP/p1.err")"
+running p1 || fail "(c) P1 committed before the worker's first run: the check proves nothing"
+wait_ok p1
 wait_for 10 "SELECT count(*) = 9 FROM effects"
 expect_eq "(c) ids in insert order" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
 expect_eq "(c) completion order (effects.seq)" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
@@ -89,15 +82,9 @@ wait_ok c
 use_schema d
 "$RB" pg migrate >/dev/null
 for i in $(seq 1 10); do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/dev/null
-psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 \
-    -c "SET search_path TO $RINGBENCH_PG_SCHEMA" \
-    -c "BEGIN; SELECT id FROM inbox WHERE idempotency_key = 'hot#4' FOR UPDATE; SELECT pg_sleep(3); COMMIT;" \
-    >"$TMP/lock.out" 2>"$TMP/lock.err" &
-L=$!
-PIDS+=("$L")
-wait_for 5 "SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '%pg_sleep(3)%' AND state = 'active' AND pid <> pg_backend_pid()"
+hold_open lock 5 "SELECT id FROM inbox WHERE idempotency_key = 'hot#4' FOR UPDATE"
 "$RB" pg "${W[@]}" --id probe-d --max-claims 1 --exit-after-claim >"$TMP/probe-d.out" 2>"$TMP/probe-d.err" || fail "probe d: exit $? ($(tail -2 "$TMP/probe-d.err"))"
-kill -0 "$L" 2>/dev/null || fail "(d) the lock ended before the claim: the check proves nothing"
+running lock || fail "(d) the lock ended before the claim: the check proves nothing"
 expect_eq "(d) claimed with hot#4 locked" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox WHERE status = 'claimed'")" "hot#1,hot#2,hot#3"
-wait "$L" || fail "the locking session failed: $(cat "$TMP/lock.err")"
+wait_ok lock
 echo "PASS [$TEST]"
