@@ -322,7 +322,8 @@ static void hold_back_run(run *r, const rb_queue_batch *b, size_t i, unsigned ch
             n++;
         }
     if (n)
-        event(r, "row %lld of key %s %s: the %zu later rows of its key in this batch are released "
+        event(r,
+              "row %lld of key %s %s: the %zu later rows of its key in this batch are released "
               "unrun",
               (long long)b->rows[i].id, b->rows[i].partition_key, why, n);
 }

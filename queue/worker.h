@@ -124,7 +124,7 @@ typedef struct rb_worker_stats {
     uint64_t n_claims, n_empty_claims, n_rows_claimed, max_claim_rows;
     uint64_t n_handler_runs; /* handlers started */
     uint64_t n_completed, n_failed, n_lost, n_skipped;
-    uint64_t n_held_back; /* ordered: rows of a run released unrun (batch info n_held_back) */
+    uint64_t n_held_back;   /* ordered: rows of a run released unrun (batch info n_held_back) */
     uint64_t n_complete_tx; /* completion statements */
     uint64_t n_chained;     /* of those, committed with the next claim (opts.chain) */
     uint64_t n_marked_dead, n_released, n_membership_changes;
