@@ -562,7 +562,12 @@ int rb_worker_run(rb_queue *q, const rb_worker_options *opts, const rb_worker_ho
     int rc = rb_queue_registered(q) ? 0 : rb_queue_register(q);
     if (!rc) rc = duties(&r);
     if (rc) return rc;
-    if (hooks && hooks->on_ready && hooks->on_ready(hooks->ctx, q)) return 0;
+    if (hooks && hooks->on_ready) {
+        if (hooks->on_ready(hooks->ctx, q)) return 0;
+        /* It may have waited (a benchmark's start signal) while other workers registered:
+         * see them before the first claim, not a heartbeat interval later. */
+        if ((rc = duties(&r))) return rc;
+    }
     if ((rc = keeper_start(&r.k, q, rb_queue_config_of(q)->batch))) return rc;
     rc = loop(&r);
     int exit_after_claim = opts->exit_after_claim && stats->n_claims > 0;

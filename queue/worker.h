@@ -4,7 +4,8 @@
  *
  * rb_worker_run(q, opts, hooks, stats):
  *   1. register q (a new incarnation) unless already registered, refresh the
- *      membership, one housekeeping round; hooks->on_ready;
+ *      membership, one housekeeping round; hooks->on_ready, then the refresh and
+ *      housekeeping round again (workers may have registered while it waited);
  *   2. start the keeper: a thread with its own session (rb_queue_open_companion)
  *      that, every min(heartbeat_ms, lease_ms / 3), heartbeats this
  *      incarnation and extends (fenced, rb_queue_extend_batch) the leases of the

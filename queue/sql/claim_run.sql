@@ -15,12 +15,11 @@
 -- under the block policy, a retry not yet due, possibly uncommitted) ends the run. At most $2
 -- rows per head and $2 in all: the heads are pulled one at a time, so a claim reads O($2)
 -- index entries beyond the walk's.
--- run_locked: the run's rows, locked one primary-key probe each (a LATERAL, so under any plan;
--- SKIP LOCKED; a row changed since the snapshot is rechecked and dropped unless still
--- pending).
--- picked: of each key's run, the prefix locked whole: a row another session holds or changed
--- ends the key's run there, so no claimed row ever has an older row of its key pending,
--- claimed elsewhere or (block policy) failed, that the claim did not take too.
+-- picked: the run's rows, each locked through a primary-key probe (a LATERAL, so under any
+-- plan; SKIP LOCKED; a row changed since the snapshot is rechecked and dropped unless still
+-- pending); of each key's run, the prefix locked whole: a row another session holds or
+-- changed ends the key's run there, so no claimed row ever has an older row of its key
+-- pending, claimed elsewhere or (block policy) failed, that the claim did not take too.
 -- claim_lease.sql, appended at load time, leases the picked rows ($3 ms) and returns them.
 WITH run AS MATERIALIZED (
     SELECT r.id, r.partition_key
@@ -38,15 +37,12 @@ WITH run AS MATERIALIZED (
         ORDER BY x.id LIMIT $2) r
     WHERE r.claimable
     LIMIT $2),
-run_locked AS MATERIALIZED (
-    SELECT l.id
-    FROM run CROSS JOIN LATERAL (
-        SELECT id FROM inbox WHERE inbox.id = run.id AND inbox.status = 'pending'
-        FOR UPDATE SKIP LOCKED) l),
-picked AS (
+picked AS MATERIALIZED (
     SELECT id FROM (
         SELECT run.id, bool_and(l.id IS NOT NULL)
                            OVER (PARTITION BY run.partition_key ORDER BY run.id
                                  ROWS UNBOUNDED PRECEDING) AS whole
-        FROM run LEFT JOIN run_locked l ON l.id = run.id) s
+        FROM run LEFT JOIN LATERAL (
+            SELECT id FROM inbox WHERE inbox.id = run.id AND inbox.status = 'pending'
+            FOR UPDATE SKIP LOCKED) l ON true) s
     WHERE whole)
