@@ -945,27 +945,33 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 /* ---- claim ---- */
 
 /*
- * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id) of
- * queue/sql/claim_competing.sql or claim_affinity.sql (ordered mode: the affinity walk with
- * the guard of claim_ordered.sql at its @ORDERED_GUARD@ mark, and the statuses that block a
- * key's later rows, by the session's policy for dead letters, at @BLOCKING@: a literal, see
- * claim_ordered.sql), then queue/sql/claim_lease.sql (the lease every claim hands out).
- * Assembled on first use and kept in q: one text per mode and policy, so the prepared
- * statement and its plan are what they were. Parameters: $1 worker id, $2 batch, $3 lease
- * ms, $4 incarnation; affinity modes: $5 owned buckets (ascending), $6 the 1-based position
- * in them the walk starts at. NULL with RB_ENOMEM set when out of memory.
+ * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id), then
+ * queue/sql/claim_lease.sql (the lease every claim hands out). picked is
+ * queue/sql/claim_competing.sql; or, for affinity, claim_affinity.sql over the walk of the
+ * owned buckets claim_walk.sql (at its @WALK@ mark); or, for ordered mode, claim_run.sql (runs
+ * of a key's oldest rows) over the same walk with the guard of claim_ordered.sql at the walk's
+ * @ORDERED_GUARD@ mark (so it yields the heads of keys), and the statuses that block a key's
+ * later rows, by the session's policy for dead letters, at every @BLOCKING@: a literal, see
+ * claim_ordered.sql. Assembled on first use and kept in q: one text per mode and policy, so
+ * the prepared statement and its plan are what they were. Parameters: $1 worker id, $2 batch,
+ * $3 lease ms, $4 incarnation; affinity modes: $5 owned buckets (ascending), $6 the 1-based
+ * position in them the walk starts at. NULL with RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
     int skip = mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed;
     size_t k = skip ? CLAIM_TEXT_ORDERED_SKIP : (size_t)mode;
     if (q->claim_text[k]) return q->claim_text[k];
-    const char *picked =
-        rb_queue_sql(mode == RB_CLAIM_COMPETING ? "claim_competing" : "claim_affinity");
-    char *walk = substitute(picked, "@ORDERED_GUARD@",
-                            mode == RB_CLAIM_ORDERED ? rb_queue_sql("claim_ordered") : "");
-    char *cte = walk ? substitute(walk, "@BLOCKING@",
-                                  skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'")
-                     : NULL;
+    int ordered = mode == RB_CLAIM_ORDERED;
+    char *walk = substitute(rb_queue_sql("claim_walk"), "@ORDERED_GUARD@",
+                            ordered ? rb_queue_sql("claim_ordered") : "");
+    char *picked = NULL, *cte = NULL;
+    if (mode == RB_CLAIM_COMPETING)
+        picked = xstrdup(rb_queue_sql("claim_competing"));
+    else if (walk)
+        picked = substitute(rb_queue_sql(ordered ? "claim_run" : "claim_affinity"), "@WALK@", walk);
+    if (picked)
+        cte = substitute(picked, "@BLOCKING@",
+                         skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'");
     const char *lease = rb_queue_sql("claim_lease");
     size_t n = cte ? strlen(cte) : 0;
     char *sql = cte ? malloc(n + strlen(lease) + 1) : NULL;
@@ -975,6 +981,7 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
     } else
         rb_set_error(RB_ENOMEM, "out of memory");
     free(walk);
+    free(picked);
     free(cte);
     return q->claim_text[k] = sql;
 }
@@ -999,6 +1006,12 @@ static size_t owned_index(const rb_queue *q, uint32_t b) {
             hi = mid;
     }
     return lo < q->n_owned && q->owned[lo] == b ? lo : q->n_owned;
+}
+
+/* qsort order of claimed rows: ascending id. */
+static int row_id_cmp(const void *a, const void *b) {
+    int64_t x = ((const rb_queue_row *)a)->id, y = ((const rb_queue_row *)b)->id;
+    return (x > y) - (x < y);
 }
 
 int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
@@ -1043,6 +1056,8 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
         row->payload = PQgetisnull(r, t, 6) ? NULL : PQgetvalue(r, t, 6);
         row->claims = (uint32_t)strtoul(PQgetvalue(r, t, 7), NULL, 10);
     }
+    /* ordered mode: a run's rows in id order (RETURNING promises no order) */
+    if (q->cfg.mode == RB_CLAIM_ORDERED) qsort(out->rows, n, sizeof *out->rows, row_id_cmp);
     out->n = n;
     out->result_ = r;
     return 0;

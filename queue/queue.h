@@ -272,7 +272,14 @@ size_t rb_queue_n_live(const rb_queue *q);
 /*
  * rb_queue_claim — claim up to cfg.batch rows in cfg.mode into *out (freed
  * first; 0 rows is success). Affinity modes with no owned bucket claim
- * nothing without a round trip.
+ * nothing without a round trip. Ordered mode may return a run of several
+ * rows of one key (its oldest unfinished rows, consecutive, none of them
+ * with an older row of the key pending, claimed elsewhere or, under the block
+ * policy, failed), rows of several keys side by side; the rows come in
+ * ascending id, so a run's rows are in order. The caller must run a key's
+ * rows in that order and must not run a row whose older sibling in the
+ * batch failed or was not run (rb_worker_run releases them; see
+ * queue/README.md, "Ordered mode: runs").
  */
 int rb_queue_claim(rb_queue *q, rb_queue_batch *out);
 

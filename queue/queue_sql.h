@@ -3,9 +3,10 @@
  * (private to the queue library).
  *
  *   statements  queue/sql/NAME.sql, one statement each, looked up by NAME
- *               (rb_queue_sql("complete")); a claim is claim_<mode>.sql (the rows
- *               picked; ordered: claim_affinity.sql + the guard claim_ordered.sql)
- *               + claim_lease.sql, joined by queue.c (claim_sql_of).
+ *               (rb_queue_sql("complete")); a claim is the rows picked
+ *               (claim_competing.sql; affinity: claim_affinity.sql over the bucket walk
+ *               claim_walk.sql; ordered: claim_run.sql over the walk with the guard
+ *               claim_ordered.sql) + claim_lease.sql, joined by queue.c (claim_sql_of).
  *   migrations  queue/sql/migrations/NNN_words.sql in ascending version NNN; `ringbench pg
  *               migrate` runs those above the schema's recorded version (schema_migrations),
  *               all in one transaction. Adding a migration = adding a file: the build globs

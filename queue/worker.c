@@ -310,13 +310,34 @@ static void release_rest(run *r, const rb_queue_batch *b, size_t from) {
     rb_set_error(RB_EDB, "%s", msg); /* keep the reason */
 }
 
+/* Ordered mode: row i of b did not run to success (its handler failed, or it was not
+ * started): mark the later rows of its key in b (a run, in id order) to be held back, so
+ * none of them runs before row i does (queue/README.md, "Ordered mode: runs"). */
+static void hold_back_run(run *r, const rb_queue_batch *b, size_t i, unsigned char *back,
+                          const char *why) {
+    if (rb_queue_config_of(r->q)->mode != RB_CLAIM_ORDERED) return;
+    size_t n = 0;
+    for (size_t j = i + 1; j < b->n; j++)
+        if (!back[j] && strcmp(b->rows[j].partition_key, b->rows[i].partition_key) == 0) {
+            back[j] = 1;
+            n++;
+        }
+    if (n)
+        event(r,
+              "row %lld of key %s %s: the %zu later rows of its key in this batch are released "
+              "unrun",
+              (long long)b->rows[i].id, b->rows[i].partition_key, why, n);
+}
+
 /* Run the handlers of one claimed batch and complete it. Sets *stop_now when a
- * stop condition came up between rows. */
+ * stop condition came up between rows. back[b->n]: scratch for hold_back_run. */
 static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, const char **effects,
-                     unsigned char *done, rb_queue_row *ok_rows, int *stop_now) {
+                     unsigned char *done, rb_queue_row *ok_rows, unsigned char *back,
+                     int *stop_now) {
     size_t n_ok = 0;
     uint64_t t0 = mono_ns();
     int rc = 0;
+    memset(back, 0, b->n);
     for (size_t i = 0; i < b->n; i++) {
         const rb_queue_row *row = &b->rows[i];
         /* After a pause of the whole process the keeper has not spoken for a while:
@@ -332,6 +353,16 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
                 if (rb_queue_release(r->q, &b->rows[j]) == 0) info->n_skipped++;
             break;
         }
+        if (back[i]) { /* an older row of its key in this batch did not run: not before it */
+            int rrc = rb_queue_release(r->q, row); /* fenced: a no-op when no longer ours */
+            if (rrc && rrc != RB_ELOST) {
+                rc = rrc;
+                release_rest(r, b, i + 1);
+                break;
+            }
+            info->n_held_back++;
+            continue;
+        }
         if (!keeper_row_ok(&r->k, i)) {
             info->n_skipped++;
             event(r,
@@ -339,6 +370,7 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
                   "not started",
                   (long long)row->id, (long long)row->lease_generation);
             rb_queue_release(r->q, row); /* fenced: a no-op when it is no longer ours */
+            hold_back_run(r, b, i, back, "was not started");
             continue;
         }
         /* A row claimed before may have killed its worker: charge the start first. */
@@ -350,6 +382,7 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
             rc = 0;
             info->n_skipped++;
             event(r, "%s; handler not started", rb_error_detail());
+            hold_back_run(r, b, i, back, "was not started");
             continue;
         }
         r->st->n_handler_runs++;
@@ -365,9 +398,11 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         int frc = rb_queue_fail(r->q, row, err[0] ? err : "handler failed", 0);
         if (frc == 0) {
             info->n_failed++;
+            hold_back_run(r, b, i, back, "failed");
         } else if (frc == RB_ELOST) {
             info->n_lost++;
             event(r, "%s", rb_error_detail());
+            hold_back_run(r, b, i, back, "failed and its lease was lost");
         } else {
             rc = frc;
             release_rest(r, b, i + 1);
@@ -435,7 +470,8 @@ static int loop(run *r) {
     const char **effects = calloc(batch, sizeof *effects);
     unsigned char *done = calloc(batch, 1);
     rb_queue_row *ok_rows = calloc(batch, sizeof *ok_rows);
-    int rc = effects && done && ok_rows ? 0 : rb_set_error(RB_ENOMEM, "out of memory");
+    unsigned char *back = calloc(batch, 1);
+    int rc = effects && done && ok_rows && back ? 0 : rb_set_error(RB_ENOMEM, "out of memory");
     uint64_t start = mono_ms(), last_duties = start, last_row = start;
     rb_queue_batch b = {0};
     while (!rc) {
@@ -495,12 +531,13 @@ static int loop(run *r) {
             }
         }
         int stop_now = 0;
-        rc = run_batch(r, &b, &info, effects, done, ok_rows, &stop_now);
+        rc = run_batch(r, &b, &info, effects, done, ok_rows, back, &stop_now);
         keeper_drop_all(&r->k);
         st->n_completed += info.n_done;
         st->n_failed += info.n_failed;
         st->n_lost += info.n_lost;
         st->n_skipped += info.n_skipped;
+        st->n_held_back += info.n_held_back;
         if (r->h && r->h->on_batch) r->h->on_batch(r->h->ctx, &info);
         rb_queue_batch_free(&b);
         if (stop_now) break;
@@ -514,6 +551,7 @@ static int loop(run *r) {
     free(effects);
     free(done);
     free(ok_rows);
+    free(back);
     st->elapsed_ms = mono_ms() - start;
     return rc;
 }
@@ -525,7 +563,12 @@ int rb_worker_run(rb_queue *q, const rb_worker_options *opts, const rb_worker_ho
     int rc = rb_queue_registered(q) ? 0 : rb_queue_register(q);
     if (!rc) rc = duties(&r);
     if (rc) return rc;
-    if (hooks && hooks->on_ready && hooks->on_ready(hooks->ctx, q)) return 0;
+    if (hooks && hooks->on_ready) {
+        if (hooks->on_ready(hooks->ctx, q)) return 0;
+        /* It may have waited (a benchmark's start signal) while other workers registered:
+         * see them before the first claim, not a heartbeat interval later. */
+        if ((rc = duties(&r))) return rc;
+    }
     if ((rc = keeper_start(&r.k, q, rb_queue_config_of(q)->batch))) return rc;
     rc = loop(&r);
     int exit_after_claim = opts->exit_after_claim && stats->n_claims > 0;

@@ -4,7 +4,8 @@
  *
  * rb_worker_run(q, opts, hooks, stats):
  *   1. register q (a new incarnation) unless already registered, refresh the
- *      membership, one housekeeping round; hooks->on_ready;
+ *      membership, one housekeeping round; hooks->on_ready, then the refresh and
+ *      housekeeping round again (workers may have registered while it waited);
  *   2. start the keeper: a thread with its own session (rb_queue_open_companion)
  *      that, every min(heartbeat_ms, lease_ms / 3), heartbeats this
  *      incarnation and extends (fenced, rb_queue_extend_batch) the leases of the
@@ -20,7 +21,10 @@
  *      statement completes the batch's successful rows and writes their effects
  *      (rb_queue_complete_batch, each row fenced by (id, lease_generation); with
  *      opts->chain, in the same transaction as the next claim);
- *      failed rows go back with backoff (rb_queue_fail).
+ *      failed rows go back with backoff (rb_queue_fail). Ordered mode: a claim
+ *      may hold a run of a key's rows (in id order); once one of them fails or is
+ *      not started, the later rows of its key in the batch are released unrun
+ *      (fenced; counted n_held_back), so none runs before it.
  *   4. stop on: hooks->should_stop, opts->duration_ms, opts->max_claims
  *      non-empty claims, opts->until_empty (nothing pending that could run and
  *      nothing claimed), opts->idle_ms without a row, the incarnation declared
@@ -55,6 +59,8 @@ typedef struct rb_worker_batch_info {
     size_t n_lost;        /* handler ran but the completion was fenced (lease lost) */
     size_t n_failed;      /* handler failed: back to pending or dead letter */
     size_t n_skipped;     /* not started: lease lost or possibly expired */
+    size_t n_held_back;   /* ordered: released unrun behind an older row of their key that
+                             failed or was not started in this batch */
     uint64_t claim_ns;    /* the claim statement, round trip */
     uint64_t handler_ns;  /* all handlers of the batch */
     uint64_t complete_ns; /* the completion statement, round trip */
@@ -119,6 +125,7 @@ typedef struct rb_worker_stats {
     uint64_t n_claims, n_empty_claims, n_rows_claimed, max_claim_rows;
     uint64_t n_handler_runs; /* handlers started */
     uint64_t n_completed, n_failed, n_lost, n_skipped;
+    uint64_t n_held_back;   /* ordered: rows of a run released unrun (batch info n_held_back) */
     uint64_t n_complete_tx; /* completion statements */
     uint64_t n_chained;     /* of those, committed with the next claim (opts.chain) */
     uint64_t n_marked_dead, n_released, n_membership_changes;

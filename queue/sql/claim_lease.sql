@@ -5,11 +5,14 @@
 -- at clock_timestamp(), when the rows are locked, not at the statement's start (now()), so a
 -- claim that waited behind a lock still hands out whole leases. lease_generation (the
 -- fencing token every completion, failure, release and extension checks) moves on by one.
--- attempts is not charged here (it counts handler starts); claims is.
+-- attempts is not charged here (it counts handler starts); claims is. One clock_timestamp()
+-- for the whole claim (an InitPlan, evaluated once, at the first row leased): every row of a
+-- batch gets the same lease end, so a housekeeper reclaims all of them or none, which ordered
+-- runs rely on (queue/README.md, "Ordered mode: runs").
 UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = locked.at,
        lease_expires_at = locked.at + $3 * interval '1 millisecond',
        lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
-FROM picked CROSS JOIN LATERAL (SELECT clock_timestamp() AS at) locked
+FROM picked CROSS JOIN (SELECT (SELECT clock_timestamp()) AS at) locked
 WHERE inbox.id = picked.id
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
           inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims

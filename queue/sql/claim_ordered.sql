@@ -1,6 +1,8 @@
 -- claim_ordered.sql — the ordering guard of ordered mode: conditions on a pending row (inbox)
--- of an owned bucket, which the library puts into the walk of claim_affinity.sql. A row is
--- claimable only when no older row with the same partition_key has a status in the list at
+-- of an owned bucket, which the library puts into the walk of claim_walk.sql, so the walk
+-- yields the heads of keys; claim_run.sql extends each head into a run of its key's next
+-- rows, under the same conditions (status list and commit order). A row is a head
+-- only when no older row with the same partition_key has a status in the list at
 -- the BLOCKING mark below, filled in by the session's policy for dead letters: block
 -- (default) 'pending', 'claimed', 'failed' (a dead letter blocks its key until `ringbench pg
 -- retry`), skip 'pending', 'claimed' (only unfinished rows block). A literal list, not a

@@ -1,7 +1,9 @@
 -- complete_batch.sql — complete.sql for many rows in one statement: rows $1 (bigint[]) with
 -- lease generations $2 (bigint[]) and effects $4 (text[]) of worker $3. Each row is fenced
 -- by its own (id, lease_generation); a row whose lease was lost changes nothing and is
--- missing from the result. attempts counts the handler start as in complete.sql.
+-- missing from the result. attempts counts the handler start as in complete.sql. The effect
+-- rows are written in id order, so effects.seq follows id within a batch (an ordered run's
+-- rows complete in order).
 WITH input AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $4::text[]) AS t(id, gen, effect)),
 done AS (
@@ -15,5 +17,5 @@ done AS (
     RETURNING inbox.id, inbox.idempotency_key, inbox.partition_key, inbox.lease_generation,
               input.effect)
 INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id, effect)
-SELECT idempotency_key, id, partition_key, lease_generation, $3, effect FROM done
+SELECT idempotency_key, id, partition_key, lease_generation, $3, effect FROM done ORDER BY id
 RETURNING inbox_id

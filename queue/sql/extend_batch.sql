@@ -1,8 +1,11 @@
 -- extend_batch.sql — the lease heartbeat: lease_expires_at = clock_timestamp() + $4 ms for
 -- every row of $1 (bigint[]) with generation $2 (bigint[]) still held by worker $3 of
 -- incarnation $5, each fenced by its own (id, lease_generation). Rows missing from the result
--- are lost (reclaimed, or the incarnation is dead).
-UPDATE inbox SET lease_expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+-- are lost (reclaimed, or the incarnation is dead). One clock_timestamp() for all the rows
+-- (an InitPlan, evaluated once): the rows of a batch share one lease end, so a housekeeper
+-- reclaims all of them or none, which ordered runs rely on (queue/README.md, "Ordered mode:
+-- runs").
+UPDATE inbox SET lease_expires_at = (SELECT clock_timestamp()) + $4 * interval '1 millisecond'
 FROM unnest($1::bigint[], $2::bigint[]) AS t(id, gen)
 WHERE inbox.id = t.id AND inbox.lease_generation = t.gen AND inbox.claimed_by = $3
   AND inbox.status = 'claimed'

@@ -13,18 +13,11 @@ bg w worker --mode ordered --batch 4 --poll-ms 10 --heartbeat-ms 200 --ttl-ms 30
 wait_for 10 "SELECT count(*) = 1 FROM effects"
 bucket=$(q "SELECT partition_bucket FROM inbox WHERE idempotency_key = 'k0'")
 # P1: inserts (lower id), holds its transaction open 2 s, commits
-psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 \
-    -c "SET search_path TO $RINGBENCH_PG_SCHEMA" \
-    -c "BEGIN; INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('acct:42', $bucket, 'p1'); SELECT pg_sleep(2); COMMIT;" \
-    >"$TMP/p1.out" 2>"$TMP/p1.err" &
-P1=$!
-PIDS+=("$P1")
-wait_for 5 "SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '%pg_sleep(2)%' AND state = 'active' AND pid <> pg_backend_pid()"
-sleep 0.2 # P1's insert has run (its statement is the sleep)
+hold_open p1 2 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('acct:42', $bucket, 'p1')"
 # P2: inserts after P1 (a higher id) and commits at once
 printf 'acct:42\tp2\n' >"$TMP/p2"
 "$RB" pg enqueue "$TMP/p2" >/dev/null
-wait "$P1" || fail "P1's transaction failed: $(cat "$TMP/p1.err")"
+wait_ok p1
 wait_for 10 "SELECT count(*) = 3 FROM effects"
 ids=$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox WHERE partition_key = 'acct:42'")
 expect_eq "ids in insert order" "$ids" "k0,p1,p2"

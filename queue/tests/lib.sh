@@ -76,11 +76,29 @@ bg() {
     eval "PID_$name=$!"
 }
 
+# hold_open NAME SECONDS SQL — in the background (psql, $TMP/NAME.{out,err}, pid in PID_NAME), a
+# transaction that runs SQL in the current schema, then sleeps SECONDS and commits; returns once
+# SQL has run and the sleep is under way (the session waits on PgSleep).
+hold_open() {
+    local name=$1 secs=$2 tag="hold:${RINGBENCH_PG_SCHEMA}:$1"
+    psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO $RINGBENCH_PG_SCHEMA" \
+        -c "/* $tag */ BEGIN; $3; SELECT pg_sleep($secs); COMMIT;" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+    PIDS+=($!)
+    eval "PID_$name=$!"
+    wait_for 5 "SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '/* $tag */%' AND state = 'active' AND wait_event = 'PgSleep'"
+}
+
 # wait_ok NAME — wait for a bg process and require exit 0.
 wait_ok() {
     local pid_var="PID_$1" rc=0
     wait "${!pid_var}" || rc=$?
     [[ $rc == 0 ]] || fail "worker $1 exited $rc: $(tail -3 "$TMP/$1.err")"
+}
+
+# running NAME — is the bg / hold_open process NAME still running?
+running() {
+    local pid_var="PID_$1"
+    kill -0 "${!pid_var}" 2>/dev/null
 }
 
 # field NAME KEY — a key=value field from a worker's text summary.

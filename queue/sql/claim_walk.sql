@@ -1,0 +1,26 @@
+-- claim_walk.sql — the walk over the owned buckets, shared by affinity mode (claim_affinity.sql
+-- claims its rows) and ordered mode (claim_run.sql claims a run of each row's key): up to $2
+-- pending rows (id, partition_key) of the buckets $5 (int[], ascending) this worker owns on
+-- the ring over the live membership, for worker $1 of incarnation $4, each locked (FOR
+-- UPDATE SKIP LOCKED, so concurrent claims pass each other). A dead or replaced incarnation
+-- gets nothing.
+-- The walk starts at position $6 of the owned buckets (1-based; the client moves it past the
+-- last bucket served, so the buckets take turns), and in each bucket reads the index
+-- inbox_pending_bucket (partition_bucket, run_at, id) in order: it never reads another
+-- worker's rows, and it stops as soon as $2 rows are found (the rows are pulled one at a
+-- time by whatever consumes the walk), so it costs O($2 + empty owned buckets) at any backlog
+-- (issue 11; bench/pg/README.md has the plans before and after). Order: (run_at, id) within
+-- a bucket; buckets in turn.
+-- Ordered mode puts the ordering guard of claim_ordered.sql in at the mark below, so the walk
+-- yields the heads of keys (in affinity mode the mark is left empty); the library joins the
+-- parts (queue.c, claim_sql_of).
+SELECT c.id, c.partition_key
+FROM unnest(($5::int[])[$6::int:] || ($5::int[])[:$6::int - 1]) AS b(bucket)
+CROSS JOIN LATERAL (
+    SELECT id, partition_key FROM inbox
+    WHERE partition_bucket = b.bucket AND status = 'pending' AND run_at <= now()
+      @ORDERED_GUARD@
+    ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) c
+WHERE EXISTS (SELECT 1 FROM workers w
+              WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
+LIMIT $2

@@ -1,0 +1,92 @@
+# Scenario 12 (issue 11, target 2): ordered mode claims runs of a hot key. (a) 100 pending rows
+# of key hot beside 5 keys x 3 rows, batch 32: one claim takes 32 rows, several of hot and of
+# other keys, each key's rows its oldest ones (a prefix by id); a drain completes all 115 in
+# id order per key in a handful of claims (one row in flight per key would need >= 100).
+# (b) A failure in the middle of a run: 10% of hot's 100 rows fail their first run (backoff
+# 100..200 ms): the later rows of the run are released unrun (held_back > 0) and every row
+# still completes in id order, so none ran before its failed elder's retry. (c) A run never
+# jumps an uncommitted older row: hot#1..5 committed, P1 inserts p1 and holds its transaction
+# open 5 s, P2 inserts p2a..p2c and commits; the worker's run stops before p2a: completion
+# order hot#1..5, p1, p2a..p2c. (d) A row of the run locked by another session ends the run
+# there: with hot#4 of 10 locked FOR UPDATE, a claim takes hot#1..3 only.
+source "$(dirname "$0")/lib.sh"
+W=(worker --mode ordered --batch 32 --poll-ms 10 --heartbeat-ms 100 --ttl-ms 2000 --lease-ms 5000)
+inversions() { # completions (effects.seq order) whose row id is lower than an earlier sibling's
+    q "SELECT count(*) FROM (SELECT inbox_id, max(inbox_id) OVER (PARTITION BY partition_key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM effects) x WHERE prev > inbox_id"
+}
+# claimed rows that have an older row of their key not claimed by the same worker
+gaps() {
+    q "SELECT count(*) FROM inbox c WHERE c.status = 'claimed' AND EXISTS (SELECT 1 FROM inbox o WHERE o.partition_key = c.partition_key AND o.id < c.id AND (o.status <> 'claimed' OR o.claimed_by <> c.claimed_by))"
+}
+
+# (a) runs
+use_schema a
+"$RB" pg migrate >/dev/null
+{
+    for i in $(seq 1 100); do
+        echo "hot"
+        ((i <= 15)) && echo "k$(((i - 1) % 5))"
+    done
+} >"$TMP/a.keys"
+"$RB" pg enqueue "$TMP/a.keys" >/dev/null
+"$RB" pg "${W[@]}" --id probe-a --max-claims 1 --exit-after-claim >"$TMP/probe-a.out" 2>"$TMP/probe-a.err" || fail "probe a: exit $? ($(tail -2 "$TMP/probe-a.err"))"
+expect_eq "(a) rows in the first claim" "$(q "SELECT count(*) FROM inbox WHERE status = 'claimed'")" 32
+n_hot=$(q "SELECT count(*) FROM inbox WHERE status = 'claimed' AND partition_key = 'hot'")
+n_keys=$(q "SELECT count(DISTINCT partition_key) FROM inbox WHERE status = 'claimed'")
+note "(a) first claim: $n_hot rows of hot, $n_keys keys"
+((n_hot >= 17)) || fail "(a) rows of hot in the first claim: got $n_hot, expected >= 17 (a run)"
+((n_keys >= 2)) || fail "(a) keys in the first claim: got $n_keys, expected >= 2"
+expect_eq "(a) claimed rows with an older row of their key left out" "$(gaps)" 0
+# the probe is gone: give its rows back and let it leave
+q "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL WHERE status = 'claimed'; UPDATE workers SET status = 'left'" >/dev/null
+"$RB" pg "${W[@]}" --until-empty >"$TMP/a.out" 2>"$TMP/a.err" || fail "(a) drain: exit $? ($(tail -2 "$TMP/a.err"))"
+expect_eq "(a) effects" "$(q "SELECT count(*) FROM effects")" 115
+expect_eq "(a) out-of-order completions" "$(inversions)" 0
+expect_eq "(a) largest claim" "$(field a max_claim_rows)" 32
+claims=$(field a claims)
+note "(a) drain: 115 rows in $claims claims"
+((claims <= 6)) || fail "(a) claims for 115 rows: got $claims, expected <= 6 (runs of 32)"
+
+# (b) a failure in the middle of a run
+use_schema b
+"$RB" pg migrate >/dev/null
+for _ in $(seq 1 100); do echo hot; done >"$TMP/b.keys"
+"$RB" pg enqueue "$TMP/b.keys" >/dev/null
+"$RB" pg "${W[@]}" --until-empty --fail-pct 10 --backoff-base-ms 100 --backoff-cap-ms 200 >"$TMP/b.out" 2>"$TMP/b.err" || fail "(b) drain: exit $? ($(tail -2 "$TMP/b.err"))"
+n_failed=$(q "SELECT count(*) FROM inbox WHERE last_error LIKE 'injected%'")
+held=$(field b held_back)
+note "(b) $n_failed rows failed once, $held rows held back behind them"
+expect_eq "(b) effects" "$(q "SELECT count(*) FROM effects")" 100
+expect_eq "(b) completion order = id order" "$(q "SELECT string_agg(inbox_id::text, ',' ORDER BY seq) FROM effects")" "$(q "SELECT string_agg(id::text, ',' ORDER BY id) FROM inbox")"
+((n_failed >= 2)) || fail "(b) rows that failed once: got $n_failed, expected >= 2"
+((held >= 1)) || fail "(b) rows held back: got $held, expected >= 1 (a failure inside a run)"
+expect_eq "(b) handler starts: 1 per row, 2 per failed row" "$(q "SELECT sum(attempts) FROM inbox")" $((100 + n_failed))
+
+# (c) commit order inside a run
+use_schema c
+"$RB" pg migrate >/dev/null
+for i in 1 2 3 4 5; do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/dev/null
+bucket=$(q "SELECT partition_bucket FROM inbox WHERE idempotency_key = 'hot#1'")
+hold_open p1 5 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('hot', $bucket, 'p1')"
+printf 'hot\tp2a\nhot\tp2b\nhot\tp2c\n' | "$RB" pg enqueue >/dev/null
+bg c "${W[@]}" --until-empty
+wait_for 5 "SELECT count(*) >= 5 FROM effects"
+sleep 0.3
+running p1 || fail "(c) P1 committed before the worker's first run: the check proves nothing"
+expect_eq "(c) rows of P2 done while P1 is open" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects WHERE idempotency_key LIKE 'p2%'")" ""
+wait_ok p1
+wait_for 10 "SELECT count(*) = 9 FROM effects"
+expect_eq "(c) ids in insert order" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
+expect_eq "(c) completion order (effects.seq)" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
+wait_ok c
+
+# (d) a run ends at a row another session holds
+use_schema d
+"$RB" pg migrate >/dev/null
+for i in $(seq 1 10); do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/dev/null
+hold_open lock 5 "SELECT id FROM inbox WHERE idempotency_key = 'hot#4' FOR UPDATE"
+"$RB" pg "${W[@]}" --id probe-d --max-claims 1 --exit-after-claim >"$TMP/probe-d.out" 2>"$TMP/probe-d.err" || fail "probe d: exit $? ($(tail -2 "$TMP/probe-d.err"))"
+running lock || fail "(d) the lock ended before the claim: the check proves nothing"
+expect_eq "(d) claimed with hot#4 locked" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox WHERE status = 'claimed'")" "hot#1,hot#2,hot#3"
+wait_ok lock
+echo "PASS [$TEST]"
