@@ -74,8 +74,7 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
         cfg->conninfo = v;
     } else if (strcmp(opt, "--schema") == 0) {
         cfg->schema = v;
-    } else if (rb_cli_parse_u32(v, 0, 3600000u, &cfg->retry_ms)) {
-        rb_cli_usage_error(cmd, "--retry-ms must be a whole number from 0 to 3600000, got '%s'", v);
+    } else if (rb_cli_u32_arg(cmd, "--retry-ms", v, 0, 3600000u, &cfg->retry_ms)) {
         return -1;
     }
     return 1;
@@ -334,11 +333,8 @@ static int status_option(const char *cmd, void *ctx, int argc, char **argv, int 
         return 1;
     }
     if (strcmp(argv[*i], "--limit") == 0) {
-        if (*i + 1 >= argc || rb_cli_parse_u32(argv[*i + 1], 1, 1000000000u, &o->limit)) {
-            rb_cli_usage_error(cmd, "--limit must be a whole number from 1 to 1000000000");
-            return -1;
-        }
-        ++*i;
+        const char *v = rb_cli_opt_value(cmd, argc, argv, i);
+        if (!v || rb_cli_u32_arg(cmd, "--limit", v, 1, 1000000000u, &o->limit)) return -1;
         o->limit_given = 1;
         return 1;
     }
@@ -478,15 +474,12 @@ int rb_pg_cmd_retry(int argc, char **argv) {
     int64_t *ids = calloc(n_ids + 1, sizeof *ids);
     if (!ids) return rb_cli_fail(cmd, "out of memory");
     for (int k = 0; k < n_pos; k++) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(argv[1 + k], &end, 10);
-        if (errno || end == argv[1 + k] || *end || v < 1) {
+        uint64_t v;
+        if (rb_cli_u64_arg(cmd, "row id", argv[1 + k], 1, INT64_MAX, &v)) {
             free(ids);
-            return rb_cli_usage_error(cmd, "row id must be a whole number >= 1, got '%s'",
-                                      argv[1 + k]);
+            return RB_EXIT_USAGE;
         }
-        ids[k] = v;
+        ids[k] = (int64_t)v;
     }
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) {
@@ -547,11 +540,7 @@ static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int
         }
         o->all_modes = 0;
     } else if (strcmp(opt, "--batch") == 0) {
-        if (rb_cli_parse_u32(v, 1, 1000000, &o->cfg->batch)) {
-            rb_cli_usage_error(cmd, "--batch must be a whole number from 1 to 1000000, got '%s'",
-                               v);
-            return -1;
-        }
+        if (rb_cli_u32_arg(cmd, "--batch", v, 1, RB_QUEUE_MAX_BATCH, &o->cfg->batch)) return -1;
     } else {
         o->cfg->planner_off = v;
     }

@@ -125,7 +125,9 @@ static int planner_list_ok(const char *list, char *bad, size_t bad_size) {
 }
 
 int rb_queue_config_validate(const rb_queue_config *c) {
-    if (c->batch < 1) return rb_set_error(RB_EINVAL, "batch must be >= 1, got %u", c->batch);
+    if (c->batch < 1 || c->batch > RB_QUEUE_MAX_BATCH)
+        return rb_set_error(RB_EINVAL, "batch must be >= 1 and <= %u, got %u", RB_QUEUE_MAX_BATCH,
+                            c->batch);
     if (c->lease_ms < 1) return rb_set_error(RB_EINVAL, "lease must be > 0 ms");
     if (c->ttl_ms < 1) return rb_set_error(RB_EINVAL, "TTL must be > 0 ms");
     if (c->heartbeat_ms < 1) return rb_set_error(RB_EINVAL, "heartbeat interval must be > 0 ms");
@@ -631,6 +633,13 @@ static int migrate_tx(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
 }
 
 int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    /* Checked before anything is created: a larger seed would be recorded, and every
+     * row inserted without a bucket would then fail in the trigger. */
+    if (ring->seed > RB_QUEUE_MAX_SEED)
+        return rb_set_error(RB_EINVAL,
+                            "seed %llu is out of range for a queue (0..%llu): the bucket trigger "
+                            "passes the seed to the extension's ringbench_bucket as a bigint",
+                            (unsigned long long)ring->seed, (unsigned long long)RB_QUEUE_MAX_SEED);
     if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         int rc = reconnect(q);
         if (rc) return rc;

@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -386,18 +385,6 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
 }
 
-static int mkdir_p(const char *path) {
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
-    for (char *s = buf + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST) return -1;
-        *s = '/';
-    }
-    return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int write_outputs(const rbb_run *run, const char *dir) {
     char path[1200];
     FILE *f;
@@ -587,8 +574,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
         p->out_dir = out_default;
     }
-    if (mkdir_p(p->out_dir))
-        return rb_cli_fail(CMD, "cannot create --out %s: %s", p->out_dir, strerror(errno));
+    if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir))) return rc;
 
     /* Durability: off applies to every session of this run (workers, driver,
      * pgbench) through PGOPTIONS, which libpq sends at connection start. */
