@@ -249,6 +249,17 @@ void rb_key_list_free(rb_key_list *l);
 int rb_cli_read_keys(const char *cmd, int n, char **argv, const rb_hash *h, rb_key_list *out);
 
 /*
+ * rb_text_field — write bytes for a human reader (text tables, the one-line
+ * messages of rb_cli_usage_error / rb_cli_fail): bytes from 0x20 up (UTF-8
+ * included) as they are; control bytes (below 0x20, and DEL) as C escapes
+ * \r \n \t or \xNN, so a value stays on its line and a CR cannot
+ * overwrite what was printed before it; then spaces up to `width` columns
+ * (bytes written; 0: no padding). A backslash is written as is. The data
+ * formats (json, csv, text rows of `hash`/`owner`) keep the bytes instead.
+ */
+void rb_text_field(FILE *f, const void *data, size_t len, int width);
+
+/*
  * rb_json_string / rb_csv_field — write bytes as a JSON string (quoted, with
  * \uXXXX escapes for control bytes; invalid UTF-8 bytes as \u00XX of the
  * byte, documented) or as an RFC 4180 CSV field (quoted when needed).

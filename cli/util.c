@@ -10,10 +10,33 @@
 
 #include "cli.h"
 
+/* The message goes through rb_text_field: a CR or newline from a key, an id or a server
+ * message cannot break the one line or overwrite its start. */
 static void vreport(const char *cmd, const char *fmt, va_list ap) {
+    char msg[2048];
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    while (len && msg[len - 1] == '\n') /* a server message's own line end */
+        len--;
     fprintf(stderr, "ringbench %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    rb_text_field(stderr, msg, len, 0);
     fputc('\n', stderr);
+}
+
+void rb_text_field(FILE *f, const void *data, size_t len, int width) {
+    const unsigned char *p = data;
+    int written = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = p[i];
+        if (c >= 0x20 && c != 0x7F) {
+            fputc(c, f), written++;
+            continue;
+        }
+        const char *named = c == '\r' ? "\\r" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : NULL;
+        written += named ? fprintf(f, "%s", named) : fprintf(f, "\\x%02x", c);
+    }
+    for (; written < width; written++)
+        fputc(' ', f);
 }
 
 int rb_cli_usage_error(const char *cmd, const char *fmt, ...) {

@@ -130,6 +130,13 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
     if (ring && ring->members_spec)
         return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
                                        "workers table (live heartbeats)");
+    /* queue_config records the algorithm, V, B, the hashes and the seed: anything else
+     * would be taken here and then silently not used by the workers */
+    if (ring && (ring->table_source_set || ring->cfg.n_params))
+        return rb_cli_usage_error(cmd,
+                                  "%s does not apply to a queue: queue_config records --algo, "
+                                  "--vnodes, --buckets, the hashes and --seed only",
+                                  ring->table_source_set ? "--table-source" : "--param");
     if (ring_used) *ring_used = p.ring_used;
     if (n_pos)
         *n_pos = n;
@@ -370,10 +377,16 @@ static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
             printf(",%u,%u,%u,%s,", r->attempts, r->claims, r->redrive_count, r->failed_at);
             rb_csv_field(stdout, r->last_error, strlen(r->last_error));
             printf("\n");
-        } else {
-            printf("%-10lld %-24s %-24s %8u %6u %8u  %-29s %s\n", (long long)r->id,
-                   r->partition_key, r->idempotency_key, r->attempts, r->claims, r->redrive_count,
-                   r->failed_at, r->last_error);
+        } else { /* keys and errors escaped: a CR in a key must not overwrite the row */
+            printf("%-10lld ", (long long)r->id);
+            rb_text_field(stdout, r->partition_key, strlen(r->partition_key), 24);
+            putchar(' ');
+            rb_text_field(stdout, r->idempotency_key, strlen(r->idempotency_key), 24);
+            printf(" %8u %6u %8u  ", r->attempts, r->claims, r->redrive_count);
+            rb_text_field(stdout, r->failed_at, strlen(r->failed_at), 29);
+            putchar(' ');
+            rb_text_field(stdout, r->last_error, strlen(r->last_error), 0);
+            putchar('\n');
         }
     }
     if (fmt == RB_FMT_JSON) printf("]\n");

@@ -203,8 +203,14 @@ typedef struct worker_ctx {
 
 static void on_event(void *ctx, rb_queue *q, const char *line) {
     const worker_ctx *w = ctx;
-    fprintf(stderr, "ringbench pg worker [%s t=%.3f]: %s\n", rb_queue_worker_id(q),
-            client_clock_s(w->o), line);
+    const char *id = rb_queue_worker_id(q);
+    flockfile(stderr); /* one line, whichever thread reports */
+    fputs("ringbench pg worker [", stderr);
+    rb_text_field(stderr, id, strlen(id), 0);
+    fprintf(stderr, " t=%.3f]: ", client_clock_s(w->o));
+    rb_text_field(stderr, line, strlen(line), 0); /* keys and server messages escaped */
+    fputc('\n', stderr);
+    funlockfile(stderr);
 }
 
 static void on_batch(void *ctx, const rb_worker_batch_info *info) {
@@ -295,7 +301,9 @@ static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
         printf(",%llu,%.1f,%.1f,%.1f\n", (unsigned long long)elapsed_ms, rows_per_s, p50_us,
                p99_us);
     } else {
-        printf("worker %s mode=%s batch=%u", rb_queue_worker_id(q), mode, o->cfg->batch);
+        fputs("worker ", stdout);
+        rb_text_field(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)), 0);
+        printf(" mode=%s batch=%u", mode, o->cfg->batch);
         for (size_t k = 0; k < nf; k++)
             printf(" %s=%llu", names[k], (unsigned long long)v[k]);
         printf(" elapsed_ms=%llu rows_per_s=%.1f claim_p50_us=%.1f claim_p99_us=%.1f\n",
