@@ -175,6 +175,8 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
                                  &ring, NULL, NULL, NULL, NULL);
     if (rc >= 0) return rc;
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
+    if (rb_queue_ring_check(&ring.cfg)) /* bad input before connecting */
+        return rb_cli_usage_error("pg migrate", "--%s", rb_error_detail());
     rb_queue *q;
     if ((rc = rb_pg_open("pg migrate", &cfg, &q))) return rc;
     rc = rb_queue_migrate(q, ring.algo, &ring.cfg);

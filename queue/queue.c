@@ -637,14 +637,21 @@ static int migrate_tx(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
     return exec_simple(q->conn, "COMMIT");
 }
 
-int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
-    /* Checked before anything is created: a larger seed would be recorded, and every
-     * row inserted without a bucket would then fail in the trigger. */
+int rb_queue_ring_check(const rb_config *ring) {
+    /* a larger seed would be recorded, and every row inserted without a bucket would then
+     * fail in the trigger ("function ringbench_bucket(text, integer, unknown, numeric) does
+     * not exist") */
     if (ring->seed > RB_QUEUE_MAX_SEED)
         return rb_set_error(RB_EINVAL,
                             "seed %llu is out of range for a queue (0..%llu): the bucket trigger "
                             "passes the seed to the extension's ringbench_bucket as a bigint",
                             (unsigned long long)ring->seed, (unsigned long long)RB_QUEUE_MAX_SEED);
+    return 0;
+}
+
+int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    int checked = rb_queue_ring_check(ring); /* before anything is created */
+    if (checked) return checked;
     if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         int rc = reconnect(q);
         if (rc) return rc;

@@ -192,6 +192,13 @@ const rb_config *rb_queue_ring_config(const rb_queue *q);
  */
 int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring);
 
+/*
+ * rb_queue_ring_check — what rb_queue_migrate requires of `ring` beyond the
+ * library's own checks: seed <= RB_QUEUE_MAX_SEED. 0, or RB_EINVAL with a
+ * detail. Pure (no session): the CLI calls it before connecting.
+ */
+int rb_queue_ring_check(const rb_config *ring);
+
 /* One row to enqueue. Strings are NUL-terminated text (no NUL bytes). */
 typedef struct rb_queue_item {
     const char *partition_key;   /* the key; bucket = rb_bucket_of(ring, key) */
