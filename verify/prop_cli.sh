@@ -174,6 +174,16 @@ expect 2 "^ringbench owner: --replicas: 0 is out of range \(1\.\.1048576\)" \
 expect 2 "^ringbench owner: --members: member 0 weight: 99999999999999999999 is out of range \(1\.\.65536\)" \
     owner --algo binary --members a=99999999999999999999 k
 }
+# An error line that quotes input escapes its control bytes: one line, no raw CR or LF.
+for id in "$(printf 'x\ry')" "$(printf 'x\ny')"; do
+    "$bin" owner --algo binary --members "$id,$id" k >/dev/null 2>"$tmp/err"
+    if [ "$(wc -l <"$tmp/err")" -ne 1 ] || grep -q "$(printf '\r')" "$tmp/err" ||
+        ! grep -Eq 'duplicate member id .x\\[rn]y.' "$tmp/err"; then
+        echo "FAIL duplicate id with a control byte: stderr not one escaped line:" >&2
+        od -c "$tmp/err" | head -5 >&2
+        failed=$((failed + 1))
+    fi
+done
 # The table source takes its own parameters under bounded (it refused maglev's table_size):
 # the size reaches maglev (the owners change with it) and a bad size is still refused.
 "$bin" table --algo bounded --table-source maglev --members a,b,c --buckets 64 \
