@@ -276,12 +276,25 @@ void rb_csv_field(FILE *f, const void *data, size_t len);
  * usage error (exit 2). Defaults from rb_config_init; --hash sets both hashes
  * unless --bucket-hash is given.
  */
+/* Bits of rb_cli_ring.given: which ring options the command line gave. */
+enum {
+    RB_RING_OPT_ALGO = 1u << 0,
+    RB_RING_OPT_MEMBERS = 1u << 1,
+    RB_RING_OPT_VNODES = 1u << 2,
+    RB_RING_OPT_BUCKETS = 1u << 3,
+    RB_RING_OPT_HASH = 1u << 4,
+    RB_RING_OPT_BUCKET_HASH = 1u << 5,
+    RB_RING_OPT_SEED = 1u << 6,
+    RB_RING_OPT_TABLE_SOURCE = 1u << 7,
+    RB_RING_OPT_PARAM = 1u << 8,
+};
+
 typedef struct rb_cli_ring {
     const rb_algo *algo;
     rb_config cfg;
     const char *members_spec;
     int bucket_hash_set;
-    int table_source_set; /* --table-source given */
+    unsigned given; /* RB_RING_OPT_* of the options given */
 } rb_cli_ring;
 
 void rb_cli_ring_init(rb_cli_ring *o);

@@ -550,6 +550,7 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
     if (which == sizeof names / sizeof names[0]) return 0;
     const char *v = rb_cli_opt_value(cmd, argc, argv, i);
     if (!v) return -1;
+    o->given |= 1u << which; /* names[] is in RB_RING_OPT_* order */
     switch (which) {
     case 0:
         if (!(o->algo = rb_algo_by_name(v))) goto unknown;
@@ -588,7 +589,6 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
             return -1;
         }
         o->cfg.table_source = v;
-        o->table_source_set = 1;
         break;
     }
     case 8:
@@ -613,7 +613,7 @@ int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_alg
         if (algos[i]->flags & RB_ALGO_READS_SOURCE) n_reading++;
     }
     if (n_reading && src && k < 64) with_source[k++] = src;
-    if (o->table_source_set && !n_reading) {
+    if ((o->given & RB_RING_OPT_TABLE_SOURCE) && !n_reading) {
         char readers[256] = "";
         size_t used = 0;
         for (size_t i = 0; i < rb_algo_count() && used < sizeof readers; i++)

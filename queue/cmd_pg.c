@@ -130,13 +130,6 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
     if (ring && ring->members_spec)
         return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
                                        "workers table (live heartbeats)");
-    /* queue_config records the algorithm, V, B, the hashes and the seed: anything else
-     * would be taken here and then silently not used by the workers */
-    if (ring && (ring->table_source_set || ring->cfg.n_params))
-        return rb_cli_usage_error(cmd,
-                                  "%s does not apply to a queue: queue_config records --algo, "
-                                  "--vnodes, --buckets, the hashes and --seed only",
-                                  ring->table_source_set ? "--table-source" : "--param");
     if (ring_used) *ring_used = p.ring_used;
     if (n_pos)
         *n_pos = n;
@@ -174,6 +167,13 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv, &cfg,
                                  &ring, NULL, NULL, NULL, NULL);
     if (rc >= 0) return rc;
+    /* queue_config records the algorithm, V, B, the hashes and the seed: anything else would
+     * be taken here and then silently not used by the workers */
+    if (ring.given & (RB_RING_OPT_TABLE_SOURCE | RB_RING_OPT_PARAM))
+        return rb_cli_usage_error("pg migrate",
+                                  "%s does not apply to a queue: queue_config records --algo, "
+                                  "--vnodes, --buckets, the hashes and --seed only",
+                                  ring.given & RB_RING_OPT_PARAM ? "--param" : "--table-source");
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
     if (rb_queue_ring_check(&ring.cfg)) /* bad input before connecting */
         return rb_cli_usage_error("pg migrate", "--%s", rb_error_detail());

@@ -361,6 +361,15 @@ int rb_pg_cmd_worker(int argc, char **argv) {
                                  "\nring options (default: the queue's, set at migrate):\n", argc,
                                  argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
     if (rc >= 0) return rc;
+    /* B, the bucket hash and the seed place the stored rows: the worker always takes them
+     * from queue_config, so asking for others here would be silently ignored */
+    if (ring.given & (RB_RING_OPT_BUCKETS | RB_RING_OPT_BUCKET_HASH | RB_RING_OPT_SEED))
+        return rb_cli_usage_error(cmd, "--buckets, --bucket-hash and --seed are the queue's (set "
+                                       "by pg migrate): the worker reads them from queue_config");
+    if ((ring.given & (RB_RING_OPT_PARAM | RB_RING_OPT_TABLE_SOURCE)) && !ring.algo)
+        return rb_cli_usage_error(cmd, "--param and --table-source need --algo here (the queue's "
+                                       "algorithm is known only once connected)");
+    if (ring.algo && rb_cli_ring_check_params(cmd, &ring, &ring.algo, 1)) return RB_EXIT_USAGE;
     if (cfg.ring_override) {
         cfg.ring = ring.cfg;
         cfg.algo = ring.algo;

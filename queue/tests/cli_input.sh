@@ -11,7 +11,8 @@
 #  3. an uncreatable --out is exit 2 in pg chaos and pg bench alike (one helper), a missing
 #     folder is created with its parents;
 #  4. options a queue does not record (--param, --table-source) and a seed the bucket trigger
-#     cannot pass on (above 2^63 - 1) are refused by pg migrate.
+#     cannot pass on (above 2^63 - 1) are refused by pg migrate; ring options the worker
+#     would silently not use (B, bucket hash, seed: always the queue's) by pg worker.
 set -uo pipefail
 TEST=cli_input
 TMP=$(mktemp -d)
@@ -94,6 +95,16 @@ usage "^ringbench pg migrate: --param does not apply to a queue" migrate "${db[@
 usage "^ringbench pg migrate: --table-source does not apply to a queue" migrate "${db[@]}" --algo table --table-source maglev
 usage "^ringbench pg migrate: --seed 9223372036854775808 is out of range for a queue \(0\.\.9223372036854775807\)" migrate "${db[@]}" --seed 9223372036854775808
 usage "^ringbench pg migrate: --seed 18446744073709551615 is out of range for a queue" migrate "${db[@]}" --seed 18446744073709551615
+# ... and the worker refuses ring options it would silently not use: B, bucket hash and seed
+# are always the queue's; --param is checked against the --algo it overrides with.
+usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's" worker "${db[@]}" --until-empty --buckets 512
+usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's" worker "${db[@]}" --until-empty --seed 7
+usage "^ringbench pg worker: --param and --table-source need --algo here" worker "${db[@]}" --until-empty --param table_size=1009
+usage "^ringbench pg worker: unknown parameter 'foo'" worker "${db[@]}" --until-empty --algo binary --param foo=1
+usage "^ringbench pg worker: --table-source does not apply to --algo binary" worker "${db[@]}" --until-empty --algo binary --table-source jump
+rc=0
+"$RB" pg worker "${db[@]}" --until-empty --algo maglev --param table_size=1009 >/dev/null 2>"$TMP/err" || rc=$?
+[[ $rc == 1 ]] || fail "pg worker --algo maglev --param table_size=1009: exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
 rc=0
 "$RB" pg migrate "${db[@]}" --seed 9223372036854775807 >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc == 1 ]] || fail "pg migrate --seed 2^63-1 (the largest queue seed): exit $rc, expected 1 (no server): $(cat "$TMP/err")"
