@@ -119,13 +119,10 @@ static int parse_u32_list(const char *cmd, const char *opt, const char *spec, ui
     size_t first, second;
     int d = rc ? -1 : list_duplicate(l.v, from, l.n, &dup, &first, &second);
     if (d == -2) rc = -1, rb_cli_usage_error(cmd, "out of memory");
-    if (d == 0) {
+    if (d == 0) { /* two items: a range never holds a value twice */
         rc = -1;
-        if (first == second)
-            rb_cli_usage_error(cmd, "%s: %u is listed twice (item %zu)", opt, dup, first + 1);
-        else
-            rb_cli_usage_error(cmd, "%s: %u is listed twice (items %zu and %zu)", opt, dup,
-                               first + 1, second + 1);
+        rb_cli_usage_error(cmd, "%s: %u is listed twice (items %zu and %zu)", opt, dup, first + 1,
+                           second + 1);
     }
     free(from);
     rb_cli_list_free(&items);
