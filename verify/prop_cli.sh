@@ -57,8 +57,8 @@ expect 2 "unknown option" verify --bogus
 expect 2 "--update needs --codes" verify --update
 expect 2 "needs a value" vnodes --members
 expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
-expect 2 "--n-keys must be" verify --n-keys 0
-expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+expect 2 "--n-keys: 0 is out of range" verify --n-keys 0
+expect 2 "--seeds: 0 is out of range" vnodes --members 3..5 --seeds 0
 # table cannot be filled from itself: bad input (2), not a failure mid-sweep (1) (qa)
 expect 2 "--table-source must be" verify --members 3 --vnodes 1 --algo table --table-source table
 expect 2 "--table-source must be" vnodes --members 3 --algo table --table-source table
@@ -147,8 +147,8 @@ expect 2 "^ringbench verify: --algo: 'binary' is listed twice \(items 1 and 2\)"
 expect 2 "^ringbench verify: --hash: item 1 of ',xxh3' is empty" verify --hash ,xxh3
 expect 2 "^ringbench verify: --hash item 2: unknown hash" verify --hash xxh3,md5
 # An option that the chosen algorithm does not read is an error, not a silent no-op.
-expect 2 "^ringbench vnodes: --eps does not apply to --algo jump" $V --algo jump --eps 5
-expect 2 "^ringbench vnodes: --bounded-vnodes does not apply to --algo jump" $V --algo jump --bounded-vnodes 4
+expect 2 "^ringbench vnodes: --eps does not apply to --algo table" $V --algo table --eps 5
+expect 2 "^ringbench vnodes: --bounded-vnodes does not apply to --algo bounded" $V --algo bounded --bounded-vnodes 4
 expect 2 "^ringbench vnodes: --eps does not apply to --format csv" $V --eps 5 --format csv
 expect 2 "^ringbench vnodes: unknown parameter 'foo'" $V --param foo=1
 expect 2 "^ringbench vnodes: unknown parameter 'eps_pct'" $V --param eps_pct=5
@@ -168,7 +168,7 @@ expect 2 "^ringbench vnodes: --seed: 18446744073709551616 is out of range" $V --
 expect 2 "^ringbench verify: --seed: 99999999999999999999 is out of range" verify --seed 99999999999999999999
 expect 2 "^ringbench verify: --seeds: 100001 is out of range \(1\.\.100000\)" verify --seeds 100001
 expect 2 "^ringbench verify: --n-keys: 0 is out of range \(1\.\.100000000\)" verify --n-keys 0
-expect 2 "^ringbench vnodes: --max-vnodes: 65537 is out of range \(1\.\.65536\)" $V --max-vnodes 65537
+expect 2 "^ringbench vnodes: --max-vnodes: 65537 is out of range \(1\.\.65536\)" vnodes --members 3 --max-vnodes 65537
 expect 2 "^ringbench owner: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)" \
     owner --algo binary --members a --vnodes 99999999999999999999 k
 expect 2 "^ringbench owner: --buckets must be a whole number from 1 to 16777216, got '-3'" \

@@ -34,7 +34,7 @@ usage() {
 }
 
 # 1. pg worker: every numeric option of its help, against the range its message states.
-mapfile -t opts < <("$RB" pg worker --help | grep -oE '^  --[a-z-]+ (MS|N|P)( |$)' | awk '{print $1}' | grep -v -- --clock-offset-ms)
+mapfile -t opts < <("$RB" pg worker --help | grep -oE '^  --[a-z-]+ (MS|N|P)( |$)' | awk '{print $1}' | grep -vxE -- '--(clock-offset-ms|on-failed-key|retry-ms)')
 ((${#opts[@]} >= 16)) || fail "pg worker --help lists ${#opts[@]} numeric options, expected at least 16"
 for opt in "${opts[@]}"; do
     "$RB" pg worker "${db[@]}" --until-empty "$opt" 99999999999999999999 >/dev/null 2>"$TMP/err"
