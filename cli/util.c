@@ -367,12 +367,13 @@ int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_
         char *eq = strrchr(p, '=');
         if (eq) {
             *eq = '\0';
+            const uint64_t w_min = 1, w_max = RB_MAX_WEIGHT; /* checked and stated */
             uint64_t w;
-            int wrc = rb_cli_whole(eq + 1, 1, RB_MAX_WEIGHT, &w);
+            int wrc = rb_cli_whole(eq + 1, w_min, w_max, &w);
             if (wrc) {
                 char what[48];
                 snprintf(what, sizeof what, "member %zu weight", k);
-                rb_cli_whole_message(what, eq + 1, wrc, 1, RB_MAX_WEIGHT, err, err_size);
+                rb_cli_whole_message(what, eq + 1, wrc, w_min, w_max, err, err_size);
                 rb_member_list_free(out);
                 return -1;
             }
