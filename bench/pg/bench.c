@@ -173,7 +173,9 @@ static int parse_u32_list(const char *opt, const char *s, uint32_t min, uint32_t
 }
 
 /* Comma list of row counts with an optional k (1e3) or M (1e6) suffix, each in
- * 1,000..10,000,000 (at most RBB_MAX_LIST), as parse_u32_list. 0 or -1 (printed). */
+ * BACKLOG_MIN..BACKLOG_MAX (at most RBB_MAX_LIST), as parse_u32_list. 0 or -1 (printed). */
+#define BACKLOG_MIN 1000u
+#define BACKLOG_MAX 10000000u
 static int parse_count_list(const char *opt, const char *s, uint64_t *out, size_t *n) {
     rb_cli_list l;
     if (rb_cli_list_split(CMD, opt, s, RBB_MAX_LIST, &l)) return -1;
@@ -186,17 +188,17 @@ static int parse_count_list(const char *opt, const char *s, uint64_t *out, size_
             mul = t[len - 1] == 'k' ? 1000 : 1000000;
             t[len - 1] = '\0';
         }
-        int wrc = rb_cli_whole(t, 1000 / mul, 10000000 / mul, &v);
-        if (wrc == 0 && v * mul < 1000) wrc = RB_CLI_OUT_OF_RANGE; /* 0k */
+        int wrc = rb_cli_whole(t, 0, BACKLOG_MAX / mul, &v);
+        if (wrc == 0 && v * mul < BACKLOG_MIN) wrc = RB_CLI_OUT_OF_RANGE; /* 0k, 999 */
         if (mul > 1) t[len - 1] = mul == 1000 ? 'k' : 'M';
         if (wrc == RB_CLI_OUT_OF_RANGE)
-            rc = rb_cli_usage_error(CMD, "%s item %zu: %s is out of range (1k..10M rows)", opt,
-                                    k + 1, t);
+            rc = rb_cli_usage_error(CMD, "%s item %zu: %s is out of range (%u..%u rows)", opt,
+                                    k + 1, t, BACKLOG_MIN, BACKLOG_MAX);
         else if (wrc)
             rc = rb_cli_usage_error(CMD,
-                                    "%s item %zu must be a row count from 1k to 10M (e.g. 10k, "
+                                    "%s item %zu must be a row count from %u to %u (e.g. 10k, "
                                     "100000, 1M), got '%s'",
-                                    opt, k + 1, t);
+                                    opt, k + 1, BACKLOG_MIN, BACKLOG_MAX, t);
         else
             out[k] = v * mul;
         if (rc) rc = -1;

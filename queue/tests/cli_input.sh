@@ -74,7 +74,8 @@ usage "^ringbench pg bench: --modes: 'affinity' is listed twice \(items 1 and 3\
 usage "^ringbench pg bench: --modes item 1: unknown 'fifo' \(known: competing, affinity, ordered\)$" bench "${dbb[@]}" --modes fifo
 usage "^ringbench pg bench: --dist: item 2 of 'uniform,' is empty" bench "${dbb[@]}" --dist uniform,
 usage "^ringbench pg bench: --backlog: '10000' is listed twice \(items 1 and 2\)$" bench "${dbb[@]}" --backlog 10k,10000
-usage "^ringbench pg bench: --backlog item 1: 0k is out of range \(1k\.\.10M rows\)$" bench "${dbb[@]}" --backlog 0k
+usage "^ringbench pg bench: --backlog item 1: 0k is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 0k
+usage "^ringbench pg bench: --backlog item 2: 11M is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 1M,11M
 usage "^ringbench pg bench: --workers takes at most 8 items, got 9" bench "${dbb[@]}" --workers 1,2,3,4,5,6,7,8,9
 usage "^ringbench pg explain: planner switches 'seqscan,,sort': item 2 is empty$" explain "${db[@]}" --planner-off seqscan,,sort
 usage "^ringbench pg worker: planner switches 'sort,sort': 'sort' is listed twice$" worker "${db[@]}" --until-empty --planner-off sort,sort
