@@ -250,8 +250,8 @@ size_t rb_cli_whole_message(const char *what, const char *s, int rc, uint64_t mi
     int w = rc == RB_CLI_OUT_OF_RANGE
                 ? snprintf(buf, size, "%s: %s is out of range (%llu..%llu)", what, s,
                            (unsigned long long)min, (unsigned long long)max)
-                : snprintf(buf, size, "%s must be a whole number from %llu to %llu, got '%s'",
-                           what, (unsigned long long)min, (unsigned long long)max, s);
+                : snprintf(buf, size, "%s must be a whole number from %llu to %llu, got '%s'", what,
+                           (unsigned long long)min, (unsigned long long)max, s);
     return w < 0 ? 0 : (size_t)w;
 }
 
@@ -292,8 +292,8 @@ int rb_cli_list_split(const char *cmd, const char *opt, const char *spec, size_t
         n += spec[i] == ',';
     if (len == 0) return rb_cli_usage_error(cmd, "%s: empty list", opt), -1;
     if (n > max_items)
-        return rb_cli_usage_error(cmd, "%s takes at most %zu items, got %zu ('%s')", opt,
-                                  max_items, n, spec),
+        return rb_cli_usage_error(cmd, "%s takes at most %zu items, got %zu ('%s')", opt, max_items,
+                                  n, spec),
                -1;
     out->storage = malloc(len + 1);
     out->items = malloc(n * sizeof *out->items);

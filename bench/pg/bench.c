@@ -148,15 +148,15 @@ static void params_init(rbb_params *p) {
 
 /* A list value listed twice (items i < j): usage error, -1. Lists of numbers compare values. */
 static int list_twice(const char *opt, const char *item, size_t i, size_t j) {
-    return rb_cli_usage_error(CMD, "%s: '%s' is listed twice (items %zu and %zu)", opt, item,
-                              i + 1, j + 1),
+    return rb_cli_usage_error(CMD, "%s: '%s' is listed twice (items %zu and %zu)", opt, item, i + 1,
+                              j + 1),
            -1;
 }
 
 /* Comma list of option `opt` of u32 in [min, max] into out (at most RBB_MAX_LIST): an empty
  * item, a bad or repeated value is a usage error naming the item. 0 or -1 (printed). */
-static int parse_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max,
-                          uint32_t *out, size_t *n) {
+static int parse_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+                          size_t *n) {
     rb_cli_list l;
     if (rb_cli_list_split(CMD, opt, s, RBB_MAX_LIST, &l)) return -1;
     int rc = 0;

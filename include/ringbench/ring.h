@@ -124,9 +124,9 @@ enum {
                                            * leave a member no point (RB_ENOPOINT;
                                            * ketama: floor(40 N w / total) digests);
                                            * no other algorithm may return it */
-    RB_ALGO_READS_SOURCE = 1u << 9, /* build reads cfg.table_source and passes it the
-                                     * config, so the source's --param apply (table,
-                                     * bounded); in rb_algo.flags only, not flags_for */
+    RB_ALGO_READS_SOURCE = 1u << 9,       /* build reads cfg.table_source and passes it the
+                                           * config, so the source's --param apply (table,
+                                           * bounded); in rb_algo.flags only, not flags_for */
 };
 
 /*

@@ -51,7 +51,7 @@ PG_FUNCTION_INFO_V1(ringbench_owner);
  * name array elements as members[i] and a library message that names a member carries this
  * hint. queue/ext/README.md, "Member numbers"; checked by tests/agree.sh. */
 #define MEMBER_NUMBERS_HINT                                                                        \
-    "members are numbered from 0 here, as in the library and the CLI: member k is "              \
+    "members are numbered from 0 here, as in the library and the CLI: member k is "                \
     "members[k+1] of the SQL array"
 
 #define BAD_ARG(fn, ...)                                                                           \
@@ -188,9 +188,9 @@ static const rb_ring *owner_ring(FunctionCallInfo fcinfo) {
     if (rc == RB_ENOMEM)
         ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("%s: out of memory", fn)));
     if (rc)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s: %s", fn, rb_error_detail()),
-                        strstr(rb_error_detail(), "member") ? errhint(MEMBER_NUMBERS_HINT) : 0));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s: %s", fn, rb_error_detail()),
+                 strstr(rb_error_detail(), "member") ? errhint(MEMBER_NUMBERS_HINT) : 0));
 
     /* Replace the cache only once the new ring exists (an ERROR above keeps the old one). */
     free(cached_key);
