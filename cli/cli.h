@@ -210,7 +210,9 @@ int rb_cli_parse_double(const char *s, double *out);
 /*
  * rb_member_list — members parsed from "id[=weight],id[=weight],...". Ids
  * may contain ':' (e.g. "s1:1"); the weight follows the last '='. Each id is
- * a non-empty byte string without ','; weight 1 when absent. Owns the ids.
+ * a non-empty byte string without ','; weight 1 when absent, else a whole
+ * number 1 .. RB_MAX_WEIGHT (the message of a bad one names the member, from
+ * 0, and that range). Owns the ids.
  */
 typedef struct rb_member_list {
     rb_member *members;
