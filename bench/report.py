@@ -6,6 +6,8 @@ measured side by side in that one run).
 usage: bench/report.py RESULT.json [--out FILE.md | --readme README.md]
        bench/report.py RESULT.json --readme README.md   rewrite the README's target table
                                                         (between its targets markers)
+       bench/report.py PGBENCH.json --pg-targets        the target table of `ringbench pg
+                                                        bench` (pgbench.md runs this)
 
 Prints Markdown: the machine record, the target table (figure, measured,
 target, met?), and lookup / build / memory summaries. A figure whose case is
@@ -84,6 +86,35 @@ def verdict(x, target, higher_is_better):
         return "met"
     miss = (1 - x / target) * 100 if higher_is_better else (x / target - 1) * 100
     return f"missed by {miss:.1f}%"
+
+
+def pg_limiting_cause(d, t):
+    """The measured cell of a missed pg target: its top wait events and a dry backlog."""
+    mode = t["target"].split()[0]
+    cell = next((c for c in d["cells"] if c["mode"] == mode and c["n_workers"] == t["n_workers"]
+                 and c["batch"] == t["batch"] and c["dist"] == t["dist"]), None)
+    if cell is None:
+        return "-"
+    share = {k: v for k, v in (cell.get("wait_events") or {}).get("share", {}).items()
+             if not k.startswith("none:")}
+    top = sorted(share.items(), key=lambda kv: -kv[1])[:2]
+    parts = [f"{k} {v * 100:.0f}%" for k, v in top]
+    if cell.get("backlog_exhausted"):
+        parts.append("backlog ran dry (rows/s is a floor)")
+    return f"{mode} cell: " + (", ".join(parts) if parts else "no wait samples")
+
+
+def pg_target_table(d):
+    """The targets of a `ringbench pg bench` JSON document (pgbench.json) as Markdown lines:
+    measured ratio, wanted ratio, verdict() and, for a miss, pg_limiting_cause(). The one
+    renderer, used by pgbench.md (through --pg-targets) and scripts/report."""
+    rows = [(t["target"], t["dist"], str(t["n_workers"]), str(t["batch"]), fmt(t["measured"], 3),
+             fmt(t["wanted"], 2),
+             verdict(t["measured"], t["wanted"], True).replace("missed", "**missed")
+             + ("" if t["met"] else "**"),
+             "" if t["met"] else pg_limiting_cause(d, t)) for t in d.get("targets") or []]
+    return ["| target | keys | W | batch | measured | wanted | verdict | limiting cause |",
+            "|---|---|--:|--:|--:|--:|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows]
 
 
 def target_table(runs):
@@ -270,8 +301,21 @@ def main(argv):
     dest = p.add_mutually_exclusive_group()
     dest.add_argument("--out", metavar="FILE.md")
     dest.add_argument("--readme", metavar="README.md")
+    dest.add_argument("--pg-targets", action="store_true",
+                      help="RESULT.json is a pgbench.json: print its target table")
     o = p.parse_args(argv)
     path, out = o.path, o.out
+    if o.pg_targets:
+        try:
+            with open(path) as f:
+                d = json.load(f)
+            if not isinstance(d, dict) or "targets" not in d or "cells" not in d:
+                die(f"{path} has no \"targets\" and \"cells\" (not a ringbench pg bench JSON file)")
+            lines = pg_target_table(d)
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            die(f"cannot read the targets of {path}: {e}")
+        print("\n".join(lines))
+        return 0
     if o.readme:
         _, runs = load(path)
         write_readme_targets(o.readme, path, runs)

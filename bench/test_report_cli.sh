@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_report_cli.sh — bench/report.py on files that are not a benchmark run
 # (exit 2) and on output it cannot write (exit 1), each with exactly one line
-# on stderr (never a Python traceback).
+# on stderr (never a Python traceback); and its pg target table (--pg-targets, the one
+# pgbench.md and results/README.md print) against the verdict recomputed here in awk.
 #
 #   sh bench/test_report_cli.sh path/to/bench/report.py
 #
@@ -27,4 +28,35 @@ expect "no benchmarks list" 2 /dev/null "$tmp/empty.json"
 expect "entry without a name" 2 /dev/null "$tmp/noname.json"
 expect "stdout full" 1 /dev/full "$tmp/one.json"
 expect "--out into a missing folder" 1 /dev/null "$tmp/one.json" --out "$tmp/no/such/report.md"
+expect "--pg-targets on a file that is no pgbench.json" 2 /dev/null "$tmp/empty.json" --pg-targets
+
+# --pg-targets: a met target, a miss with its cell's top wait events (idle left out) and a dry
+# backlog, a miss whose cell has no samples.
+cat >"$tmp/pg.json" <<'EOF'
+{"cells": [
+  {"mode": "affinity", "n_workers": 4, "batch": 32, "dist": "zipf", "backlog_exhausted": true,
+   "wait_events": {"share": {"none:idle": 0.5, "IO:WALSync": 0.3, "CPU:running": 0.15, "Lock:tuple": 0.05}}},
+  {"mode": "ordered", "n_workers": 4, "batch": 32, "dist": "zipf", "backlog_exhausted": false,
+   "wait_events": {"share": {}}}],
+ "targets": [
+  {"target": "affinity / competing rows/s", "n_workers": 1, "batch": 1, "dist": "uniform", "measured": 1.054, "wanted": 1.0, "met": true},
+  {"target": "affinity / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.831, "wanted": 1.0, "met": false},
+  {"target": "ordered / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.4, "wanted": 0.8, "met": false}]}
+EOF
+if python3 "$P" "$tmp/pg.json" --pg-targets >"$tmp/pg.md" 2>"$tmp/err"; then pass; else fail "--pg-targets: exit $?: $(cat "$tmp/err")"; fi
+# every row: "met" when measured >= wanted, else "missed by P%" with P = (1 - measured /
+# wanted) x 100 to one decimal (the definition, written again here in awk)
+if awk -F' [|] ' 'NR > 2 {
+    m = $5 + 0; w = $6 + 0
+    want = m >= w ? "met" : sprintf("**missed by %.1f%%**", (1 - m / w) * 100)
+    if ($7 != want) { printf "row %d: verdict \"%s\", expected \"%s\"\n", NR - 2, $7, want; bad = 1 }
+    n++ } END { if (n != 3) { print n " rows, expected 3"; bad = 1 } exit bad }' "$tmp/pg.md" >"$tmp/awk.out"; then
+    pass
+else
+    fail "--pg-targets verdicts: $(cat "$tmp/awk.out")"
+fi
+for want in "affinity cell: IO:WALSync 30%, CPU:running 15%, backlog ran dry (rows/s is a floor)" \
+    "ordered cell: no wait samples"; do
+    if grep -qF "$want" "$tmp/pg.md"; then pass; else fail "--pg-targets: no limiting cause '$want' in: $(cat "$tmp/pg.md")"; fi
+done
 expect_done test_report_cli

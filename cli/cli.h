@@ -112,17 +112,20 @@ int rb_cli_finish_output(const char *cmd);
 /*
  * rb_out — rows of named fields written as text (tab-separated, no header),
  * CSV (header line, RFC 4180 fields) or JSON (an array of objects, one per
- * row; or, with json_bare set, an array of the single field named
+ * row and line; or, with json_bare set, an array of the single field named
  * json_bare, e.g. `table`'s array of member ids). Usage: rb_out_begin, then
  * per row rb_out_str / rb_out_u64 for each field and rb_out_row_end, then
- * rb_out_end. Every row must give the same fields in the same order.
+ * rb_out_end. Every row must give the same fields in the same order. JSON goes
+ * through cli/json_out.h (jansson), one row at a time (cli/out.c).
  */
 typedef struct rb_out {
     FILE *f;
     rb_format fmt;
     const char *json_bare; /* NULL: rows are objects */
     size_t n_rows;         /* rows ended so far */
-    size_t n_fields;       /* fields written in the current row */
+    size_t n_fields;       /* fields written in the current row (text, csv) */
+    struct json_t *row;    /* json: the current row (object, or the bare value) */
+    int failed;            /* json: errno of the first row not built or written, else 0 */
 } rb_out;
 
 /* `csv_header` is the CSV header line without newline (e.g. "key,hash"). */
@@ -130,7 +133,10 @@ void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header, con
 void rb_out_str(rb_out *o, const char *name, const void *data, size_t len);
 void rb_out_u64(rb_out *o, const char *name, uint64_t v);
 void rb_out_row_end(rb_out *o);
-void rb_out_end(rb_out *o);
+/* rb_out_end — close the output: 0, or prints "ringbench CMD: writing output: reason" and
+ * returns RB_EXIT_FAILURE when a JSON row could not be built or written (a plain write error
+ * is left to rb_cli_finish_output). */
+int rb_out_end(rb_out *o, const char *cmd);
 
 /*
  * rb_cli_parse_format — "text", "json", "csv" (and "md" when allow_md) into
@@ -262,11 +268,9 @@ int rb_cli_read_keys(const char *cmd, int n, char **argv, const rb_hash *h, rb_k
 void rb_text_field(FILE *f, const void *data, size_t len, int width);
 
 /*
- * rb_json_string / rb_csv_field — write bytes as a JSON string (quoted, with
- * \uXXXX escapes for control bytes; invalid UTF-8 bytes as \u00XX of the
- * byte, documented) or as an RFC 4180 CSV field (quoted when needed).
+ * rb_csv_field — write bytes as an RFC 4180 CSV field (quoted when needed). JSON strings:
+ * rb_json_bytes (cli/json_out.h).
  */
-void rb_json_string(FILE *f, const void *data, size_t len);
 void rb_csv_field(FILE *f, const void *data, size_t len);
 
 /*

@@ -58,8 +58,7 @@ int rb_cmd_list(int argc, char **argv) {
         rb_out_str(&out, "params", params, strlen(params));
         rb_out_row_end(&out);
     }
-    rb_out_end(&out);
-    return RB_EXIT_OK;
+    return rb_out_end(&out, "list");
 }
 
 /* --- hash --- */
@@ -111,9 +110,9 @@ int rb_cmd_hash(int argc, char **argv) {
         rb_out_u64(&out, "hash", o.hash->fn(keys.keys[k], keys.len[k], o.seed));
         rb_out_row_end(&out);
     }
-    rb_out_end(&out);
+    rc = rb_out_end(&out, "hash");
     rb_key_list_free(&keys);
-    return RB_EXIT_OK;
+    return rc;
 }
 
 /* --- owner and table: the shared ring options plus --format --- */
@@ -290,11 +289,11 @@ int rb_cmd_owner(int argc, char **argv) {
                  NULL);
     for (size_t k = 0; k < keys.n; k++)
         owner_rows(&out, ring, o.replicas, keys.keys[k], keys.len[k], owners);
-    rb_out_end(&out);
+    rc = rb_out_end(&out, "owner");
     rb_key_list_free(&keys);
     free(owners);
     ring_free(&members, ring);
-    return RB_EXIT_OK;
+    return rc;
 }
 
 static const char *const table_help[] = {
@@ -324,7 +323,7 @@ int rb_cmd_table(int argc, char **argv) {
         out_member(&out, "owner", ring, rb_ring_owner_bucket_of(ring, b));
         rb_out_row_end(&out);
     }
-    rb_out_end(&out);
+    rc = rb_out_end(&out, "table");
     ring_free(&members, ring);
-    return RB_EXIT_OK;
+    return rc;
 }

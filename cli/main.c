@@ -41,9 +41,9 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], commands[i].name) != 0) continue;
         int rc = commands[i].run(argc - 1, argv + 1);
-        /* a command that wrote into a closed or full stdout has failed */
-        int out_rc = rb_cli_finish_output(commands[i].name);
-        return rc ? rc : out_rc;
+        /* a command that wrote into a closed or full stdout has failed (a command that
+         * failed has said why in its one line already) */
+        return rc ? rc : rb_cli_finish_output(commands[i].name);
     }
     fprintf(stderr, "ringbench: unknown command '%s' (ringbench --help lists them)\n", argv[1]);
     return RB_EXIT_USAGE;

@@ -152,59 +152,6 @@ int rb_cli_finish_output(const char *cmd) {
     return rb_cli_fail(cmd, "writing output: %s", errno ? strerror(errno) : "write error");
 }
 
-/* Separator before a field that is not the first of its row. */
-static const char *const field_sep[] = {
-    [RB_FMT_TEXT] = "\t", [RB_FMT_JSON] = ", ", [RB_FMT_CSV] = ",", [RB_FMT_MD] = " | "};
-
-void rb_out_begin(rb_out *o, FILE *f, rb_format fmt, const char *csv_header,
-                  const char *json_bare) {
-    *o = (rb_out){.f = f, .fmt = fmt, .json_bare = json_bare};
-    if (fmt == RB_FMT_JSON) fputc('[', f);
-    if (fmt == RB_FMT_CSV) fprintf(f, "%s\n", csv_header);
-}
-
-/* Start a field: row opening, separator, JSON name. 0 when the field is not
- * written in this format (a bare JSON array keeps only json_bare). */
-static int field_start(rb_out *o, const char *name) {
-    if (o->fmt == RB_FMT_JSON && o->json_bare) {
-        if (strcmp(name, o->json_bare) != 0) return 0;
-        if (o->n_rows) fputs(", ", o->f);
-        return 1;
-    }
-    if (o->fmt == RB_FMT_JSON && o->n_fields == 0) fputs(o->n_rows ? ",\n {" : "{", o->f);
-    if (o->n_fields++) fputs(field_sep[o->fmt], o->f);
-    if (o->fmt == RB_FMT_JSON) fprintf(o->f, "\"%s\": ", name);
-    return 1;
-}
-
-void rb_out_str(rb_out *o, const char *name, const void *data, size_t len) {
-    if (!field_start(o, name)) return;
-    if (o->fmt == RB_FMT_JSON)
-        rb_json_string(o->f, data, len);
-    else if (o->fmt == RB_FMT_CSV)
-        rb_csv_field(o->f, data, len);
-    else
-        fwrite(data, 1, len, o->f);
-}
-
-void rb_out_u64(rb_out *o, const char *name, uint64_t v) {
-    if (field_start(o, name)) fprintf(o->f, "%llu", (unsigned long long)v);
-}
-
-void rb_out_row_end(rb_out *o) {
-    if (o->fmt == RB_FMT_JSON) {
-        if (!o->json_bare) fputc('}', o->f);
-    } else {
-        fputc('\n', o->f);
-    }
-    o->n_rows++;
-    o->n_fields = 0;
-}
-
-void rb_out_end(rb_out *o) {
-    if (o->fmt == RB_FMT_JSON) fputs("]\n", o->f);
-}
-
 int rb_cli_read_keys(const char *cmd, int n, char **argv, const rb_hash *h, rb_key_list *out) {
     errno = 0;
     if (n > 0 ? rb_key_list_from_argv(n, argv, out) : rb_key_list_read(stdin, out))
@@ -470,31 +417,6 @@ void rb_key_list_free(rb_key_list *l) {
     free(l->len);
     free(l->storage);
     memset(l, 0, sizeof *l);
-}
-
-void rb_json_string(FILE *f, const void *data, size_t len) {
-    const unsigned char *p = data;
-    fputc('"', f);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = p[i];
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == 0x7F)
-            fprintf(f, "\\u%04x", c);
-        else if (c < 0x80)
-            fputc(c, f);
-        else {
-            /* copy a valid UTF-8 sequence as is; an invalid byte as \u00XX */
-            size_t n = (c >= 0xF0) ? 4 : (c >= 0xE0) ? 3 : (c >= 0xC0) ? 2 : 1;
-            if (n > 1 && i + n <= len && rb_hash_check(&rb_hash_fnv1a32_js, p + i, n) == 0) {
-                fwrite(p + i, 1, n, f);
-                i += n - 1;
-            } else {
-                fprintf(f, "\\u%04x", c);
-            }
-        }
-    }
-    fputc('"', f);
 }
 
 void rb_csv_field(FILE *f, const void *data, size_t len) {

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "enqueue_line.h"
+#include "json_out.h"
 #include "pg_cli.h"
 
 static const rb_command pg_commands[] = {
@@ -295,16 +296,19 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     }
     if (rc < 0) {
         size_t n_dup = n - n_inserted;
-        if (fmt == RB_FMT_JSON)
-            printf("{\"rows\": %zu, \"inserted\": %zu, \"duplicates\": %zu}\n", n, n_inserted,
-                   n_dup);
-        else if (fmt == RB_FMT_CSV)
+        rc = RB_EXIT_OK;
+        if (fmt == RB_FMT_JSON) {
+            json_t *o = json_object();
+            rb_json_set(o, "rows", rb_json_u64(n));
+            rb_json_set(o, "inserted", rb_json_u64(n_inserted));
+            rb_json_set(o, "duplicates", rb_json_u64(n_dup));
+            rc = rb_json_write_stdout(cmd, o, RB_JSON_LINE);
+        } else if (fmt == RB_FMT_CSV)
             printf("rows,inserted,duplicates\n%zu,%zu,%zu\n", n, n_inserted, n_dup);
         else
             printf("enqueued %zu of %zu rows; %zu duplicate idempotency key%s skipped (no row "
                    "created)\n",
                    n_inserted, n, n_dup, n_dup == 1 ? "" : "s");
-        rc = RB_EXIT_OK;
     }
     rb_queue_close(q);
     for (size_t k = 0; owned && k < n; k++)
@@ -350,28 +354,34 @@ static int status_option(const char *cmd, void *ctx, int argc, char **argv, int 
     return format_option(cmd, &o->fmt, argc, argv, i);
 }
 
-static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
-    if (fmt == RB_FMT_CSV)
-        printf("id,partition_key,idempotency_key,attempts,claims,redrives,failed_at,last_error\n");
-    else if (fmt == RB_FMT_TEXT)
-        printf("%-10s %-24s %-24s %8s %6s %8s  %-29s %s\n", "id", "partition_key",
-               "idempotency_key", "attempts", "claims", "redrives", "failed_at", "last_error");
-    else
-        printf("[");
+static json_t *json_dead_letters(const rb_queue_dead_letters *d) {
+    json_t *a = json_array();
     for (size_t i = 0; i < d->n; i++) {
         const rb_queue_dead_letter *r = &d->rows[i];
-        if (fmt == RB_FMT_JSON) {
-            printf("%s{\"id\": %lld, \"partition_key\": ", i ? ", " : "", (long long)r->id);
-            rb_json_string(stdout, r->partition_key, strlen(r->partition_key));
-            printf(", \"idempotency_key\": ");
-            rb_json_string(stdout, r->idempotency_key, strlen(r->idempotency_key));
-            printf(", \"attempts\": %u, \"claims\": %u, \"redrives\": %u, \"failed_at\": ",
-                   r->attempts, r->claims, r->redrive_count);
-            rb_json_string(stdout, r->failed_at, strlen(r->failed_at));
-            printf(", \"last_error\": ");
-            rb_json_string(stdout, r->last_error, strlen(r->last_error));
-            printf("}");
-        } else if (fmt == RB_FMT_CSV) {
+        json_t *o = json_object();
+        rb_json_set(o, "id", json_integer(r->id));
+        rb_json_set(o, "partition_key", rb_json_str(r->partition_key));
+        rb_json_set(o, "idempotency_key", rb_json_str(r->idempotency_key));
+        rb_json_set(o, "attempts", rb_json_u64(r->attempts));
+        rb_json_set(o, "claims", rb_json_u64(r->claims));
+        rb_json_set(o, "redrives", rb_json_u64(r->redrive_count));
+        rb_json_set(o, "failed_at", rb_json_str(r->failed_at));
+        rb_json_set(o, "last_error", rb_json_str(r->last_error));
+        rb_json_push(a, o);
+    }
+    return a;
+}
+
+static int print_dead_letters(const char *cmd, const rb_queue_dead_letters *d, rb_format fmt) {
+    if (fmt == RB_FMT_JSON) return rb_json_write_stdout(cmd, json_dead_letters(d), RB_JSON_LINE);
+    if (fmt == RB_FMT_CSV)
+        printf("id,partition_key,idempotency_key,attempts,claims,redrives,failed_at,last_error\n");
+    else
+        printf("%-10s %-24s %-24s %8s %6s %8s  %-29s %s\n", "id", "partition_key",
+               "idempotency_key", "attempts", "claims", "redrives", "failed_at", "last_error");
+    for (size_t i = 0; i < d->n; i++) {
+        const rb_queue_dead_letter *r = &d->rows[i];
+        if (fmt == RB_FMT_CSV) {
             printf("%lld,", (long long)r->id);
             rb_csv_field(stdout, r->partition_key, strlen(r->partition_key));
             printf(",");
@@ -391,7 +401,7 @@ static void print_dead_letters(const rb_queue_dead_letters *d, rb_format fmt) {
             putchar('\n');
         }
     }
-    if (fmt == RB_FMT_JSON) printf("]\n");
+    return 0;
 }
 
 int rb_pg_cmd_status(int argc, char **argv) {
@@ -411,7 +421,7 @@ int rb_pg_cmd_status(int argc, char **argv) {
         if (rb_queue_dead_letters_get(q, o.limit, &d))
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         else
-            print_dead_letters(&d, o.fmt);
+            rc = print_dead_letters(cmd, &d, o.fmt);
         rb_queue_dead_letters_free(&d);
         rb_queue_close(q);
         return rc ? rc : RB_EXIT_OK;
@@ -429,11 +439,16 @@ int rb_pg_cmd_status(int argc, char **argv) {
                          c.n_effects,      c.n_workers_alive, c.n_workers_live, c.n_workers_dead,
                          c.n_workers_left, c.n_blocked};
     const size_t nf = sizeof v / sizeof v[0];
+    if (o.fmt == RB_FMT_JSON) {
+        json_t *obj = json_object();
+        for (size_t k = 0; k < nf; k++)
+            rb_json_set(obj, names[k], json_integer(v[k]));
+        rc = rb_json_write_stdout(cmd, obj, RB_JSON_LINE);
+        rb_queue_close(q);
+        return rc;
+    }
     for (size_t k = 0; k < nf; k++) {
-        if (o.fmt == RB_FMT_JSON)
-            printf("%s\"%s\": %lld%s", k ? ", " : "{", names[k], (long long)v[k],
-                   k == nf - 1 ? "}\n" : "");
-        else if (o.fmt == RB_FMT_CSV)
+        if (o.fmt == RB_FMT_CSV)
             printf("%s%s", names[k], k == nf - 1 ? "\n" : ",");
         else
             printf("%-14s %lld\n", names[k], (long long)v[k]);
@@ -506,9 +521,11 @@ int rb_pg_cmd_retry(int argc, char **argv) {
     free(ids);
     if (rc)
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
-    else if (o.fmt == RB_FMT_JSON)
-        printf("{\"redriven\": %zu}\n", n);
-    else if (o.fmt == RB_FMT_CSV)
+    else if (o.fmt == RB_FMT_JSON) {
+        json_t *obj = json_object();
+        rb_json_set(obj, "redriven", rb_json_u64(n));
+        rc = rb_json_write_stdout(cmd, obj, RB_JSON_LINE);
+    } else if (o.fmt == RB_FMT_CSV)
         printf("redriven\n%zu\n", n);
     else
         printf("re-drove %zu dead letter%s (pending now, attempts reset)\n", n, n == 1 ? "" : "s");

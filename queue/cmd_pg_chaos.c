@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_out.h"
 #include "keygen.h"
 #include "pg_cli.h"
 
@@ -376,61 +377,102 @@ static void histogram(chaos *c, const char *col, long long *h) {
     }
 }
 
-static void print_report(FILE *out, chaos *c, const result *r, fault *faults, size_t n_faults) {
-    long long n_inj[F_KINDS] = {0}, n_skip[F_KINDS] = {0}, worst[F_KINDS], sum[F_KINDS] = {0},
-              n_rec[F_KINDS] = {0};
+/* Per fault kind: injected, skipped, recovered, the sum and the worst recovery (ms; -1 none). */
+typedef struct tally {
+    long long n_inj[F_KINDS], n_skip[F_KINDS], n_rec[F_KINDS], sum[F_KINDS], worst[F_KINDS];
+} tally;
+
+static void count_faults(const fault *faults, size_t n_faults, tally *t) {
+    memset(t, 0, sizeof *t);
     for (int k = 0; k < F_KINDS; k++)
-        worst[k] = -1;
+        t->worst[k] = -1;
     for (size_t i = 0; i < n_faults; i++) {
         const fault *f = &faults[i];
         if (f->skipped) {
-            n_skip[f->kind]++;
+            t->n_skip[f->kind]++;
             continue;
         }
-        n_inj[f->kind]++;
+        t->n_inj[f->kind]++;
         if (f->recovery >= 0) {
-            n_rec[f->kind]++;
-            sum[f->kind] += f->recovery;
-            if (f->recovery > worst[f->kind]) worst[f->kind] = f->recovery;
+            t->n_rec[f->kind]++;
+            t->sum[f->kind] += f->recovery;
+            if (f->recovery > t->worst[f->kind]) t->worst[f->kind] = f->recovery;
         }
     }
-    const char *verdict =
-        r->lost == 0 && r->dup_effects == 0 && r->false_deaths == 0 && r->effects == r->done
-            ? "pass"
-            : "FAIL";
-    if (c->o->json) {
-        fprintf(out,
-                "{\"profile\": \"%s\", \"seed\": %llu, \"workers\": %u, \"rows\": %lld, "
-                "\"done\": %lld, \"failed_by_policy\": %lld, \"lost\": %lld, \"effects\": %lld, "
-                "\"duplicate_effects\": %lld, \"deaths\": %lld, \"false_deaths\": %lld, "
-                "\"worker_exits_dead\": %u, \"worker_exits_error\": %u, \"elapsed_s\": %.1f, "
-                "\"verdict\": \"%s\",\n \"lease_ms\": %d, \"ttl_ms\": %d, \"heartbeat_ms\": %d, "
-                "\"pause_ms\": %d, \"work_ms\": %u, \"restart_cmd_given\": %s,\n "
-                "\"handler_starts_per_row\": [",
-                c->p->name, (unsigned long long)c->o->seed, c->p->workers, r->rows, r->done,
-                r->failed, r->lost, r->effects, r->dup_effects, r->deaths, r->false_deaths,
-                c->n_exit_dead, c->n_exit_error, r->elapsed_s, verdict, LEASE_MS, TTL_MS,
-                HEARTBEAT_MS, PAUSE_MS, c->p->work_ms, c->o->restart_cmd ? "true" : "false");
-        for (int k = 0; k < 6; k++)
-            fprintf(out, "%s%lld", k ? ", " : "", r->starts_hist[k]);
-        fprintf(out, "],\n \"claims_per_row\": [");
-        for (int k = 0; k < 6; k++)
-            fprintf(out, "%s%lld", k ? ", " : "", r->claims_hist[k]);
-        fprintf(out, "],\n \"faults\": {");
-        for (int k = 0; k < F_KINDS; k++)
-            fprintf(out,
-                    "%s\"%s\": {\"injected\": %lld, \"skipped\": %lld, \"recovered\": %lld, "
-                    "\"recovery_mean_ms\": %.0f, \"recovery_max_ms\": %lld}",
-                    k ? ", " : "", fault_names[k], n_inj[k], n_skip[k], n_rec[k],
-                    n_rec[k] ? (double)sum[k] / (double)n_rec[k] : 0.0, worst[k]);
-        fprintf(out, "},\n \"recovery_ms\": [");
-        for (size_t i = 0; i < n_faults; i++)
-            fprintf(out, "%s{\"kind\": \"%s\", \"at_ms\": %llu, \"recovery_ms\": %lld%s}",
-                    i ? ", " : "", fault_names[faults[i].kind], (unsigned long long)faults[i].at_ms,
-                    faults[i].recovery, faults[i].skipped ? ", \"skipped\": true" : "");
-        fprintf(out, "]}\n");
-        return;
+}
+
+static const char *verdict_of(const result *r) {
+    return r->lost == 0 && r->dup_effects == 0 && r->false_deaths == 0 && r->effects == r->done
+               ? "pass"
+               : "FAIL";
+}
+
+static json_t *json_hist(const long long *h) {
+    json_t *a = json_array();
+    for (int k = 0; k < 6; k++)
+        rb_json_push(a, json_integer(h[k]));
+    return a;
+}
+
+/* The JSON report (chaos.json): the figures, the parameters, every fault. */
+static json_t *json_report(const chaos *c, const result *r, const fault *faults, size_t n_faults) {
+    tally t;
+    count_faults(faults, n_faults, &t);
+    json_t *o = json_object(), *kinds = json_object(), *rec = json_array();
+    rb_json_set(o, "profile", rb_json_str(c->p->name));
+    rb_json_set(o, "seed", rb_json_u64(c->o->seed));
+    rb_json_set(o, "workers", rb_json_u64(c->p->workers));
+    rb_json_set(o, "rows", json_integer(r->rows));
+    rb_json_set(o, "done", json_integer(r->done));
+    rb_json_set(o, "failed_by_policy", json_integer(r->failed));
+    rb_json_set(o, "lost", json_integer(r->lost));
+    rb_json_set(o, "effects", json_integer(r->effects));
+    rb_json_set(o, "duplicate_effects", json_integer(r->dup_effects));
+    rb_json_set(o, "deaths", json_integer(r->deaths));
+    rb_json_set(o, "false_deaths", json_integer(r->false_deaths));
+    rb_json_set(o, "worker_exits_dead", rb_json_u64(c->n_exit_dead));
+    rb_json_set(o, "worker_exits_error", rb_json_u64(c->n_exit_error));
+    rb_json_set(o, "elapsed_s", rb_json_fixed(r->elapsed_s, 1));
+    rb_json_set(o, "verdict", rb_json_str(verdict_of(r)));
+    rb_json_set(o, "lease_ms", json_integer(LEASE_MS));
+    rb_json_set(o, "ttl_ms", json_integer(TTL_MS));
+    rb_json_set(o, "heartbeat_ms", json_integer(HEARTBEAT_MS));
+    rb_json_set(o, "pause_ms", json_integer(PAUSE_MS));
+    rb_json_set(o, "work_ms", rb_json_u64(c->p->work_ms));
+    rb_json_set(o, "restart_cmd_given", json_boolean(c->o->restart_cmd));
+    rb_json_set(o, "handler_starts_per_row", json_hist(r->starts_hist));
+    rb_json_set(o, "claims_per_row", json_hist(r->claims_hist));
+    for (int k = 0; k < F_KINDS; k++) {
+        json_t *x = json_object();
+        rb_json_set(x, "injected", json_integer(t.n_inj[k]));
+        rb_json_set(x, "skipped", json_integer(t.n_skip[k]));
+        rb_json_set(x, "recovered", json_integer(t.n_rec[k]));
+        rb_json_set(x, "recovery_mean_ms",
+                    rb_json_fixed(t.n_rec[k] ? (double)t.sum[k] / (double)t.n_rec[k] : 0.0, 0));
+        rb_json_set(x, "recovery_max_ms", json_integer(t.worst[k]));
+        rb_json_set(kinds, fault_names[k], x);
     }
+    rb_json_set(o, "faults", kinds);
+    for (size_t i = 0; i < n_faults; i++) {
+        json_t *x = json_object();
+        rb_json_set(x, "kind", rb_json_str(fault_names[faults[i].kind]));
+        rb_json_set(x, "at_ms", rb_json_u64(faults[i].at_ms));
+        rb_json_set(x, "recovery_ms", json_integer(faults[i].recovery));
+        if (faults[i].skipped) rb_json_set(x, "skipped", json_true());
+        rb_json_push(rec, x);
+    }
+    rb_json_set(o, "recovery_ms", rec);
+    return o;
+}
+
+/* The Markdown report (chaos.md). */
+static void print_report(FILE *out, const chaos *c, const result *r, const fault *faults,
+                         size_t n_faults) {
+    tally t;
+    count_faults(faults, n_faults, &t);
+    const long long *n_inj = t.n_inj, *n_skip = t.n_skip, *n_rec = t.n_rec, *sum = t.sum,
+                    *worst = t.worst;
+    const char *verdict = verdict_of(r);
     fprintf(out, "# ringbench pg chaos (%s, seed %llu): %s\n\n", c->p->name,
             (unsigned long long)c->o->seed, verdict);
     fprintf(out,
@@ -557,17 +599,28 @@ static int run_chaos(chaos *c) {
         if (!expected) r.false_deaths++;
     }
     PQclear(dead);
-    print_report(stdout, c, &r, faults, n_faults);
-    if (c->o->out) {
-        char path[600];
+    int out_rc = 0;
+    char path[600] = "";
+    if (c->o->out)
         snprintf(path, sizeof path, "%s/chaos.%s", c->o->out, c->o->json ? "json" : "md");
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            free(faults);
-            return rb_cli_fail("pg chaos", "cannot write %s", path);
+    if (c->o->json) {
+        out_rc =
+            rb_json_write_stdout("pg chaos", json_report(c, &r, faults, n_faults), RB_JSON_LINE);
+        if (!out_rc && *path)
+            out_rc = rb_json_write_file("pg chaos", path, json_report(c, &r, faults, n_faults),
+                                        RB_JSON_LINE);
+    } else {
+        print_report(stdout, c, &r, faults, n_faults);
+        FILE *f = *path ? fopen(path, "w") : NULL;
+        int bad = *path && !f;
+        if (f) {
+            print_report(f, c, &r, faults, n_faults);
+            bad = ferror(f);
+            bad |= fclose(f) != 0;
         }
-        print_report(f, c, &r, faults, n_faults);
-        fclose(f);
+        if (bad)
+            out_rc =
+                rb_cli_fail("pg chaos", "cannot write %s: %s", path, strerror(errno ? errno : EIO));
     }
     free(faults);
     int ok = r.lost == 0 && r.dup_effects == 0 && r.false_deaths == 0 && r.effects == r.done &&
@@ -577,7 +630,7 @@ static int run_chaos(chaos *c) {
                 "ringbench pg chaos: lost %lld, duplicate effects %lld, false deaths %lld, "
                 "effects %lld for %lld rows done\n",
                 r.lost, r.dup_effects, r.false_deaths, r.effects, r.done);
-    return ok ? RB_EXIT_OK : RB_EXIT_FAILURE;
+    return out_rc ? out_rc : ok ? RB_EXIT_OK : RB_EXIT_FAILURE;
 }
 
 int rb_pg_cmd_chaos(int argc, char **argv) {

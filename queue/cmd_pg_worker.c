@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "json_out.h"
 #include "pg_cli.h"
 #include "ringbench/common.h"
 #include "worker.h"
@@ -241,8 +242,9 @@ static uint64_t percentile(const uint64_t *sorted, size_t n, double p) {
     return n ? sorted[rb_nearest_rank(n, p * 100)] : 0;
 }
 
-static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
-                          const rb_worker_stats *st) {
+/* The worker's figures on stdout; 0, or RB_EXIT_FAILURE when the JSON could not be written. */
+static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
+                         const rb_worker_stats *st) {
     if (w->n_claim_ns) qsort(w->claim_ns, w->n_claim_ns, sizeof *w->claim_ns, cmp_u64);
     double p50_us = (double)percentile(w->claim_ns, w->n_claim_ns, 0.50) / 1e3;
     double p99_us = (double)percentile(w->claim_ns, w->n_claim_ns, 0.99) / 1e3;
@@ -280,15 +282,19 @@ static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
                     rb_queue_n_reconnects(q)};
     const size_t nf = sizeof v / sizeof v[0];
     const char *mode = rb_claim_mode_name(o->cfg->mode);
+    int rc = 0;
     if (o->fmt == RB_FMT_JSON) {
-        printf("{\"worker\": ");
-        rb_json_string(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)));
-        printf(", \"mode\": \"%s\", \"batch\": %u", mode, o->cfg->batch);
+        json_t *obj = json_object();
+        rb_json_set(obj, "worker", rb_json_str(rb_queue_worker_id(q)));
+        rb_json_set(obj, "mode", rb_json_str(mode));
+        rb_json_set(obj, "batch", rb_json_u64(o->cfg->batch));
         for (size_t k = 0; k < nf; k++)
-            printf(", \"%s\": %llu", names[k], (unsigned long long)v[k]);
-        printf(", \"elapsed_ms\": %llu, \"rows_per_s\": %.1f, \"claim_p50_us\": %.1f, "
-               "\"claim_p99_us\": %.1f}\n",
-               (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
+            rb_json_set(obj, names[k], rb_json_u64(v[k]));
+        rb_json_set(obj, "elapsed_ms", rb_json_u64(elapsed_ms));
+        rb_json_set(obj, "rows_per_s", rb_json_fixed(rows_per_s, 1));
+        rb_json_set(obj, "claim_p50_us", rb_json_fixed(p50_us, 1));
+        rb_json_set(obj, "claim_p99_us", rb_json_fixed(p99_us, 1));
+        rc = rb_json_write_stdout("pg worker", obj, RB_JSON_LINE);
     } else if (o->fmt == RB_FMT_CSV) {
         printf("worker,mode,batch");
         for (size_t k = 0; k < nf; k++)
@@ -310,6 +316,7 @@ static void print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
                (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
     }
     fflush(stdout);
+    return rc;
 }
 
 /* The worker loop (worker.h); returns an exit code. */
@@ -343,8 +350,7 @@ static int run_worker(worker_opts *o, rb_queue *q) {
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
     else {
         if (stop_requested) on_event(&w, q, "stop signal: leaving");
-        if (!o->stale_probe) print_summary(o, q, &w, &st);
-        rc = RB_EXIT_OK;
+        rc = o->stale_probe ? RB_EXIT_OK : print_summary(o, q, &w, &st);
     }
     free(w.claim_ns);
     return rc;

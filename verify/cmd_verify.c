@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "codes.h"
 #include "commands.h"
+#include "json_out.h"
 #include "report.h"
 #include "sweep.h"
 
@@ -211,12 +212,12 @@ static int is_one_of(const char *arg, const char *const *names) {
 /* Seeds of the random memberships: first_seed, first_seed + 1, ... Each seeds
  * its own splitmix64 generator (rb_sweep_ids), so `--seed X --seeds 1`
  * reproduces the membership of seed X alone. */
-static void note_seeds(FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
+static void note_seeds(json_t *doc, FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
     if (fmt == RB_FMT_JSON) {
-        fputs("\"seeds\": [", f);
+        json_t *seeds = json_array();
         for (uint32_t s = 0; s < n; s++)
-            fprintf(f, "%s%llu", s ? ", " : "", (unsigned long long)(first + s));
-        fputs("],\n", f);
+            rb_json_push(seeds, rb_json_u64(first + s));
+        rb_json_set(doc, "seeds", seeds);
     } else if (fmt == RB_FMT_CSV) {
         /* csv holds only rows: the seeds go to stderr */
         fprintf(stderr, "ringbench: member-id seeds %llu..%llu\n", (unsigned long long)first,
@@ -626,7 +627,8 @@ static int verify_agreement(const verify_opts *o, const rb_config *cfg, const me
     return 0;
 }
 
-static void print_agreement(const verify_opts *o, const agreement_acc *acc) {
+/* The agreement groups: appended to `out` (json), or notes (text, md) / stderr lines (csv). */
+static void print_agreement(const verify_opts *o, const agreement_acc *acc, json_t *out) {
     FILE *f = stdout;
     for (size_t g = 0; g < rb_agreement_group_count(); g++) {
         const rb_agreement_group *grp = rb_agreement_group_at(g);
@@ -638,16 +640,14 @@ static void print_agreement(const verify_opts *o, const agreement_acc *acc) {
                      grp->variants[v].table_source ? grp->variants[v].table_source : "");
         }
         if (o->fmt == RB_FMT_JSON) {
-            fprintf(f, "%s{\"rule\": ", g ? ", " : "");
-            rb_json_string(f, grp->rule, strlen(grp->rule));
-            fputs(", \"variants\": ", f);
-            rb_json_string(f, names, strlen(names));
-            fprintf(f,
-                    ", \"n_memberships_compared\": %llu, \"n_disagreeing_memberships\": %llu, "
-                    "\"n_disagreeing_buckets\": %llu}",
-                    (unsigned long long)acc[g].n_compared,
-                    (unsigned long long)acc[g].n_disagreeing_memberships,
-                    (unsigned long long)acc[g].n_disagreeing_buckets);
+            json_t *x = json_object();
+            rb_json_set(x, "rule", rb_json_str(grp->rule));
+            rb_json_set(x, "variants", rb_json_str(names));
+            rb_json_set(x, "n_memberships_compared", rb_json_u64(acc[g].n_compared));
+            rb_json_set(x, "n_disagreeing_memberships",
+                        rb_json_u64(acc[g].n_disagreeing_memberships));
+            rb_json_set(x, "n_disagreeing_buckets", rb_json_u64(acc[g].n_disagreeing_buckets));
+            rb_json_push(out, x);
         } else if (o->fmt != RB_FMT_CSV) {
             rb_report_note(f, o->fmt,
                            "agreement, %s [%s]: %llu memberships compared, %llu disagree (%llu "
@@ -707,13 +707,13 @@ static int run_sweep(const verify_opts *o) {
         return rb_cli_fail(cmd, "out of memory for %u buckets", B);
     }
     FILE *f = stdout;
-    if (o->fmt == RB_FMT_JSON) {
-        fputs("{\"command\": \"verify\",\n", f);
-        rb_report_json_meta(f);
-        fprintf(f, "\"n_buckets\": %u, \"n_keys\": %zu, \"keys\": ", B, keys.n);
-        const char *src = o->keys_path ? o->keys_path : "generated order:<i>";
-        rb_json_string(f, src, strlen(src));
-        fputs(",\n", f);
+    json_t *doc = o->fmt == RB_FMT_JSON ? json_object() : NULL;
+    if (doc) {
+        rb_json_set(doc, "command", rb_json_str("verify"));
+        rb_json_set(doc, "meta", rb_report_json_meta());
+        rb_json_set(doc, "n_buckets", rb_json_u64(B));
+        rb_json_set(doc, "n_keys", rb_json_u64(keys.n));
+        rb_json_set(doc, "keys", rb_json_str(o->keys_path ? o->keys_path : "generated order:<i>"));
     } else {
         rb_report_note(f, o->fmt,
                        "ringbench verify: B %u buckets, %zu keys (%s), bucket hash %s, table "
@@ -728,8 +728,7 @@ static int run_sweep(const verify_opts *o) {
                        "p2m = bucket peak-to-mean; floor = ceil(B/N)/(B/N); samp = sampling "
                        "floor (each bucket to a uniformly random member, mean over seeds)");
     }
-    note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
-    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
+    note_seeds(doc, f, o->fmt, o->first_seed, o->n_seeds);
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, verify_cols, N_VERIFY_COLS);
 
@@ -767,18 +766,23 @@ static int run_sweep(const verify_opts *o) {
         }
     }
     double elapsed_s = (double)(rb_now_ns() - t0) / 1e9;
-    rb_report_end(&rep);
-    if (o->fmt == RB_FMT_JSON) fputs(",\n\"agreement\": [", f);
-    if (!rc) print_agreement(o, agree);
-    if (o->fmt == RB_FMT_JSON)
-        fprintf(f, "],\n\"n_property_failures\": %llu, \"elapsed_s\": %.3f}\n",
-                (unsigned long long)fails.n, elapsed_s);
-    else
+    json_t *rows = rb_report_end(&rep), *agreement = doc ? json_array() : NULL;
+    if (!rc) print_agreement(o, agree, agreement);
+    int out_rc = 0;
+    if (doc) {
+        rb_json_set(doc, "rows", rows);
+        rb_json_set(doc, "agreement", agreement);
+        rb_json_set(doc, "n_property_failures", rb_json_u64(fails.n));
+        rb_json_set(doc, "elapsed_s", rb_json_fixed(elapsed_s, 3));
+        out_rc = rb_json_write_stdout(cmd, doc, RB_JSON_TOP_LINES);
+    } else {
         rb_report_note(f, o->fmt, "property failures: %llu; elapsed %.1f s",
                        (unsigned long long)fails.n, elapsed_s);
+    }
     if (!o->quiet) fprintf(stderr, "ringbench verify: done in %.1f s\n", elapsed_s);
     free(kpb), free(scratch), free(pos), free(agree), rb_key_list_free(&keys);
     if (rc) return rb_cli_fail(cmd, "%s", rb_error_detail());
+    if (out_rc) return out_rc;
     if (fails.n)
         return rb_cli_fail(cmd, "%llu property failures (see the lines above)",
                            (unsigned long long)fails.n);
@@ -800,11 +804,13 @@ static const rb_col seed_cols[] = {
 static int run_seed_example(const verify_opts *o) {
     const rb_hash *h = o->hash_given ? o->hashes[0] : &rb_hash_fnv1a32;
     FILE *f = stdout;
-    if (o->fmt == RB_FMT_JSON) {
-        fputs("{\"command\": \"verify --seed-example\",\n", f);
-        rb_report_json_meta(f);
-        fprintf(f, "\"n_members_before\": %u, \"n_buckets\": %u, \"n_vnodes\": %u,\n",
-                RB_SEED_EXAMPLE_N, RB_SEED_EXAMPLE_BUCKETS, RB_SEED_EXAMPLE_VNODES);
+    json_t *doc = o->fmt == RB_FMT_JSON ? json_object() : NULL;
+    if (doc) {
+        rb_json_set(doc, "command", rb_json_str("verify --seed-example"));
+        rb_json_set(doc, "meta", rb_report_json_meta());
+        rb_json_set(doc, "n_members_before", rb_json_u64(RB_SEED_EXAMPLE_N));
+        rb_json_set(doc, "n_buckets", rb_json_u64(RB_SEED_EXAMPLE_BUCKETS));
+        rb_json_set(doc, "n_vnodes", rb_json_u64(RB_SEED_EXAMPLE_VNODES));
     } else {
         rb_report_note(f, o->fmt,
                        "the seed's example: %u -> %u workers, %u buckets, %u vnodes, hash %s; "
@@ -813,14 +819,16 @@ static int run_seed_example(const verify_opts *o) {
                        RB_SEED_EXAMPLE_VNODES, h->name,
                        RB_SEED_EXAMPLE_BUCKETS / (RB_SEED_EXAMPLE_N + 1));
     }
-    note_seeds(f, o->fmt, o->first_seed, o->n_seeds);
-    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
+    note_seeds(doc, f, o->fmt, o->first_seed, o->n_seeds);
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, seed_cols, sizeof seed_cols / sizeof seed_cols[0]);
     for (size_t a = 0; a < o->n_algos; a++) {
         rb_seed_example ex;
-        if (rb_seed_example_run(o->algos[a], h, o->n_seeds, o->first_seed, &ex))
+        if (rb_seed_example_run(o->algos[a], h, o->n_seeds, o->first_seed, &ex)) {
+            json_decref(rb_report_end(&rep));
+            json_decref(doc);
             return rb_cli_fail("verify", "%s", rb_error_detail());
+        }
         rb_cell row[] = {{.s = o->algos[a]->name},
                          {.s = h->name},
                          {.u = ex.n_moved_buckets},
@@ -832,9 +840,10 @@ static int run_seed_example(const verify_opts *o) {
                          {.u = ex.n_seeds}};
         rb_report_row(&rep, row);
     }
-    rb_report_end(&rep);
-    if (o->fmt == RB_FMT_JSON) fputs("}\n", f);
-    return RB_EXIT_OK;
+    json_t *rows = rb_report_end(&rep);
+    if (!doc) return RB_EXIT_OK;
+    rb_json_set(doc, "rows", rows);
+    return rb_json_write_stdout("verify", doc, RB_JSON_TOP_LINES);
 }
 
 static const rb_col code_cols[] = {
@@ -888,7 +897,6 @@ static int run_codes(const verify_opts *o) {
         return rb_cli_fail("verify", "%s", rb_error_detail());
     }
     FILE *f = stdout;
-    if (o->fmt == RB_FMT_JSON) fputs("{\"command\": \"verify --codes\", \"rows\": ", f);
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, code_cols, sizeof code_cols / sizeof code_cols[0]);
     size_t n_bad = 0;
@@ -920,10 +928,17 @@ static int run_codes(const verify_opts *o) {
             rb_report_row(&rep, row);
         }
     }
-    rb_report_end(&rep);
-    if (o->fmt == RB_FMT_JSON) fprintf(f, ", \"n_failed\": %zu}\n", n_bad);
+    json_t *rows = rb_report_end(&rep);
     free(got);
     free(expected);
+    if (o->fmt == RB_FMT_JSON) {
+        json_t *doc = json_object();
+        rb_json_set(doc, "command", rb_json_str("verify --codes"));
+        rb_json_set(doc, "rows", rows);
+        rb_json_set(doc, "n_failed", rb_json_u64(n_bad));
+        int out_rc = rb_json_write_stdout("verify", doc, RB_JSON_TOP_LINES);
+        if (out_rc) return out_rc;
+    }
     if (n_bad) return rb_cli_fail("verify", "%zu verification codes failed", n_bad);
     return RB_EXIT_OK;
 }
@@ -1146,7 +1161,7 @@ static int time_builds(const rb_algo *a, const rb_config *cfg, const rb_member *
             t[j] = t[j - 1];
             t[j - 1] = x;
         }
-    *ns_median = t[REPS / 2];
+    *ns_median = t[rb_nearest_rank(REPS, 50)]; /* the one percentile definition */
     return 0;
 }
 
@@ -1470,32 +1485,31 @@ static void vnodes_verdict(const vnodes_opts *o, const vnodes_blocks *bl, const 
 }
 
 /* JSON fields of the blocks and the pick (after "rows"). */
-static void vnodes_json_blocks(FILE *f, const vnodes_opts *o, const vnodes_blocks *bl,
+static void vnodes_json_blocks(json_t *doc, const vnodes_opts *o, const vnodes_blocks *bl,
                                const vnodes_pick *p) {
-    fprintf(f, ",\n\"quantile\": %.6g, \"n_blocks\": %u, \"seeds_per_block\": %u, \"blocks\": [",
-            o->quantile, bl->n_blocks, o->n_seeds);
+    rb_json_set(doc, "quantile", rb_json_sig(o->quantile, 6));
+    rb_json_set(doc, "n_blocks", rb_json_u64(bl->n_blocks));
+    rb_json_set(doc, "seeds_per_block", rb_json_u64(o->n_seeds));
+    json_t *blocks = json_array();
     for (uint32_t b = 0; b < bl->n_blocks; b++) {
-        fprintf(f, "%s\n {\"first_seed\": %llu, \"n_seeds\": %u, \"recommended_vnodes\": ",
-                b ? "," : "", (unsigned long long)(o->first_seed + (uint64_t)b * o->n_seeds),
-                o->n_seeds);
-        if (p->chosen[b] >= 0)
-            fprintf(f, "%u, \"margin\": %.6g", bl->v[p->chosen[b]],
-                    bl->share[b][p->chosen[b]] - o->quantile);
-        else
-            fputs("null, \"margin\": null", f);
-        fputs(", \"peak_to_mean_worst\": [", f);
-        for (uint32_t i = 0; i < bl->n_v; i++)
-            fprintf(f, "%s%.6g", i ? ", " : "", bl->worst[b][i]);
-        fputs("], \"share_meeting\": [", f);
-        for (uint32_t i = 0; i < bl->n_v; i++)
-            fprintf(f, "%s%.6g", i ? ", " : "", bl->share[b][i]);
-        fputs("]}", f);
+        json_t *x = json_object(), *worst = json_array(), *share = json_array();
+        rb_json_set(x, "first_seed", rb_json_u64(o->first_seed + (uint64_t)b * o->n_seeds));
+        rb_json_set(x, "n_seeds", rb_json_u64(o->n_seeds));
+        int c = p->chosen[b];
+        rb_json_set(x, "recommended_vnodes", c >= 0 ? rb_json_u64(bl->v[c]) : json_null());
+        rb_json_set(x, "margin",
+                    c >= 0 ? rb_json_sig(bl->share[b][c] - o->quantile, 6) : json_null());
+        for (uint32_t i = 0; i < bl->n_v; i++) {
+            rb_json_push(worst, rb_json_sig(bl->worst[b][i], 6));
+            rb_json_push(share, rb_json_sig(bl->share[b][i], 6));
+        }
+        rb_json_set(x, "peak_to_mean_worst", worst);
+        rb_json_set(x, "share_meeting", share);
+        rb_json_push(blocks, x);
     }
-    fprintf(f, "],\n\"blocks_agree\": %s, ", p->agree ? "true" : "false");
-    if (p->rec >= 0)
-        fprintf(f, "\"recommended_margin\": %.6g", p->margin);
-    else
-        fputs("\"recommended_margin\": null", f);
+    rb_json_set(doc, "blocks", blocks);
+    rb_json_set(doc, "blocks_agree", json_boolean(p->agree));
+    rb_json_set(doc, "recommended_margin", p->rec >= 0 ? rb_json_sig(p->margin, 6) : json_null());
 }
 
 /* The two floors and their notes (see vnodes_help). */
@@ -1545,17 +1559,19 @@ static int vnodes_floors_measure(const vnodes_opts *o, const rb_key_list *keys, 
 }
 
 /* Header lines (text/md notes, or the opening JSON fields). */
-static void vnodes_header(FILE *f, const vnodes_opts *o, const rb_config *cfg,
+static void vnodes_header(json_t *doc, FILE *f, const vnodes_opts *o, const rb_config *cfg,
                           const rb_key_list *keys, const char *members_desc, uint32_t n_max) {
     const char *load = o->keys_path ? "keys per member" : "buckets per member";
-    if (o->fmt == RB_FMT_JSON) {
-        fputs("{\"command\": \"vnodes\",\n", f);
-        rb_report_json_meta(f);
-        fprintf(f, "\"algo\": \"%s\", \"hash\": \"%s\", \"n_buckets\": %u, \"members\": ",
-                o->algo->name, o->hash->name, o->n_buckets);
-        rb_json_string(f, members_desc, strlen(members_desc));
-        fprintf(f, ", \"target_peak\": %.6g, \"load\": \"%s\", \"n_keys\": %zu,\n", o->target, load,
-                keys->n);
+    if (doc) {
+        rb_json_set(doc, "command", rb_json_str("vnodes"));
+        rb_json_set(doc, "meta", rb_report_json_meta());
+        rb_json_set(doc, "algo", rb_json_str(o->algo->name));
+        rb_json_set(doc, "hash", rb_json_str(o->hash->name));
+        rb_json_set(doc, "n_buckets", rb_json_u64(o->n_buckets));
+        rb_json_set(doc, "members", rb_json_str(members_desc));
+        rb_json_set(doc, "target_peak", rb_json_sig(o->target, 6));
+        rb_json_set(doc, "load", rb_json_str(load));
+        rb_json_set(doc, "n_keys", rb_json_u64(keys->n));
     } else {
         rb_report_note(f, o->fmt,
                        "ringbench vnodes: algo %s, hash %s, bucket hash %s, B %u, N %s, target "
@@ -1570,7 +1586,7 @@ static void vnodes_header(FILE *f, const vnodes_opts *o, const rb_config *cfg,
                        "which at least %.1f%% of the memberships meet it",
                        o->n_blocks, o->n_seeds, n_max, o->quantile * 100);
     }
-    note_seeds(f, o->fmt, o->first_seed, o->n_seeds * o->n_blocks);
+    note_seeds(doc, f, o->fmt, o->first_seed, o->n_seeds * o->n_blocks);
 }
 
 /* Build time and bytes held per member at N n_max, seed first_seed. */
@@ -1594,11 +1610,10 @@ static int vnodes_uses(const vnodes_opts *o) {
 
 /* The table: one row per candidate V over every block; fills bl. */
 static int vnodes_rows(const vnodes_opts *o, rb_config *cfg, const uint32_t *kpb, size_t n_keys,
-                       uint32_t *scratch, uint32_t n_max, FILE *f, vnodes_blocks *bl,
+                       uint32_t *scratch, uint32_t n_max, FILE *f, json_t *doc, vnodes_blocks *bl,
                        double *best_p2m, uint32_t *best_v) {
     int uses = vnodes_uses(o), rc = 0;
     rb_report rep;
-    if (o->fmt == RB_FMT_JSON) fputs("\"rows\": ", f);
     rb_report_begin(&rep, f, o->fmt, vnodes_cols, sizeof vnodes_cols / sizeof vnodes_cols[0]);
     memset(bl, 0, sizeof *bl);
     bl->n_blocks = o->n_blocks;
@@ -1640,7 +1655,8 @@ static int vnodes_rows(const vnodes_opts *o, rb_config *cfg, const uint32_t *kpb
         fflush(f);
         if (!uses) break; /* V does not change the mapping: one row */
     }
-    rb_report_end(&rep);
+    json_t *rows = rb_report_end(&rep);
+    if (doc) rb_json_set(doc, "rows", rows);
     return rc;
 }
 
@@ -1770,11 +1786,10 @@ static const rb_col bounded_cols[] = {
 /* The bounded rows and the largest eps among them that meets the target
  * (-1: none); rows in eps order. */
 static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps, uint32_t *scratch,
-                        FILE *f, int *meeting) {
+                        FILE *f, json_t *doc, int *meeting) {
     rb_report rep;
     int rc = 0;
     *meeting = -1;
-    if (o->fmt == RB_FMT_JSON) fputs(",\n\"bounded_rows\": ", f);
     rb_report_begin(&rep, f, o->fmt, bounded_cols, sizeof bounded_cols / sizeof bounded_cols[0]);
     for (size_t e = 0; e < n_eps && !rc; e++) {
         rb_config cfg;
@@ -1802,21 +1817,21 @@ static int bounded_rows(const vnodes_opts *o, const uint32_t *eps, size_t n_eps,
         rb_report_row(&rep, cells);
         fflush(f);
     }
-    rb_report_end(&rep);
+    json_t *rows = rb_report_end(&rep);
+    if (doc) rb_json_set(doc, "bounded_rows", rows);
     return rc;
 }
 
 /* The bounded-loads section: a table of eps against spread and movement at
  * V = --bounded-vnodes, then its verdict (issue 13). CSV holds one table:
  * there the verdict alone goes to stderr. */
-static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f) {
+static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f, json_t *doc) {
     char note[512];
     if (!o->algo->owner_position) {
         snprintf(note, sizeof note, "bounded loads need a positional source; %s is not one",
                  o->algo->name);
-        if (o->fmt == RB_FMT_JSON) {
-            fputs(",\n\"bounded_note\": ", f);
-            rb_json_string(f, note, strlen(note));
+        if (doc) {
+            rb_json_set(doc, "bounded_note", rb_json_str(note));
         } else {
             rb_report_note(o->fmt == RB_FMT_CSV ? stderr : f, o->fmt, "%s", note);
         }
@@ -1834,7 +1849,7 @@ static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f) {
                        "(ideal 1/N); every seed of every block",
                        o->algo->name, o->bounded_vnodes);
     FILE *tf = o->fmt == RB_FMT_CSV ? NULL : f;
-    int rc = tf ? bounded_rows(o, eps, n_eps, scratch, tf, &meeting) : 0;
+    int rc = tf ? bounded_rows(o, eps, n_eps, scratch, tf, doc, &meeting) : 0;
     if (rc) return rc;
     if (!tf) meeting = -1;
     if (meeting >= 0)
@@ -1846,15 +1861,14 @@ static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f) {
     else
         snprintf(note, sizeof note, "bounded loads: no listed eps meets the target %.3f at V %u",
                  o->target, o->bounded_vnodes);
-    if (o->fmt == RB_FMT_JSON) {
-        fprintf(f, ",\n\"bounded_vnodes\": %u, \"bounded_source\": \"%s\", ", o->bounded_vnodes,
-                o->algo->name);
-        fputs("\"bounded_eps_pct_meeting\": ", f);
-        meeting >= 0 ? fprintf(f, "%d", meeting) : fputs("null", f);
-        fputs(", \"bounded_eps_pct_for_target\": ", f);
-        derived >= 0 ? fprintf(f, "%d", derived) : fputs("null", f);
-        fputs(", \"bounded_note\": ", f);
-        rb_json_string(f, note, strlen(note));
+    if (doc) {
+        rb_json_set(doc, "bounded_vnodes", rb_json_u64(o->bounded_vnodes));
+        rb_json_set(doc, "bounded_source", rb_json_str(o->algo->name));
+        rb_json_set(doc, "bounded_eps_pct_meeting",
+                    meeting >= 0 ? json_integer(meeting) : json_null());
+        rb_json_set(doc, "bounded_eps_pct_for_target",
+                    derived >= 0 ? json_integer(derived) : json_null());
+        rb_json_set(doc, "bounded_note", rb_json_str(note));
     } else if (tf) {
         rb_report_note(f, o->fmt, "%s", note);
         if (derived >= 0)
@@ -1866,27 +1880,22 @@ static int vnodes_bounded(const vnodes_opts *o, uint32_t *scratch, FILE *f) {
 }
 
 /* The floors and the verdict, after the table. */
-static void vnodes_footer(FILE *f, const vnodes_opts *o, const vnodes_floors *fl,
+static void vnodes_footer(json_t *doc, FILE *f, const vnodes_opts *o, const vnodes_floors *fl,
                           const vnodes_blocks *bl, const vnodes_pick *p, const char *verdict) {
-    if (o->fmt == RB_FMT_JSON) {
-        fprintf(f, ",\n\"integer_floor_worst\": %.6g, \"integer_floor_at_n_members\": %u, ",
-                fl->integer, fl->integer_n);
-        if (p->rec >= 0 && vnodes_uses(o))
-            fprintf(f, "\"recommended_vnodes\": %u, ", bl->v[p->rec]);
-        else
-            fputs("\"recommended_vnodes\": null, ", f);
-        if (fl->need_b) fprintf(f, "\"buckets_needed_integer_floor\": %u, ", fl->need_b);
-        fprintf(f, "\"sampling_floor_worst\": %.6g, \"sampling_floor_at_n_members\": %u, ",
-                fl->sampling, fl->sampling_n);
-        if (fl->need_b_sampling) fprintf(f, "\"buckets_needed\": %u, ", fl->need_b_sampling);
-        fputs("\"sampling_note\": ", f);
-        rb_json_string(f, fl->sampling_note, strlen(fl->sampling_note));
-        fputs(", \"verdict\": ", f);
-        rb_json_string(f, verdict, strlen(verdict));
-        fputs(", \"floor_note\": ", f);
-        rb_json_string(f, fl->floor_note, strlen(fl->floor_note));
-        vnodes_json_blocks(f, o, bl, p);
-        fputs("}\n", f);
+    if (doc) {
+        rb_json_set(doc, "integer_floor_worst", rb_json_sig(fl->integer, 6));
+        rb_json_set(doc, "integer_floor_at_n_members", rb_json_u64(fl->integer_n));
+        rb_json_set(doc, "recommended_vnodes",
+                    p->rec >= 0 && vnodes_uses(o) ? rb_json_u64(bl->v[p->rec]) : json_null());
+        if (fl->need_b) rb_json_set(doc, "buckets_needed_integer_floor", rb_json_u64(fl->need_b));
+        rb_json_set(doc, "sampling_floor_worst", rb_json_sig(fl->sampling, 6));
+        rb_json_set(doc, "sampling_floor_at_n_members", rb_json_u64(fl->sampling_n));
+        if (fl->need_b_sampling)
+            rb_json_set(doc, "buckets_needed", rb_json_u64(fl->need_b_sampling));
+        rb_json_set(doc, "sampling_note", rb_json_str(fl->sampling_note));
+        rb_json_set(doc, "verdict", rb_json_str(verdict));
+        rb_json_set(doc, "floor_note", rb_json_str(fl->floor_note));
+        vnodes_json_blocks(doc, o, bl, p);
     } else if (o->fmt == RB_FMT_CSV) {
         fprintf(stderr, "ringbench vnodes: %s\n", verdict);
         if (*fl->floor_note) fprintf(stderr, "ringbench vnodes: %s\n", fl->floor_note);
@@ -1944,20 +1953,19 @@ static int run_vnodes(const vnodes_opts *o) {
     snprintf(members_desc, sizeof members_desc, "%u..%u (%zu values)", n_min, n_max, o->members.n);
 
     FILE *f = stdout;
-    vnodes_header(f, o, &cfg, &keys, members_desc, n_max);
+    json_t *doc = o->fmt == RB_FMT_JSON ? json_object() : NULL;
+    vnodes_header(doc, f, o, &cfg, &keys, members_desc, n_max);
     vnodes_blocks bl;
     double best_p2m;
     uint32_t best_v = 0;
-    rc = vnodes_rows(o, &cfg, kpb, keys.n, scratch, n_max, f, &bl, &best_p2m, &best_v);
-    if (!rc) rc = vnodes_bounded(o, scratch, f);
-    if (rc) {
-        free(kpb), free(scratch), rb_key_list_free(&keys);
-        return rb_cli_fail(cmd, "%s", rb_error_detail());
-    }
+    rc = vnodes_rows(o, &cfg, kpb, keys.n, scratch, n_max, f, doc, &bl, &best_p2m, &best_v);
+    if (!rc) rc = vnodes_bounded(o, scratch, f, doc);
     vnodes_floors fl;
-    if (vnodes_floors_measure(o, &keys, &fl)) {
+    int no_mem = !rc && vnodes_floors_measure(o, &keys, &fl);
+    if (rc || no_mem) {
         free(kpb), free(scratch), rb_key_list_free(&keys);
-        return rb_cli_fail(cmd, "out of memory");
+        json_decref(doc);
+        return rb_cli_fail(cmd, "%s", no_mem ? "out of memory" : rb_error_detail());
     }
     vnodes_pick p = vnodes_recommend(&bl, o->quantile);
     char verdict[768];
@@ -1967,9 +1975,9 @@ static int run_vnodes(const vnodes_opts *o) {
                  best_p2m, best_p2m <= o->target ? "meets" : "misses");
     else
         vnodes_verdict(o, &bl, &p, members_desc, best_p2m, best_v, verdict, sizeof verdict);
-    vnodes_footer(f, o, &fl, &bl, &p, verdict);
+    vnodes_footer(doc, f, o, &fl, &bl, &p, verdict);
     free(kpb), free(scratch), rb_key_list_free(&keys);
-    return RB_EXIT_OK;
+    return doc ? rb_json_write_stdout(cmd, doc, RB_JSON_TOP_LINES) : RB_EXIT_OK;
 }
 
 int rb_cmd_vnodes(int argc, char **argv) {

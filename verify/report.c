@@ -1,6 +1,7 @@
 /* report.c — one table, four formats (report.h). */
 #include "report.h"
 
+#include "json_out.h"
 #include "machine.h"
 
 #include <math.h>
@@ -32,7 +33,7 @@ void rb_report_begin(rb_report *r, FILE *f, rb_format fmt, const rb_col *cols, s
             if (cols[c].width) fputs(cols[c].kind == RB_COL_STR ? "|---" : "|--:", f);
         fputs("|\n", f);
     } else if (fmt == RB_FMT_JSON) {
-        fputc('[', f);
+        r->rows = json_array();
     } else {
         fputc('\n', f);
     }
@@ -48,7 +49,7 @@ static int decimals(rb_col_kind k) { return k == RB_COL_F2 ? 2 : k == RB_COL_F3 
 
 void rb_report_row(rb_report *r, const rb_cell *cells) {
     FILE *f = r->f;
-    if (r->fmt == RB_FMT_JSON) fputs(r->n_rows ? ",\n {" : "\n {", f);
+    json_t *obj = r->fmt == RB_FMT_JSON ? json_object() : NULL;
     for (size_t c = 0; c < r->n_cols; c++) {
         const rb_col *col = &r->cols[c];
         const rb_cell *v = &cells[c];
@@ -80,27 +81,28 @@ void rb_report_row(rb_report *r, const rb_cell *cells) {
                 fprintf(f, "%.9g", v->d);
             break;
         case RB_FMT_JSON:
-            fprintf(f, "%s\"%s\": ", c ? ", " : "", col->name);
             if (col->kind == RB_COL_STR)
-                rb_json_string(f, v->s, strlen(v->s));
+                rb_json_set(obj, col->name, rb_json_str(v->s));
             else if (rb_cell_missing(col->kind, v))
-                fputs("null", f);
+                rb_json_set(obj, col->name, json_null());
             else if (col->kind == RB_COL_U64)
-                fprintf(f, "%llu", (unsigned long long)v->u);
+                rb_json_set(obj, col->name, rb_json_u64(v->u));
             else
-                fprintf(f, "%.9g", v->d);
+                rb_json_set(obj, col->name, rb_json_sig(v->d, 9));
             break;
         }
     }
     if (r->fmt == RB_FMT_JSON)
-        fputc('}', f);
+        rb_json_push(r->rows, obj);
     else
         fputs(r->fmt == RB_FMT_MD ? "|\n" : "\n", f);
     r->n_rows++;
 }
 
-void rb_report_end(rb_report *r) {
-    if (r->fmt == RB_FMT_JSON) fputs("\n]", r->f);
+json_t *rb_report_end(rb_report *r) {
+    json_t *rows = r->rows;
+    r->rows = NULL;
+    return rows;
 }
 
 void rb_report_note(FILE *f, rb_format fmt, const char *fmt_str, ...) {
@@ -113,8 +115,9 @@ void rb_report_note(FILE *f, rb_format fmt, const char *fmt_str, ...) {
     fputc('\n', f);
 }
 
-void rb_report_json_meta(FILE *f) {
+json_t *rb_report_json_meta(void) {
     char *record = rb_machine_record();
-    fprintf(f, "\"meta\": %s,\n", record ? record : "null");
+    json_t *v = rb_json_parse(record);
     free(record);
+    return v;
 }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "cli.h"
 
 typedef enum {
@@ -43,14 +45,18 @@ typedef struct rb_report {
     const rb_col *cols;
     size_t n_cols;
     size_t n_rows;
+    json_t *rows; /* json: the rows so far (an array of objects) */
 } rb_report;
 
-/* Start a table: text and md print the header, csv the header line, json "[". */
+/* Start a table: text and md print the header, csv the header line; json starts an array
+ * (printed by the command, in its document, through cli/json_out.h). */
 void rb_report_begin(rb_report *r, FILE *f, rb_format fmt, const rb_col *cols, size_t n_cols);
-/* One row of n_cols cells (json: an object keyed by column name). */
+/* One row of n_cols cells (json: an object keyed by column name; doubles with 9
+ * significant digits, as csv). */
 void rb_report_row(rb_report *r, const rb_cell *cells);
-/* End the table (json: "]"; nothing else is printed). */
-void rb_report_end(rb_report *r);
+/* End the table. json: returns the array of rows (a new reference for the caller's
+ * document; NULL when out of memory); other formats: NULL, nothing printed. */
+json_t *rb_report_end(rb_report *r);
 
 /* A metadata line: text "# key: value", md "- key: value"; json and csv print
  * nothing (the command puts metadata into its json object). */
@@ -60,9 +66,9 @@ void rb_report_note(FILE *f, rb_format fmt, const char *fmt_str, ...)
 #endif
     ;
 
-/* rb_report_json_meta — write `"meta": RECORD,` (with the trailing comma) for a json object:
- * RECORD is the machine record of scripts/machine-record (rb_machine_record, cli/machine.h),
- * the one writer of those fields, or null when the script cannot run. */
-void rb_report_json_meta(FILE *f);
+/* rb_report_json_meta — the value of a json document's "meta": the machine record of
+ * scripts/machine-record (rb_machine_record, cli/machine.h), the one writer of those fields,
+ * or null when the script cannot run. A new reference. */
+json_t *rb_report_json_meta(void);
 
 #endif

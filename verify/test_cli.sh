@@ -212,11 +212,20 @@ check "table owners are members" "$(cut -f2 "$tmp/out" | sort -u | tr '\n' ' ')"
 check "table buckets 0..15" "$(cut -f1 "$tmp/out" | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
 
 # --- runtime failures: exit 1 ---
+# A full stdout: exit 1 and one line on stderr, for the text writer and for every JSON
+# writer that needs no server (cli/json_out.h: the verify documents, the rb_out rows).
 if [ -w /dev/full ]; then
-    "$B" table $R >/dev/full 2>"$tmp/err"
-    rc=$?
-    check "stdout full: exit" "$rc" "1"
-    check "stdout full: one line on stderr" "$(wc -l <"$tmp/err" | tr -d ' ')" "1"
+    for args in "table $R" "table $R --format json" "list --format json" \
+        "owner $R --format json k1 k2" "verify --seed-example --seeds 2 --format json" \
+        "verify --codes --format json" \
+        "verify --quiet --members 2..3 --vnodes 1,4 --seeds 1 --n-keys 1000 --format json" \
+        "vnodes --quiet --members 3..4 --max-vnodes 4 --seeds 2 --blocks 2 --format json"; do
+        "$B" $args >/dev/full 2>"$tmp/err"
+        rc=$?
+        check "stdout full ($args): exit" "$rc" "1"
+        check "stdout full ($args): one line on stderr ($(head -c 200 "$tmp/err"))" \
+            "$(wc -l <"$tmp/err" | tr -d ' ')" "1"
+    done
 fi
 "$B" table $R >&- 2>"$tmp/err"
 check "stdout closed: exit" "$?" "1"

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "db.h"
 #include "events.h"
+#include "json_out.h"
 #include "machine.h"
 #include "report.h"
 #include "soak.h"
@@ -421,11 +422,18 @@ static int write_outputs(const rbb_run *run, const char *dir) {
     FILE *f;
     snprintf(path, sizeof path, "%s/pgbench.json", dir);
     if (!(f = fopen(path, "w"))) return -1;
-    rbb_report_json(f, run);
+    if (rb_json_emit(rbb_report_json(run), f, RB_JSON_TOP_LINES)) {
+        int e = errno;
+        fclose(f);
+        errno = e;
+        return -1;
+    }
     if (fclose(f)) return -1;
+    char json_path[1200];
+    snprintf(json_path, sizeof json_path, "%s", path);
     snprintf(path, sizeof path, "%s/pgbench.md", dir);
     if (!(f = fopen(path, "w"))) return -1;
-    rbb_report_md(f, run);
+    rbb_report_md(f, run, json_path);
     if (fclose(f)) return -1;
     if (run->explain) {
         snprintf(path, sizeof path, "%s/explain.txt", dir);
@@ -739,16 +747,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         n_bad++;
     }
 
-    if (write_outputs(&run, p->out_dir))
+    char json_path[1200];
+    snprintf(json_path, sizeof json_path, "%s/pgbench.json", p->out_dir);
+    int written = write_outputs(&run, p->out_dir) == 0;
+    if (!written)
         fprintf(stderr, "pg bench: cannot write results into %s: %s\n", p->out_dir,
                 strerror(errno)),
             n_bad++;
     else
         fprintf(stderr, "pg bench: results in %s/pgbench.{json,md}\n", p->out_dir);
-    if (fmt == RB_FMT_JSON)
-        rbb_report_json(stdout, &run);
-    else
-        rbb_report_md(stdout, &run);
+    if (fmt == RB_FMT_JSON) {
+        if (rb_json_write_stdout("pg bench", rbb_report_json(&run), RB_JSON_TOP_LINES)) n_bad++;
+    } else {
+        rbb_report_md(stdout, &run, written ? json_path : NULL);
+    }
     free_run(&run);
     if (n_bad) {
         fprintf(stderr, "pg bench: %d failure(s): a run failed or found duplicates / lost rows\n",

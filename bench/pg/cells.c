@@ -11,6 +11,7 @@
 
 #include "cells.h"
 #include "db.h"
+#include "ringbench/common.h" /* rb_nearest_rank */
 
 /* Rows to enqueue (see cells.h): the best total rate measured so far at this
  * batch size, at any W (2 cores: W beyond 2 adds little), times the cell time
@@ -89,7 +90,8 @@ void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
                 order[j] = order[j - 1];
             order[j] = i;
         }
-    rbb_cell agg = n_ok ? reps[order[n_ok / 2]] : reps[0];
+    /* the median repetition: the one percentile definition (nearest rank, p 50) */
+    rbb_cell agg = n_ok ? reps[order[rb_nearest_rank(n_ok, 50)]] : reps[0];
     agg.n_repeats = (uint32_t)n;
     agg.n_lost = agg.n_dup_executions = agg.after.n_duplicates = 0;
     for (size_t i = 0; i < n; i++) {

@@ -5,27 +5,37 @@
  * Ratios against pgbench are rows/s (or tx/s) divided by pgbench
  * simple-update TPS at the same client count, measured in the same run.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "json_out.h"
+#include "machine.h"
 #include "report.h"
 
 static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }
 
-static void jstr(FILE *f, const char *s) { rb_json_string(f, s, strlen(s)); }
-
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-static void json_counts(FILE *f, const rbb_queue_counts *q) {
-    fprintf(f,
-            "{\"n_rows\": %llu, \"n_pending\": %llu, \"n_claimed\": %llu, \"n_completed\": %llu, "
-            "\"n_failed\": %llu, \"n_effects\": %llu, \"n_duplicates\": %llu, "
-            "\"n_completed_no_effect\": %llu, \"n_dead_tup\": %llu}",
-            (unsigned long long)q->n_rows, (unsigned long long)q->n_pending,
-            (unsigned long long)q->n_claimed, (unsigned long long)q->n_completed,
-            (unsigned long long)q->n_failed, (unsigned long long)q->n_effects,
-            (unsigned long long)q->n_duplicates, (unsigned long long)q->n_completed_no_effect,
-            (unsigned long long)q->n_dead_tup);
+/* Shorthands of the JSON builders (cli/json_out.h). */
+#define F(x, d) rb_json_fixed((x), (d))
+#define G(x) rb_json_sig((x), 6) /* "%g" */
+#define U(x) rb_json_u64((uint64_t)(x))
+#define S(x) rb_json_str(x)
+#define B(x) json_boolean(x)
+
+static json_t *json_counts(const rbb_queue_counts *q) {
+    json_t *o = json_object();
+    rb_json_set(o, "n_rows", U(q->n_rows));
+    rb_json_set(o, "n_pending", U(q->n_pending));
+    rb_json_set(o, "n_claimed", U(q->n_claimed));
+    rb_json_set(o, "n_completed", U(q->n_completed));
+    rb_json_set(o, "n_failed", U(q->n_failed));
+    rb_json_set(o, "n_effects", U(q->n_effects));
+    rb_json_set(o, "n_duplicates", U(q->n_duplicates));
+    rb_json_set(o, "n_completed_no_effect", U(q->n_completed_no_effect));
+    rb_json_set(o, "n_dead_tup", U(q->n_dead_tup));
+    return o;
 }
 
 /* The wait-event labels in descending order of samples, as indices. */
@@ -41,114 +51,131 @@ static size_t waits_order(const rbb_waits *w, size_t *idx) {
     return w->n;
 }
 
-static void json_waits(FILE *f, const rbb_waits *w) {
+static json_t *json_waits(const rbb_waits *w) {
     size_t idx[RBB_MAX_WAIT_LABELS];
     size_t n = waits_order(w, idx);
-    fprintf(f, "{\"n_rounds\": %llu, \"n_backend_samples\": %llu, \"share\": {",
-            (unsigned long long)w->n_samples, (unsigned long long)w->n_backend_samples);
-    for (size_t i = 0; i < n; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        jstr(f, w->label[idx[i]]);
-        fprintf(f, ": %.4f", ratio((double)w->count[idx[i]], (double)w->n_backend_samples));
-    }
-    fprintf(f, "}}");
+    json_t *o = json_object(), *share = json_object();
+    rb_json_set(o, "n_rounds", U(w->n_samples));
+    rb_json_set(o, "n_backend_samples", U(w->n_backend_samples));
+    for (size_t i = 0; i < n; i++)
+        rb_json_set(share, w->label[idx[i]],
+                    F(ratio((double)w->count[idx[i]], (double)w->n_backend_samples), 4));
+    rb_json_set(o, "share", share);
+    return o;
 }
 
-static void json_params(FILE *f, const rbb_params *p) {
-    fprintf(f, "{\"profile\": ");
-    jstr(f, p->profile);
-    fprintf(f, ", \"queue_db\": ");
-    jstr(f, p->queue_db);
-    fprintf(f, ", \"pgbench_db\": ");
-    jstr(f, p->pgbench_db);
-    fprintf(f, ", \"workers\": [");
-    for (size_t i = 0; i < p->n_workers; i++)
-        fprintf(f, "%s%u", i ? ", " : "", p->workers[i]);
-    fprintf(f, "], \"modes\": [");
-    for (size_t i = 0; i < p->n_modes; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        jstr(f, rbb_mode_name(p->modes[i]));
-    }
-    fprintf(f, "], \"batches\": [");
-    for (size_t i = 0; i < p->n_batches; i++)
-        fprintf(f, "%s%u", i ? ", " : "", p->batches[i]);
-    fprintf(f, "], \"dists\": [");
-    for (size_t i = 0; i < p->n_dists; i++) {
-        fprintf(f, "%s", i ? ", " : "");
-        jstr(f, dist_name(p->dists[i]));
-    }
-    fprintf(f,
-            "], \"rows_per_cell\": %llu, \"n_keys\": %u, \"zipf_s\": %g, \"seed\": %llu, "
-            "\"key_format\": \"order:<rank>\", \"cell_s\": %g, \"pgbench_s\": %g, "
-            "\"synchronous_commit\": \"%s\", \"ring_algo\": ",
-            (unsigned long long)p->n_rows, p->n_keys, p->zipf_s, (unsigned long long)p->seed,
-            p->cell_s, p->pgbench_s, p->sync_commit ? "on (server default)" : "off");
-    jstr(f, p->ring_algo);
+static json_t *json_u32s(const uint32_t *v, size_t n) {
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        rb_json_push(a, U(v[i]));
+    return a;
+}
+
+static json_t *json_reals(const double *v, size_t n, int decimals) {
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        rb_json_push(a, F(v[i], decimals));
+    return a;
+}
+
+static json_t *json_params(const rbb_params *p) {
+    json_t *o = json_object(), *modes = json_array(), *dists = json_array();
+    rb_json_set(o, "profile", S(p->profile));
+    rb_json_set(o, "queue_db", S(p->queue_db));
+    rb_json_set(o, "pgbench_db", S(p->pgbench_db));
+    rb_json_set(o, "workers", json_u32s(p->workers, p->n_workers));
+    for (size_t i = 0; i < p->n_modes; i++)
+        rb_json_push(modes, S(rbb_mode_name(p->modes[i])));
+    rb_json_set(o, "modes", modes);
+    rb_json_set(o, "batches", json_u32s(p->batches, p->n_batches));
+    for (size_t i = 0; i < p->n_dists; i++)
+        rb_json_push(dists, S(dist_name(p->dists[i])));
+    rb_json_set(o, "dists", dists);
+    rb_json_set(o, "rows_per_cell", U(p->n_rows));
+    rb_json_set(o, "n_keys", U(p->n_keys));
+    rb_json_set(o, "zipf_s", G(p->zipf_s));
+    rb_json_set(o, "seed", U(p->seed));
+    rb_json_set(o, "key_format", S("order:<rank>"));
+    rb_json_set(o, "cell_s", G(p->cell_s));
+    rb_json_set(o, "pgbench_s", G(p->pgbench_s));
+    rb_json_set(o, "synchronous_commit", S(p->sync_commit ? "on (server default)" : "off"));
+    rb_json_set(o, "ring_algo", S(p->ring_algo));
     const rb_config *ring = rbb_queue_ring_config();
-    if (ring->ring_hash) /* set once the queue schema is prepared */
-        fprintf(f,
-                ", \"ring_hash\": \"%s\", \"bucket_hash\": \"%s\", \"n_vnodes\": %u, "
-                "\"n_buckets\": %u",
-                ring->ring_hash->name, ring->bucket_hash->name, ring->n_vnodes, ring->n_buckets);
-    fprintf(f,
-            ", \"scale\": %s, \"scale_pre_s\": %g, \"scale_post_s\": %g, \"scale_batch\": %u, "
-            "\"crash\": %s, \"crash_kills\": %u, \"crash_workers\": %u, \"crash_batch\": %u, "
-            "\"crash_handler_us\": %u, \"crash_rows\": %llu, \"crash_lease_ms\": %u, "
-            "\"crash_ttl_ms\": %u, \"crash_heartbeat_ms\": %u, \"timeline_bin_ms\": %d, "
-            "\"pgbench_group_s\": %g, \"repeats\": %u, \"pgbench_drift_max\": %.2f, "
-            "\"completion\": \"%s\"}",
-            p->scale ? "true" : "false", p->scale_pre_s, p->scale_post_s, p->scale_batch,
-            p->crash ? "true" : "false", p->crash_kills, p->crash_workers, p->crash_batch,
-            p->crash_handler_us, (unsigned long long)p->crash_rows, p->crash_lease_ms,
-            p->crash_ttl_ms, p->crash_heartbeat_ms, RBB_BIN_MS, p->pgbench_group_s, p->repeats,
-            RBB_DRIFT_MAX,
-            p->complete_each ? "one commit per row"
-            : p->chain       ? "one commit per batch, shared with the next claim"
-                             : "one commit per batch");
+    if (ring->ring_hash) { /* set once the queue schema is prepared */
+        rb_json_set(o, "ring_hash", S(ring->ring_hash->name));
+        rb_json_set(o, "bucket_hash", S(ring->bucket_hash->name));
+        rb_json_set(o, "n_vnodes", U(ring->n_vnodes));
+        rb_json_set(o, "n_buckets", U(ring->n_buckets));
+    }
+    rb_json_set(o, "scale", B(p->scale));
+    rb_json_set(o, "scale_pre_s", G(p->scale_pre_s));
+    rb_json_set(o, "scale_post_s", G(p->scale_post_s));
+    rb_json_set(o, "scale_batch", U(p->scale_batch));
+    rb_json_set(o, "crash", B(p->crash));
+    rb_json_set(o, "crash_kills", U(p->crash_kills));
+    rb_json_set(o, "crash_workers", U(p->crash_workers));
+    rb_json_set(o, "crash_batch", U(p->crash_batch));
+    rb_json_set(o, "crash_handler_us", U(p->crash_handler_us));
+    rb_json_set(o, "crash_rows", U(p->crash_rows));
+    rb_json_set(o, "crash_lease_ms", U(p->crash_lease_ms));
+    rb_json_set(o, "crash_ttl_ms", U(p->crash_ttl_ms));
+    rb_json_set(o, "crash_heartbeat_ms", U(p->crash_heartbeat_ms));
+    rb_json_set(o, "timeline_bin_ms", json_integer(RBB_BIN_MS));
+    rb_json_set(o, "pgbench_group_s", G(p->pgbench_group_s));
+    rb_json_set(o, "repeats", U(p->repeats));
+    rb_json_set(o, "pgbench_drift_max", F(RBB_DRIFT_MAX, 2));
+    rb_json_set(o, "completion",
+                S(p->complete_each ? "one commit per row"
+                  : p->chain       ? "one commit per batch, shared with the next claim"
+                                   : "one commit per batch"));
+    return o;
 }
 
-static void json_cell(FILE *f, const rbb_cell *c) {
-    fprintf(f, "{\"mode\": \"%s\", \"n_workers\": %u, \"batch\": %u, \"dist\": \"%s\", ",
-            rbb_mode_name(c->mode), c->n_workers, c->batch, dist_name(c->dist));
-    fprintf(f,
-            "\"failed\": %s, \"n_rows_enqueued\": %llu, \"elapsed_s\": %.4f, \"n_rows\": %llu, "
-            "\"n_claims\": %llu, \"n_empty_claims\": %llu, \"n_short_claims\": %llu, "
-            "\"n_complete_tx\": %llu, \"n_fenced\": %llu, \"n_errors\": %llu, ",
-            c->failed ? "true" : "false", (unsigned long long)c->n_rows_enqueued, c->elapsed_s,
-            (unsigned long long)c->n_rows, (unsigned long long)c->n_claims,
-            (unsigned long long)c->n_empty_claims, (unsigned long long)c->n_short_claims,
-            (unsigned long long)c->n_complete_tx, (unsigned long long)c->n_fenced,
-            (unsigned long long)c->n_errors);
-    fprintf(f,
-            "\"rows_per_s\": %.1f, \"claims_per_s\": %.1f, \"tx_per_s\": %.1f, "
-            "\"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, \"complete_p50_us\": %.1f, "
-            "\"complete_p99_us\": %.1f, \"pgbench_tps\": %.1f, \"pgbench_adjacent_before_tps\": "
-            "%.1f, \"pgbench_adjacent_after_tps\": %.1f, \"pgbench_run_tps\": %.1f, "
-            "\"rows_per_s_vs_pgbench\": %.3f, "
-            "\"tx_per_s_vs_pgbench\": %.3f, \"n_lost\": %llu, \"n_dup_executions\": %llu, "
-            "\"backlog_exhausted\": %s, \"after\": ",
-            c->rows_per_s, c->claims_per_s, c->tx_per_s, c->claim_p50_us, c->claim_p99_us,
-            c->complete_p50_us, c->complete_p99_us, c->pgbench_tps, c->pgbench_adjacent_before_tps,
-            c->pgbench_adjacent_after_tps, c->pgbench_run_tps, ratio(c->rows_per_s, c->pgbench_tps),
-            ratio(c->tx_per_s, c->pgbench_tps), (unsigned long long)c->n_lost,
-            (unsigned long long)c->n_dup_executions, c->backlog_exhausted ? "true" : "false");
-    json_counts(f, &c->after);
-    fprintf(f, ", \"wait_events\": ");
-    json_waits(f, &c->waits);
-    fprintf(f,
-            ", \"n_repeats\": %u, \"rows_per_s_is\": \"median of the repetitions\", "
-            "\"rows_per_s_min\": %.1f, \"rows_per_s_max\": %.1f, \"repeat_rows_per_s\": [",
-            c->n_repeats, c->rows_per_s_min, c->rows_per_s_max);
-    for (uint32_t i = 0; i < c->n_repeats; i++)
-        fprintf(f, "%s%.1f", i ? ", " : "", c->rep_rows_per_s[i]);
-    fprintf(f, "], \"repeat_claim_p50_us\": [");
-    for (uint32_t i = 0; i < c->n_repeats; i++)
-        fprintf(f, "%s%.1f", i ? ", " : "", c->rep_claim_p50_us[i]);
-    fprintf(f,
-            "], \"pgbench_drift\": %.3f, \"pgbench_drift_flagged\": %s, \"remeasured\": %s, "
-            "\"first_pgbench_drift\": %.3f}",
-            c->pgbench_drift, c->drift_flagged ? "true" : "false", c->remeasured ? "true" : "false",
-            c->first_drift);
+static json_t *json_cell(const rbb_cell *c) {
+    json_t *o = json_object();
+    rb_json_set(o, "mode", S(rbb_mode_name(c->mode)));
+    rb_json_set(o, "n_workers", U(c->n_workers));
+    rb_json_set(o, "batch", U(c->batch));
+    rb_json_set(o, "dist", S(dist_name(c->dist)));
+    rb_json_set(o, "failed", B(c->failed));
+    rb_json_set(o, "n_rows_enqueued", U(c->n_rows_enqueued));
+    rb_json_set(o, "elapsed_s", F(c->elapsed_s, 4));
+    rb_json_set(o, "n_rows", U(c->n_rows));
+    rb_json_set(o, "n_claims", U(c->n_claims));
+    rb_json_set(o, "n_empty_claims", U(c->n_empty_claims));
+    rb_json_set(o, "n_short_claims", U(c->n_short_claims));
+    rb_json_set(o, "n_complete_tx", U(c->n_complete_tx));
+    rb_json_set(o, "n_fenced", U(c->n_fenced));
+    rb_json_set(o, "n_errors", U(c->n_errors));
+    rb_json_set(o, "rows_per_s", F(c->rows_per_s, 1));
+    rb_json_set(o, "claims_per_s", F(c->claims_per_s, 1));
+    rb_json_set(o, "tx_per_s", F(c->tx_per_s, 1));
+    rb_json_set(o, "claim_p50_us", F(c->claim_p50_us, 1));
+    rb_json_set(o, "claim_p99_us", F(c->claim_p99_us, 1));
+    rb_json_set(o, "complete_p50_us", F(c->complete_p50_us, 1));
+    rb_json_set(o, "complete_p99_us", F(c->complete_p99_us, 1));
+    rb_json_set(o, "pgbench_tps", F(c->pgbench_tps, 1));
+    rb_json_set(o, "pgbench_adjacent_before_tps", F(c->pgbench_adjacent_before_tps, 1));
+    rb_json_set(o, "pgbench_adjacent_after_tps", F(c->pgbench_adjacent_after_tps, 1));
+    rb_json_set(o, "pgbench_run_tps", F(c->pgbench_run_tps, 1));
+    rb_json_set(o, "rows_per_s_vs_pgbench", F(ratio(c->rows_per_s, c->pgbench_tps), 3));
+    rb_json_set(o, "tx_per_s_vs_pgbench", F(ratio(c->tx_per_s, c->pgbench_tps), 3));
+    rb_json_set(o, "n_lost", U(c->n_lost));
+    rb_json_set(o, "n_dup_executions", U(c->n_dup_executions));
+    rb_json_set(o, "backlog_exhausted", B(c->backlog_exhausted));
+    rb_json_set(o, "after", json_counts(&c->after));
+    rb_json_set(o, "wait_events", json_waits(&c->waits));
+    rb_json_set(o, "n_repeats", U(c->n_repeats));
+    rb_json_set(o, "rows_per_s_is", S("median of the repetitions"));
+    rb_json_set(o, "rows_per_s_min", F(c->rows_per_s_min, 1));
+    rb_json_set(o, "rows_per_s_max", F(c->rows_per_s_max, 1));
+    rb_json_set(o, "repeat_rows_per_s", json_reals(c->rep_rows_per_s, c->n_repeats, 1));
+    rb_json_set(o, "repeat_claim_p50_us", json_reals(c->rep_claim_p50_us, c->n_repeats, 1));
+    rb_json_set(o, "pgbench_drift", F(c->pgbench_drift, 3));
+    rb_json_set(o, "pgbench_drift_flagged", B(c->drift_flagged));
+    rb_json_set(o, "remeasured", B(c->remeasured));
+    rb_json_set(o, "first_pgbench_drift", F(c->first_drift, 3));
+    return o;
 }
 
 static const rbb_cell *find_cell(const rbb_run *run, rbb_mode m, uint32_t w, uint32_t b,
@@ -229,56 +256,66 @@ static size_t targets(const rbb_run *run, target_row *out, size_t max) {
     return n;
 }
 
-static void json_scale(FILE *f, const rbb_scale *s) {
-    fprintf(f, "{\"algo\": ");
-    jstr(f, s->algo ? s->algo : "?");
-    fprintf(f,
-            ", \"failed\": %s, \"n_before\": %u, \"batch\": %u, \"n_buckets\": %u, "
-            "\"n_moved_buckets\": %u, \"ideal_moved_buckets\": %u, \"n_moved_to_new\": %u, "
-            "\"n_claimed_on_moved_at_join\": %llu, \"n_pending_on_moved_at_join\": %llu, "
-            "\"n_lost\": %llu, \"baseline_rows_per_s\": %.1f, \"min_rows_per_s\": %.1f, "
-            "\"min_at_ms\": %.0f, \"dip_fraction\": %.3f, \"recovery_to_90pct_ms\": %.0f, "
-            "\"post_join_1s_rows_per_s\": %.1f, \"before_join_1s_rows_per_s\": %.1f, "
-            "\"dip_1s_fraction\": %.3f, \"pre_join_1s_variation\": %.3f, "
-            "\"n_pre_join_windows\": %zu, \"member_ids\": \"scale-<algo>-s<seed>-w<i>\", "
-            "\"after\": ",
-            s->failed ? "true" : "false", s->n_before, s->batch, s->n_buckets, s->n_moved_buckets,
-            s->n_before ? s->n_buckets / (s->n_before + 1) : 0, s->n_moved_to_new,
-            (unsigned long long)s->n_claimed_on_moved, (unsigned long long)s->n_pending_on_moved,
-            (unsigned long long)s->n_lost, s->rec.baseline_rows_per_s, s->rec.min_rows_per_s,
-            s->rec.min_at_ms, s->rec.dip_fraction, s->rec.recovery_ms, s->post_rows_per_s,
-            s->dip_1s.before_rows_per_s, s->dip_1s.dip_fraction, s->dip_1s.pre_variation,
-            s->dip_1s.n_pre_windows);
-    json_counts(f, &s->after);
-    fprintf(f, ", \"join_bin\": %zu, \"rows_per_s_timeline\": [", s->join_bin);
-    for (size_t i = 0; i < s->n_bins; i++)
-        fprintf(f, "%s%.0f", i ? ", " : "", s->rows_per_s[i]);
-    fprintf(f, "]}");
+static json_t *json_scale(const rbb_scale *s) {
+    json_t *o = json_object();
+    rb_json_set(o, "algo", S(s->algo ? s->algo : "?"));
+    rb_json_set(o, "failed", B(s->failed));
+    rb_json_set(o, "n_before", U(s->n_before));
+    rb_json_set(o, "batch", U(s->batch));
+    rb_json_set(o, "n_buckets", U(s->n_buckets));
+    rb_json_set(o, "n_moved_buckets", U(s->n_moved_buckets));
+    rb_json_set(o, "ideal_moved_buckets", U(s->n_before ? s->n_buckets / (s->n_before + 1) : 0));
+    rb_json_set(o, "n_moved_to_new", U(s->n_moved_to_new));
+    rb_json_set(o, "n_claimed_on_moved_at_join", U(s->n_claimed_on_moved));
+    rb_json_set(o, "n_pending_on_moved_at_join", U(s->n_pending_on_moved));
+    rb_json_set(o, "n_lost", U(s->n_lost));
+    rb_json_set(o, "baseline_rows_per_s", F(s->rec.baseline_rows_per_s, 1));
+    rb_json_set(o, "min_rows_per_s", F(s->rec.min_rows_per_s, 1));
+    rb_json_set(o, "min_at_ms", F(s->rec.min_at_ms, 0));
+    rb_json_set(o, "dip_fraction", F(s->rec.dip_fraction, 3));
+    rb_json_set(o, "recovery_to_90pct_ms", F(s->rec.recovery_ms, 0));
+    rb_json_set(o, "post_join_1s_rows_per_s", F(s->post_rows_per_s, 1));
+    rb_json_set(o, "before_join_1s_rows_per_s", F(s->dip_1s.before_rows_per_s, 1));
+    rb_json_set(o, "dip_1s_fraction", F(s->dip_1s.dip_fraction, 3));
+    rb_json_set(o, "pre_join_1s_variation", F(s->dip_1s.pre_variation, 3));
+    rb_json_set(o, "n_pre_join_windows", U(s->dip_1s.n_pre_windows));
+    rb_json_set(o, "member_ids", S("scale-<algo>-s<seed>-w<i>"));
+    rb_json_set(o, "after", json_counts(&s->after));
+    rb_json_set(o, "join_bin", U(s->join_bin));
+    rb_json_set(o, "rows_per_s_timeline", json_reals(s->rows_per_s, s->n_bins, 0));
+    return o;
 }
 
-static void json_crash(FILE *f, const rbb_crash *c) {
-    fprintf(f,
-            "{\"failed\": %s, \"n_workers\": %u, \"batch\": %u, \"handler_us\": %u, "
-            "\"lease_ms\": %u, \"ttl_ms\": %u, \"heartbeat_ms\": %u, \"n_rows_enqueued\": %llu, "
-            "\"drain_s\": %.3f, \"n_lost\": %llu, \"n_fenced\": %llu, \"stall_ms\": %.0f, "
-            "\"n_stall_held\": %llu, \"after\": ",
-            c->failed ? "true" : "false", c->n_workers, c->batch, c->handler_us, c->lease_ms,
-            c->ttl_ms, c->heartbeat_ms, (unsigned long long)c->n_rows_enqueued, c->drain_s,
-            (unsigned long long)c->n_lost, (unsigned long long)c->n_fenced, c->stall_ms,
-            (unsigned long long)c->n_stall_held);
-    json_counts(f, &c->after);
-    fprintf(f, ", \"kills\": [");
+static json_t *json_crash(const rbb_crash *c) {
+    json_t *o = json_object(), *kills = json_array();
+    rb_json_set(o, "failed", B(c->failed));
+    rb_json_set(o, "n_workers", U(c->n_workers));
+    rb_json_set(o, "batch", U(c->batch));
+    rb_json_set(o, "handler_us", U(c->handler_us));
+    rb_json_set(o, "lease_ms", U(c->lease_ms));
+    rb_json_set(o, "ttl_ms", U(c->ttl_ms));
+    rb_json_set(o, "heartbeat_ms", U(c->heartbeat_ms));
+    rb_json_set(o, "n_rows_enqueued", U(c->n_rows_enqueued));
+    rb_json_set(o, "drain_s", F(c->drain_s, 3));
+    rb_json_set(o, "n_lost", U(c->n_lost));
+    rb_json_set(o, "n_fenced", U(c->n_fenced));
+    rb_json_set(o, "stall_ms", F(c->stall_ms, 0));
+    rb_json_set(o, "n_stall_held", U(c->n_stall_held));
+    rb_json_set(o, "after", json_counts(&c->after));
     for (size_t i = 0; i < c->n_kills; i++) {
         const rbb_kill *k = &c->kills[i];
-        fprintf(f, "%s{\"at_s\": %.3f, \"worker_id\": ", i ? ", " : "", k->at_s);
-        jstr(f, k->worker_id);
-        fprintf(f,
-                ", \"n_rows_held\": %llu, \"n_rows_orphaned\": %llu, \"detect_ms\": %.0f, "
-                "\"reclaim_ms\": %.0f, \"redone_ms\": %.0f}",
-                (unsigned long long)k->n_rows_held, (unsigned long long)k->n_rows_orphaned,
-                k->detect_ms, k->reclaim_ms, k->redone_ms);
+        json_t *x = json_object();
+        rb_json_set(x, "at_s", F(k->at_s, 3));
+        rb_json_set(x, "worker_id", S(k->worker_id));
+        rb_json_set(x, "n_rows_held", U(k->n_rows_held));
+        rb_json_set(x, "n_rows_orphaned", U(k->n_rows_orphaned));
+        rb_json_set(x, "detect_ms", F(k->detect_ms, 0));
+        rb_json_set(x, "reclaim_ms", F(k->reclaim_ms, 0));
+        rb_json_set(x, "redone_ms", F(k->redone_ms, 0));
+        rb_json_push(kills, x);
     }
-    fprintf(f, "]}");
+    rb_json_set(o, "kills", kills);
+    return o;
 }
 
 /* The backlog sweep: per mode, claim p50 at the largest backlog / at the smallest. */
@@ -295,127 +332,146 @@ static double backlog_ratio(const rbb_run *run, rbb_mode m, uint64_t *lo, uint64
     return ratio(b->cell.claim_p50_us, a->cell.claim_p50_us);
 }
 
-static void json_backlog(FILE *f, const rbb_run *run) {
+static json_t *json_backlog(const rbb_run *run) {
     const rbb_params *p = &run->p;
-    fprintf(f,
-            "{\"n_workers\": %u, \"batch\": %u, \"secs\": %g, \"hot_key\": \"%s\", "
-            "\"hot_share\": %.3f, \"hot_head_in_flight\": %s, \"points\": [",
-            p->backlog_workers, p->backlog_batch, p->backlog_s, RBB_HOT_KEY,
-            p->backlog_hot_every ? 1.0 / p->backlog_hot_every : 0.0,
-            p->backlog_hot_every ? "true" : "false");
+    json_t *o = json_object(), *points = json_array(), *targets = json_array();
+    rb_json_set(o, "n_workers", U(p->backlog_workers));
+    rb_json_set(o, "batch", U(p->backlog_batch));
+    rb_json_set(o, "secs", G(p->backlog_s));
+    rb_json_set(o, "hot_key", S(RBB_HOT_KEY));
+    rb_json_set(o, "hot_share", F(p->backlog_hot_every ? 1.0 / p->backlog_hot_every : 0.0, 3));
+    rb_json_set(o, "hot_head_in_flight", B(p->backlog_hot_every));
     for (size_t i = 0; i < run->n_backlog; i++) {
         const rbb_backlog_point *x = &run->backlog[i];
         const rbb_cell *c = &x->cell;
-        fprintf(f,
-                "%s\n    {\"backlog\": %llu, \"n_hot_pending\": %llu, \"mode\": \"%s\", "
-                "\"failed\": %s, \"claim_p50_us\": %.1f, \"claim_p99_us\": %.1f, "
-                "\"rows_per_s\": %.1f, \"n_claims\": %llu, \"n_empty_claims\": %llu, "
-                "\"n_lost\": %llu, \"n_duplicates\": %llu}",
-                i ? "," : "", (unsigned long long)x->backlog, (unsigned long long)x->n_hot_pending,
-                rbb_mode_name(c->mode), c->failed ? "true" : "false", c->claim_p50_us,
-                c->claim_p99_us, c->rows_per_s, (unsigned long long)c->n_claims,
-                (unsigned long long)c->n_empty_claims, (unsigned long long)c->n_lost,
-                (unsigned long long)(c->after.n_duplicates + c->n_dup_executions));
+        json_t *pt = json_object();
+        rb_json_set(pt, "backlog", U(x->backlog));
+        rb_json_set(pt, "n_hot_pending", U(x->n_hot_pending));
+        rb_json_set(pt, "mode", S(rbb_mode_name(c->mode)));
+        rb_json_set(pt, "failed", B(c->failed));
+        rb_json_set(pt, "claim_p50_us", F(c->claim_p50_us, 1));
+        rb_json_set(pt, "claim_p99_us", F(c->claim_p99_us, 1));
+        rb_json_set(pt, "rows_per_s", F(c->rows_per_s, 1));
+        rb_json_set(pt, "n_claims", U(c->n_claims));
+        rb_json_set(pt, "n_empty_claims", U(c->n_empty_claims));
+        rb_json_set(pt, "n_lost", U(c->n_lost));
+        rb_json_set(pt, "n_duplicates", U(c->after.n_duplicates + c->n_dup_executions));
+        rb_json_push(points, pt);
     }
-    fprintf(f, "], \"targets\": [");
-    for (size_t m = 0, k = 0; m < p->n_modes; m++) {
+    rb_json_set(o, "points", points);
+    for (size_t m = 0; m < p->n_modes; m++) {
         uint64_t lo = 0, hi = 0;
         double r = backlog_ratio(run, p->modes[m], &lo, &hi);
         if (r <= 0) continue;
-        fprintf(f,
-                "%s{\"target\": \"claim p50 at the largest backlog / at the smallest\", "
-                "\"mode\": \"%s\", \"backlog_small\": %llu, \"backlog_large\": %llu, "
-                "\"measured\": %.3f, \"wanted_at_most\": 1.5, \"met\": %s}",
-                k++ ? ", " : "", rbb_mode_name(p->modes[m]), (unsigned long long)lo,
-                (unsigned long long)hi, r, r <= 1.5 ? "true" : "false");
+        json_t *t = json_object();
+        rb_json_set(t, "target", S("claim p50 at the largest backlog / at the smallest"));
+        rb_json_set(t, "mode", S(rbb_mode_name(p->modes[m])));
+        rb_json_set(t, "backlog_small", U(lo));
+        rb_json_set(t, "backlog_large", U(hi));
+        rb_json_set(t, "measured", F(r, 3));
+        rb_json_set(t, "wanted_at_most", json_real(1.5));
+        rb_json_set(t, "met", B(r <= 1.5));
+        rb_json_push(targets, t);
     }
-    fprintf(f, "]}");
+    rb_json_set(o, "targets", targets);
+    return o;
 }
 
-static void json_soak(FILE *f, const rbb_soak *s) {
-    fprintf(f,
-            "{\"failed\": %s, \"secs\": %g, \"interval_s\": %g, \"n_workers\": %u, "
-            "\"batch\": %u, \"mode\": \"affinity\", \"backlog\": %llu, \"n_rows\": %llu, "
-            "\"n_lost\": %llu, \"n_duplicates\": %llu, \"last_vs_first\": %.3f, "
-            "\"wanted_last_vs_first\": 0.9, \"autovacuum\": ",
-            s->failed ? "true" : "false", s->secs, s->interval_s, s->n_workers, s->batch,
-            (unsigned long long)s->backlog, (unsigned long long)s->n_rows,
-            (unsigned long long)s->n_lost, (unsigned long long)s->n_duplicates, s->last_vs_first);
-    jstr(f, s->autovacuum);
-    fprintf(f, ", \"intervals\": [");
+static json_t *json_soak(const rbb_soak *s) {
+    json_t *o = json_object(), *iv = json_array();
+    rb_json_set(o, "failed", B(s->failed));
+    rb_json_set(o, "secs", G(s->secs));
+    rb_json_set(o, "interval_s", G(s->interval_s));
+    rb_json_set(o, "n_workers", U(s->n_workers));
+    rb_json_set(o, "batch", U(s->batch));
+    rb_json_set(o, "mode", S("affinity"));
+    rb_json_set(o, "backlog", U(s->backlog));
+    rb_json_set(o, "n_rows", U(s->n_rows));
+    rb_json_set(o, "n_lost", U(s->n_lost));
+    rb_json_set(o, "n_duplicates", U(s->n_duplicates));
+    rb_json_set(o, "last_vs_first", F(s->last_vs_first, 3));
+    rb_json_set(o, "wanted_last_vs_first", json_real(0.9));
+    rb_json_set(o, "autovacuum", S(s->autovacuum));
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
-        fprintf(f,
-                "%s{\"t_end_s\": %.1f, \"rows_per_s\": %.1f, \"n_inbox_rows\": %llu, "
-                "\"n_pending\": %llu, \"n_dead_tup\": %llu, \"inbox_bytes\": %llu}",
-                i ? ", " : "", v->t_end_s, v->rows_per_s, (unsigned long long)v->n_inbox_rows,
-                (unsigned long long)v->n_pending, (unsigned long long)v->n_dead_tup,
-                (unsigned long long)v->inbox_bytes);
+        json_t *x = json_object();
+        rb_json_set(x, "t_end_s", F(v->t_end_s, 1));
+        rb_json_set(x, "rows_per_s", F(v->rows_per_s, 1));
+        rb_json_set(x, "n_inbox_rows", U(v->n_inbox_rows));
+        rb_json_set(x, "n_pending", U(v->n_pending));
+        rb_json_set(x, "n_dead_tup", U(v->n_dead_tup));
+        rb_json_set(x, "inbox_bytes", U(v->inbox_bytes));
+        rb_json_push(iv, x);
     }
-    fprintf(f, "]}");
+    rb_json_set(o, "intervals", iv);
+    return o;
 }
 
-void rbb_report_json(FILE *f, const rbb_run *run) {
-    fprintf(f, "{\n  \"benchmark\": \"ringbench pg bench\",\n  \"date\": ");
-    jstr(f, run->date);
-    fprintf(f, ",\n  \"machine\": %s,\n  \"parameters\": ",
-            run->machine_json ? run->machine_json : "null");
-    json_params(f, &run->p);
-    fprintf(f, ",\n  \"pgbench\": {\"ok\": %s, \"error\": ", run->pgbench_ok ? "true" : "false");
-    jstr(f, run->pgbench_ok ? "" : run->pgbench_error);
-    fprintf(f, ", \"script\": \"simple-update (built-in)\", \"scale\": 1, "
-               "\"reference_tps\": \"per cell: mean of the runs right before and after its group "
-               "of modes (cells[].pgbench_adjacent_*); runs[]: before and after the matrix\", "
-               "\"runs\": [");
+static json_t *json_pgbench(const rbb_run *run) {
+    json_t *o = json_object(), *runs = json_array();
+    rb_json_set(o, "ok", B(run->pgbench_ok));
+    rb_json_set(o, "error", S(run->pgbench_ok ? "" : run->pgbench_error));
+    rb_json_set(o, "script", S("simple-update (built-in)"));
+    rb_json_set(o, "scale", json_integer(1));
+    rb_json_set(o, "reference_tps",
+                S("per cell: mean of the runs right before and after its group of modes "
+                  "(cells[].pgbench_adjacent_*); runs[]: before and after the matrix"));
     for (int round = 0; round < run->pgbench_rounds; round++)
         for (size_t i = 0; run->pgbench_ok && i < run->p.n_workers; i++) {
             const rbb_pgbench_result *r = round ? &run->pgbench_after[i] : &run->pgbench[i];
-            fprintf(f,
-                    "%s{\"when\": \"%s\", \"clients\": %u, \"secs\": %g, \"tps\": %.1f, "
-                    "\"latency_avg_ms\": %.3f, \"n_transactions\": %llu}",
-                    round || i ? ", " : "", round ? "after" : "before", r->clients, r->secs, r->tps,
-                    r->latency_avg_ms, (unsigned long long)r->n_transactions);
+            json_t *x = json_object();
+            rb_json_set(x, "when", S(round ? "after" : "before"));
+            rb_json_set(x, "clients", U(r->clients));
+            rb_json_set(x, "secs", G(r->secs));
+            rb_json_set(x, "tps", F(r->tps, 1));
+            rb_json_set(x, "latency_avg_ms", F(r->latency_avg_ms, 3));
+            rb_json_set(x, "n_transactions", U(r->n_transactions));
+            rb_json_push(runs, x);
         }
-    fprintf(f, "]},\n  \"cells\": [\n");
-    for (size_t i = 0; i < run->n_cells; i++) {
-        fprintf(f, "    ");
-        json_cell(f, &run->cells[i]);
-        fprintf(f, "%s\n", i + 1 < run->n_cells ? "," : "");
-    }
-    fprintf(f, "  ],\n  \"targets\": [\n");
+    rb_json_set(o, "runs", runs);
+    return o;
+}
+
+static json_t *json_targets(const rbb_run *run) {
+    json_t *a = json_array();
     target_row t[512];
     size_t nt = targets(run, t, 512);
-    for (size_t i = 0; i < nt; i++)
-        fprintf(f,
-                "    {\"target\": \"%s\", \"n_workers\": %u, \"batch\": %u, \"dist\": \"%s\", "
-                "\"measured\": %.3f, \"wanted\": %.2f, \"met\": %s}%s\n",
-                t[i].name, t[i].w, t[i].b, dist_name(t[i].d), t[i].measured, t[i].wanted,
-                t[i].measured >= t[i].wanted ? "true" : "false", i + 1 < nt ? "," : "");
-    fprintf(f, "  ],\n  \"scale_events\": [");
-    for (size_t i = 0; i < run->n_scale; i++) {
-        fprintf(f, "%s\n    ", i ? "," : "");
-        json_scale(f, &run->scale[i]);
+    for (size_t i = 0; i < nt; i++) {
+        json_t *x = json_object();
+        rb_json_set(x, "target", S(t[i].name));
+        rb_json_set(x, "n_workers", U(t[i].w));
+        rb_json_set(x, "batch", U(t[i].b));
+        rb_json_set(x, "dist", S(dist_name(t[i].d)));
+        rb_json_set(x, "measured", F(t[i].measured, 3));
+        rb_json_set(x, "wanted", F(t[i].wanted, 2));
+        rb_json_set(x, "met", B(t[i].measured >= t[i].wanted));
+        rb_json_push(a, x);
     }
-    fprintf(f,
-            "%s],\n  \"explain\": {\"backlog_rows\": %llu, \"text\": ", run->n_scale ? "\n  " : "",
-            (unsigned long long)run->explain_backlog);
-    jstr(f, run->explain ? run->explain : "");
-    fprintf(f, "},\n  \"backlog_sweep\": ");
-    if (run->p.n_backlogs)
-        json_backlog(f, run);
-    else
-        fprintf(f, "null");
-    fprintf(f, ",\n  \"soak\": ");
-    if (run->has_soak)
-        json_soak(f, &run->soak);
-    else
-        fprintf(f, "null");
-    fprintf(f, ",\n  \"crash\": ");
-    if (run->has_crash)
-        json_crash(f, &run->crash);
-    else
-        fprintf(f, "null");
-    fprintf(f, "\n}\n");
+    return a;
+}
+
+json_t *rbb_report_json(const rbb_run *run) {
+    json_t *o = json_object(), *cells = json_array(), *scale = json_array(),
+           *explain = json_object();
+    rb_json_set(o, "benchmark", S("ringbench pg bench"));
+    rb_json_set(o, "date", S(run->date));
+    rb_json_set(o, "machine", rb_json_parse(run->machine_json));
+    rb_json_set(o, "parameters", json_params(&run->p));
+    rb_json_set(o, "pgbench", json_pgbench(run));
+    for (size_t i = 0; i < run->n_cells; i++)
+        rb_json_push(cells, json_cell(&run->cells[i]));
+    rb_json_set(o, "cells", cells);
+    rb_json_set(o, "targets", json_targets(run));
+    for (size_t i = 0; i < run->n_scale; i++)
+        rb_json_push(scale, json_scale(&run->scale[i]));
+    rb_json_set(o, "scale_events", scale);
+    rb_json_set(explain, "backlog_rows", U(run->explain_backlog));
+    rb_json_set(explain, "text", S(run->explain ? run->explain : ""));
+    rb_json_set(o, "explain", explain);
+    rb_json_set(o, "backlog_sweep", run->p.n_backlogs ? json_backlog(run) : json_null());
+    rb_json_set(o, "soak", run->has_soak ? json_soak(&run->soak) : json_null());
+    rb_json_set(o, "crash", run->has_crash ? json_crash(&run->crash) : json_null());
+    return o;
 }
 
 static void md_top_waits(FILE *f, const rbb_waits *w) {
@@ -483,7 +539,25 @@ static void md_soak(FILE *f, const rbb_soak *s) {
             (unsigned long long)s->n_duplicates, s->autovacuum);
 }
 
-void rbb_report_md(FILE *f, const rbb_run *run) {
+/* The target table: rendered by bench/report.py --pg-targets from the JSON document just
+ * written, so the verdict ("met" / "missed by P%", P the distance as a share of the wanted
+ * ratio) and a miss's limiting cause (the cell's top wait events, a dry backlog) have one
+ * definition, shared with results/README.md (scripts/report). */
+static void md_targets(FILE *f, const char *json_path) {
+    const char *args[] = {json_path, "--pg-targets", NULL};
+    char *table = json_path ? rb_source_script("bench/report.py", args) : NULL;
+    fprintf(f, "\n## Targets (measured ratio vs wanted)\n\n");
+    if (table)
+        fprintf(f, "%s\n", table);
+    else
+        fprintf(f,
+                "Not rendered: `bench/report.py --pg-targets %s` could not run (python3); the "
+                "targets are in the JSON document.\n",
+                json_path ? json_path : "pgbench.json");
+    free(table);
+}
+
+void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     const rbb_params *p = &run->p;
     fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
     fprintf(f,
@@ -544,15 +618,7 @@ void rbb_report_md(FILE *f, const rbb_run *run) {
         fprintf(f, " |\n");
     }
     target_row t[512];
-    size_t nt = targets(run, t, 512);
-    if (nt) {
-        fprintf(f, "\n## Targets (measured ratio vs wanted)\n\n| target | dist | W | batch | "
-                   "measured | wanted | met |\n|---|---|---:|---:|---:|---:|---|\n");
-        for (size_t i = 0; i < nt; i++)
-            fprintf(f, "| %s | %s | %u | %u | %.2f | %.2f | %s |\n", t[i].name, dist_name(t[i].d),
-                    t[i].w, t[i].b, t[i].measured, t[i].wanted,
-                    t[i].measured >= t[i].wanted ? "yes" : "**no**");
-    }
+    if (targets(run, t, 512)) md_targets(f, json_path);
     if (run->n_scale) {
         fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
         fprintf(f, "Member ids are fixed by the seed (`scale-<algo>-s<seed>-w<i>`), so the "

@@ -48,6 +48,16 @@ check 2 "not valid UTF-8" enqueue "$TMP/binary"
 # Options may stand after the FILE, as in every other command.
 out=$("$RB" pg enqueue "$TMP/keys" --format json) || fail "enqueue FILE --format json: exit $?, expected 0"
 expect_eq "enqueue FILE --format json" "$out" '{"rows": 1, "inserted": 1, "duplicates": 0}'
+# A JSON report that cannot be written (stdout full): exit 1 and one line (cli/json_out.h).
+if [[ -w /dev/full ]]; then
+    for args in "status --format json" "status --dead-letters --format json" "retry --all --format json"; do
+        rc=0
+        # shellcheck disable=SC2086 # the words of $args on purpose
+        "$RB" pg $args >/dev/full 2>"$TMP/full.err" || rc=$?
+        [[ $rc == 1 && $(wc -l <"$TMP/full.err") == 1 ]] ||
+            fail "'ringbench pg $args' into a full stdout: exit $rc, stderr '$(cat "$TMP/full.err")', expected exit 1 and one line"
+    done
+fi
 check 2 "was migrated with buckets=1024" migrate --buckets 512
 # A second process with the id of a live worker is refused (it would share the member's
 # buckets) and does not mark the first one left on its way out.
