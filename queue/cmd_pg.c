@@ -158,15 +158,83 @@ static const char migrate_help[] =
     "Create the queue schema, tables and indexes if missing (queue/schema.sql) and\n"
     "record B (--buckets), the bucket hash and seed the producers use, and the\n"
     "default ring (--algo, --vnodes, --hash) for workers. Idempotent; re-running with\n"
-    "a different B, bucket hash or seed is an error (exit 2).\n";
+    "a different B, bucket hash or seed is an error (exit 2).\n"
+    "The retention of done rows may be changed at any migrate (only what is given):\n"
+    "  --retention-ms MS|off  housekeepers delete done rows completed more than MS ago\n"
+    "                     (1000 .. 315360000000; off: keep them, the default);\n"
+    "                     effects are kept and a deleted row's idempotency key still\n"
+    "                     refuses re-enqueues (queue/README.md, \"Retention\")\n"
+    "  --retention-batch N  at most N done rows deleted per housekeeping round\n"
+    "                     (1 .. 100000, default 2000)\n";
+
+typedef struct migrate_opts {
+    int64_t retention_ms; /* -1: not given; 0: off */
+    uint32_t batch_rows;  /* 0: not given */
+} migrate_opts;
+
+static int migrate_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
+    migrate_opts *o = ctx;
+    const char *opt = argv[*i];
+    if (strcmp(opt, "--retention-ms") && strcmp(opt, "--retention-batch")) return 0;
+    if (*i + 1 >= argc) {
+        rb_cli_usage_error(cmd, "%s needs a value", opt);
+        return -1;
+    }
+    const char *v = argv[++*i];
+    uint64_t ms = 0;
+    if (strcmp(opt, "--retention-batch") == 0) {
+        if (rb_cli_parse_u32(v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) {
+            rb_cli_usage_error(cmd,
+                               "--retention-batch must be a whole number from 1 to %u, got '%s'",
+                               RB_QUEUE_RETENTION_BATCH_MAX, v);
+            return -1;
+        }
+    } else if (strcmp(v, "off") == 0) {
+        o->retention_ms = 0;
+    } else if (rb_cli_parse_u64(v, &ms) || ms < RB_QUEUE_RETENTION_MIN_MS ||
+               ms > (uint64_t)RB_QUEUE_RETENTION_MAX_MS) {
+        rb_cli_usage_error(cmd,
+                           "--retention-ms must be off or a whole number of ms from %d to %lld, "
+                           "got '%s'",
+                           RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS, v);
+        return -1;
+    } else {
+        o->retention_ms = (int64_t)ms;
+    }
+    return 1;
+}
+
+/* After the migration: apply the retention options given (the others keep what is recorded)
+ * and print the retention in effect. Exit code. */
+static int migrate_retention(const char *cmd, rb_queue *q, const migrate_opts *o) {
+    rb_queue_retention r;
+    int rc = rb_queue_retention_get(q, &r);
+    if (!rc && (o->retention_ms >= 0 || o->batch_rows)) {
+        if (o->retention_ms >= 0) r.retention_ms = o->retention_ms;
+        if (o->batch_rows) r.batch_rows = o->batch_rows;
+        rc = rb_queue_retention_set(q, &r);
+    }
+    if (rc == RB_EINVAL) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
+    if (rc)
+        return rb_cli_fail(cmd, "%s (the schema is migrated; the retention is unchanged)",
+                           rb_error_detail());
+    if (r.retention_ms)
+        printf("retention: done rows deleted %lld ms after completion, at most %u per round\n",
+               (long long)r.retention_ms, r.batch_rows);
+    else
+        printf("retention: off (done rows kept)\n");
+    return RB_EXIT_OK;
+}
 
 int rb_pg_cmd_migrate(int argc, char **argv) {
+    const char *cmd = "pg migrate";
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
-    int rc = rb_pg_parse_options("pg migrate", migrate_help, "\nring options:\n", argc, argv, &cfg,
-                                 &ring, NULL, NULL, NULL, NULL);
+    migrate_opts o = {-1, 0};
+    int rc = rb_pg_parse_options(cmd, migrate_help, "\nring options:\n", argc, argv, &cfg, &ring,
+                                 migrate_option, &o, NULL, NULL);
     if (rc >= 0) return rc;
     /* queue_config records the algorithm, V, B, the hashes and the seed: anything else would
      * be taken here and then silently not used by the workers */
@@ -179,16 +247,17 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     if (rb_queue_ring_check(&ring.cfg)) /* bad input before connecting */
         return rb_cli_usage_error("pg migrate", "--%s", rb_error_detail());
     rb_queue *q;
-    if ((rc = rb_pg_open("pg migrate", &cfg, &q))) return rc;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     rc = rb_queue_migrate(q, ring.algo, &ring.cfg);
     if (rc == RB_EINVAL)
-        rc = rb_cli_usage_error("pg migrate", "%s", rb_error_detail());
+        rc = rb_cli_usage_error(cmd, "%s", rb_error_detail());
     else if (rc)
-        rc = rb_cli_fail("pg migrate", "%s", rb_error_detail());
+        rc = rb_cli_fail(cmd, "%s", rb_error_detail());
     else {
         const rb_config *c = rb_queue_ring_config(q);
         printf("schema %s ready: buckets=%u bucket_hash=%s seed=%llu\n", cfg.schema, c->n_buckets,
                c->bucket_hash->name, (unsigned long long)c->seed);
+        rc = migrate_retention(cmd, q, &o);
     }
     rb_queue_close(q);
     return rc;
@@ -325,7 +394,8 @@ static const char status_help[] =
     "\n"
     "Rows by status (pending, claimed, done, failed), effects, workers by status\n"
     "(alive, live = alive and heartbeat within its TTL by the database clock, dead,\n"
-    "left), and pending rows blocked behind a dead letter of their key (ordered mode).\n"
+    "left), pending rows blocked behind a dead letter of their key (ordered mode), and\n"
+    "the retention of done rows (retention_ms, 0 = off; retention_batch rows per round).\n"
     "With --dead-letters: the failed rows instead (id, key, attempts, claims, re-drives,\n"
     "last error, when), oldest first; `ringbench pg retry` re-drives them.\n"
     "  --dead-letters     list dead letters (up to --limit, default 100)\n"
@@ -427,17 +497,20 @@ int rb_pg_cmd_status(int argc, char **argv) {
         return rc ? rc : RB_EXIT_OK;
     }
     rb_queue_counts c;
-    if (rb_queue_counts_get(q, &c)) {
+    rb_queue_retention ret;
+    if (rb_queue_counts_get(q, &c) || rb_queue_retention_get(q, &ret)) {
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
         rb_queue_close(q);
         return rc;
     }
-    static const char *const names[] = {
-        "pending",       "claimed",      "done",         "failed",       "effects",
-        "workers_alive", "workers_live", "workers_dead", "workers_left", "blocked"};
+    /* retention_ms 0 = off (done rows kept) */
+    static const char *const names[] = {"pending",      "claimed",      "done",
+                                        "failed",       "effects",      "workers_alive",
+                                        "workers_live", "workers_dead", "workers_left",
+                                        "blocked",      "retention_ms", "retention_batch"};
     const int64_t v[] = {c.n_pending,      c.n_claimed,       c.n_done,         c.n_failed,
                          c.n_effects,      c.n_workers_alive, c.n_workers_live, c.n_workers_dead,
-                         c.n_workers_left, c.n_blocked};
+                         c.n_workers_left, c.n_blocked,       ret.retention_ms, ret.batch_rows};
     const size_t nf = sizeof v / sizeof v[0];
     if (o.fmt == RB_FMT_JSON) {
         json_t *obj = json_object();
@@ -455,6 +528,9 @@ int rb_pg_cmd_status(int argc, char **argv) {
     }
     for (size_t k = 0; o.fmt == RB_FMT_CSV && k < nf; k++)
         printf("%lld%s", (long long)v[k], k == nf - 1 ? "\n" : ",");
+    if (o.fmt == RB_FMT_TEXT && !ret.retention_ms)
+        printf("(retention off: done rows are kept; `ringbench pg migrate --retention-ms MS` sets "
+               "one)\n");
     if (o.fmt == RB_FMT_TEXT && c.n_failed)
         printf("(%lld dead letters: `ringbench pg status --dead-letters` lists them, `ringbench pg "
                "retry` re-drives them)\n",

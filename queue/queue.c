@@ -1153,7 +1153,55 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     rep->n_failed = strtoul(PQgetvalue(r, 0, 3), NULL, 10);
     if (!PQgetisnull(r, 0, 4)) rep->marked_dead = xstrdup(PQgetvalue(r, 0, 4));
     PQclear(r);
+    /* Retention: its own statement (its own short transaction) under the same lock. */
+    r = exec_retry(q, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK, NULL);
+    if (!r) { /* on an error the caller frees nothing */
+        free(rep->marked_dead);
+        rep->marked_dead = NULL;
+        return RB_EDB;
+    }
+    rep->n_purged = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
+    PQclear(r);
     return 0;
+}
+
+/* ---- retention (migration 006) ---- */
+
+int rb_queue_retention_validate(const rb_queue_retention *r) {
+    if (r->retention_ms != 0 && (r->retention_ms < RB_QUEUE_RETENTION_MIN_MS ||
+                                 r->retention_ms > RB_QUEUE_RETENTION_MAX_MS))
+        return rb_set_error(RB_EINVAL,
+                            "retention %lld ms must be off or %d to %lld ms (1 s to 10 years)",
+                            (long long)r->retention_ms, RB_QUEUE_RETENTION_MIN_MS,
+                            (long long)RB_QUEUE_RETENTION_MAX_MS);
+    if (r->batch_rows < 1 || r->batch_rows > RB_QUEUE_RETENTION_BATCH_MAX)
+        return rb_set_error(RB_EINVAL, "retention batch %u must be 1 to %u rows per round",
+                            r->batch_rows, RB_QUEUE_RETENTION_BATCH_MAX);
+    return 0;
+}
+
+int rb_queue_retention_get(rb_queue *q, rb_queue_retention *out) {
+    memset(out, 0, sizeof *out);
+    if (need_migrated(q)) return RB_EDB;
+    PGresult *r = exec_retry(q, rb_queue_sql("retention_read"), 0, NULL, PGRES_TUPLES_OK, NULL);
+    if (!r) return RB_EDB;
+    if (PQntuples(r) == 1) {
+        out->retention_ms = PQgetisnull(r, 0, 0) ? 0 : strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        out->batch_rows = (uint32_t)strtoul(PQgetvalue(r, 0, 1), NULL, 10);
+    }
+    PQclear(r);
+    return 0;
+}
+
+int rb_queue_retention_set(rb_queue *q, const rb_queue_retention *ret) {
+    int rc = rb_queue_retention_validate(ret);
+    if (rc) return rc;
+    if (need_migrated(q)) return RB_EDB;
+    char ms[24], batch[16];
+    snprintf(ms, sizeof ms, "%lld", (long long)ret->retention_ms);
+    snprintf(batch, sizeof batch, "%u", ret->batch_rows);
+    const char *params[] = {ret->retention_ms ? ms : NULL, batch};
+    return exec_cmd(q, rb_queue_sql("retention_set"), 2, params);
 }
 
 /* ---- status and explain ---- */

@@ -25,7 +25,8 @@
  *             the ring over them gives this worker's owned buckets.
  *   housekeep under pg_try_advisory_xact_lock: mark dead workers, release
  *             expired leases (run_at moves to now() so a reclaimed row queues
- *             behind the others; rows out of attempts become 'failed').
+ *             behind the others; rows out of attempts become 'failed'); with a
+ *             retention, delete done rows older than it (a bounded batch).
  *
  * All lease and liveness arithmetic happens in SQL with the database clock
  * (now()); the client clock is used only for local pacing (how often to
@@ -211,9 +212,10 @@ typedef struct rb_queue_item {
  * FROM unnest(arrays) ON CONFLICT (idempotency_key) DO NOTHING), so all rows
  * or none: on any error no row of the call is in the queue. *n_inserted (may
  * be NULL) gets the rows created; n minus that is the number of duplicate
- * idempotency keys (after a reconnect the statement may have committed before
- * the drop: its re-run then counts those rows as duplicates). Needs a
- * migrated schema. Memory: about twice the bytes of the items.
+ * idempotency keys (a key of a row in the inbox, or of a row completed before
+ * and deleted by retention: its effect row refuses it) (after a reconnect the statement may have
+ * committed before the drop: its re-run then counts those rows as duplicates). Needs a migrated
+ * schema. Memory: about twice the bytes of the items.
  */
 int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *n_inserted);
 
@@ -319,6 +321,7 @@ typedef struct rb_queue_housekeeping {
     size_t n_released;    /* expired leases released to pending */
     size_t n_failed;      /* expired leases out of attempts, now 'failed' */
     char *marked_dead;    /* comma-separated ids marked dead (malloc'd, or NULL) */
+    size_t n_purged;      /* done rows past the retention deleted (rb_queue_retention) */
 } rb_queue_housekeeping;
 
 /*
@@ -327,7 +330,9 @@ typedef struct rb_queue_housekeeping {
  * ttl_ms become 'dead' (dead_marked_by = this worker); claimed rows with
  * lease_expires_at < now() go back to pending with run_at = now(), or to
  * 'failed' when attempts >= max_attempts or claims >= max_row_claims. Losing the lock is not an
- * error (won_lock = 0). Free report->marked_dead with free().
+ * error (won_lock = 0). Then, when the queue has a retention, a second statement
+ * under the same lock deletes up to its batch of done rows past it (n_purged;
+ * queue/sql/retention_purge.sql). Free report->marked_dead with free().
  */
 int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *report);
 
@@ -435,6 +440,42 @@ void rb_queue_dead_letters_free(rb_queue_dead_letters *d);
  * *n_redriven (may be NULL) gets the count. 0, RB_EINVAL, RB_EDB, RB_ENOMEM.
  */
 int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t *n_redriven);
+
+/* ---- retention of done rows (issue 11, target 6; migration 006) ---- */
+
+#define RB_QUEUE_RETENTION_MIN_MS 1000                        /* 1 s */
+#define RB_QUEUE_RETENTION_MAX_MS (3650LL * 24 * 3600 * 1000) /* 10 years */
+#define RB_QUEUE_RETENTION_BATCH_MAX 100000u                  /* rows per round */
+#define RB_QUEUE_RETENTION_BATCH_DEFAULT 2000u
+
+/* The queue's retention (queue_config.retention_ms, retention_batch). */
+typedef struct rb_queue_retention {
+    int64_t retention_ms; /* 0 = off (done rows kept); else MIN..MAX ms since completed_at */
+    uint32_t batch_rows;  /* most done rows one housekeeping round deletes, 1..BATCH_MAX */
+} rb_queue_retention;
+
+/* rb_queue_retention_validate — 0, or RB_EINVAL with a detail naming the bad
+ * field (retention_ms 0 or MIN..MAX, batch_rows 1..BATCH_MAX). Pure. */
+int rb_queue_retention_validate(const rb_queue_retention *r);
+
+/*
+ * rb_queue_retention_get — the retention recorded in queue_config into *out.
+ * Needs a schema at the binary's version (else RB_EDB with the migrate hint).
+ * 0, RB_EDB.
+ */
+int rb_queue_retention_get(rb_queue *q, rb_queue_retention *out);
+
+/*
+ * rb_queue_retention_set — record `r` in queue_config (validated first:
+ * RB_EINVAL, nothing changed). Every housekeeper applies it from its next round:
+ * done rows whose completed_at is older than now() - retention_ms (database
+ * clock) are deleted, at most batch_rows per round, oldest first; pending,
+ * claimed and failed rows never; effects are kept, and a re-enqueue of a
+ * deleted row's idempotency key creates no row (its effect row refuses it;
+ * queue/README.md, "Retention", states the guarantee and its window).
+ * 0, RB_EINVAL, RB_EDB.
+ */
+int rb_queue_retention_set(rb_queue *q, const rb_queue_retention *r);
 
 #ifdef __cplusplus
 }

@@ -265,6 +265,7 @@ static int duties(run *r) {
               hk.n_released, hk.n_failed);
     r->st->n_marked_dead += hk.n_marked_dead;
     r->st->n_released += hk.n_released;
+    r->st->n_purged += hk.n_purged;
     free(hk.marked_dead);
     return 0;
 }

@@ -122,6 +122,7 @@ typedef struct rb_worker_stats {
     uint64_t n_complete_tx; /* completion statements */
     uint64_t n_chained;     /* of those, committed with the next claim (opts.chain) */
     uint64_t n_marked_dead, n_released, n_membership_changes;
+    uint64_t n_purged; /* done rows past the queue's retention this worker's rounds deleted */
     uint64_t n_heartbeats, n_extensions; /* keeper statements */
     uint64_t elapsed_ms;
 } rb_worker_stats;

@@ -74,6 +74,8 @@ static const char usage_text[] =
     "  --backlog-secs S measured seconds per backlog size and mode\n"
     "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
     "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
+    "  --soak-retention-ms MS  retention of done rows during the soak (default 10000;\n"
+    "                   `pg migrate --retention-ms`); off again after it\n"
     "  --kills N        SIGKILLs in the crash run\n"
     "  --out DIR        results folder (default results/pgbench-<date>)\n"
     "  --format md|json what goes to stdout (default md)\n";
@@ -143,7 +145,8 @@ static void params_init(rbb_params *p) {
     p->crash_heartbeat_ms = 150;
     p->backlog_workers = 2;
     p->backlog_batch = 8;
-    p->backlog_hot_every = 10; /* the hot key holds 10% of the backlog */
+    p->backlog_hot_every = 10;    /* the hot key holds 10% of the backlog */
+    p->soak_retention_ms = 10000; /* done rows kept 10 s: the inbox holds ~10 s of work */
     set_profile(p, "full");
 }
 
@@ -273,6 +276,7 @@ static const numeric_opt numeric_opts[] = {
     {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600},
     {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600},
     {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400},
+    {"--soak-retention-ms", 'u', offsetof(rbb_params, soak_retention_ms), 1000, 315360000000.0},
     {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600},
     {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS},
 };
@@ -732,7 +736,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         n_bad += bad < 0 ? 1 : bad;
     }
     if (p->soak_s > 0) {
-        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s\n", p->soak_s);
+        fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s, retention %llu ms\n",
+                p->soak_s, (unsigned long long)p->soak_retention_ms);
         if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
             fprintf(stderr, "pg bench: soak failed: %s\n", err);
             n_bad++;

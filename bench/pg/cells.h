@@ -63,8 +63,9 @@ typedef struct rbb_params {
     uint64_t backlogs[RBB_MAX_LIST]; /* the backlog sweep (--backlog); none when n_backlogs = 0 */
     size_t n_backlogs;
     uint32_t backlog_workers, backlog_batch, backlog_hot_every;
-    double backlog_s; /* measured seconds per (backlog, mode) */
-    double soak_s;    /* the soak run (--soak); 0: none */
+    double backlog_s;           /* measured seconds per (backlog, mode) */
+    double soak_s;              /* the soak run (--soak); 0: none */
+    uint64_t soak_retention_ms; /* retention of done rows during the soak (--soak-retention-ms) */
 } rbb_params;
 
 /* One matrix cell: mode x W x batch x distribution. */
@@ -159,6 +160,7 @@ typedef struct rbb_soak_interval {
     uint64_t n_pending;    /* of those, pending */
     uint64_t n_dead_tup;   /* pg_stat_user_tables.n_dead_tup, inbox + effects */
     uint64_t inbox_bytes;  /* pg_total_relation_size('inbox') */
+    uint64_t n_autovacuum; /* autovacuums of inbox so far (pg_stat_user_tables) */
 } rbb_soak_interval;
 
 #define RBB_MAX_SOAK_INTERVALS 64
@@ -174,6 +176,9 @@ typedef struct rbb_soak {
     double last_vs_first; /* rows/s of the last interval / the first */
     uint64_t n_rows, n_lost, n_duplicates;
     char autovacuum[512]; /* the server's autovacuum settings and inbox's reloptions */
+    /* the retention in effect (queue_config; set by the soak, off again after it) */
+    uint64_t retention_ms;
+    uint32_t retention_batch;
     int failed;
 } rbb_soak;
 

@@ -9,7 +9,9 @@
  * Duplicates are counted three ways, any of which must stay 0: effect rows
  * beyond one per inbox row; effect rows whose lease_generation is not the
  * row's final one or whose row is not done (a stale completion that landed);
- * and, per cell, completions the workers saw succeed minus rows done.
+ * and, per cell, completions the workers saw succeed minus rows done. An effect
+ * whose row is gone belongs to a done row deleted by retention (the soak's): the
+ * protocol deletes no other row.
  */
 #include <errno.h>
 #include <signal.h>
@@ -76,6 +78,17 @@ int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_siz
 void rbb_queue_finish(void) {
     free(driver_conninfo);
     driver_conninfo = NULL;
+}
+
+int rbb_queue_set_retention(uint64_t retention_ms, uint32_t batch_rows, char *err,
+                            size_t err_size) {
+    rb_queue *q = NULL;
+    rb_queue_retention r = {(int64_t)retention_ms, batch_rows};
+    int rc = driver_open(&q);
+    if (!rc) rc = rb_queue_retention_set(q, &r);
+    if (rc) snprintf(err, err_size, "retention: %s", rb_error_detail());
+    rb_queue_close(q);
+    return rc ? -1 : 0;
 }
 
 int rbb_queue_reset(PGconn *c, char *err, size_t err_size) {
@@ -173,8 +186,8 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
     o->n_duplicates =
         q_u64(c,
               "SELECT (SELECT count(*) - count(DISTINCT inbox_id) FROM effects) + (SELECT "
-              "count(*) FROM effects e LEFT JOIN inbox i ON i.id = e.inbox_id WHERE i.id IS NULL "
-              "OR i.status <> 'done' OR i.lease_generation <> e.lease_generation)",
+              "count(*) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE "
+              "i.status <> 'done' OR i.lease_generation <> e.lease_generation)",
               &ok);
     o->n_completed_no_effect = q_u64(c,
                                      "SELECT count(*) FROM inbox i WHERE status = 'done' AND "

@@ -81,6 +81,10 @@ typedef struct rbb_queue_counts {
 } rbb_queue_counts;
 int rbb_queue_count(PGconn *c, rbb_queue_counts *out, char *err, size_t err_size);
 
+/* Record the queue's retention of done rows (rb_queue_retention_set, through the
+ * driver's own session): retention_ms 0 = off. 0, or -1 with err. */
+int rbb_queue_set_retention(uint64_t retention_ms, uint32_t batch_rows, char *err, size_t err_size);
+
 /* reset + fill n_rows (keys: dist over n_keys, seed) + settle. 0 or -1. */
 int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
                     uint64_t seed, const char *tag, char *err, size_t err_size);

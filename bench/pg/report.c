@@ -124,6 +124,8 @@ static json_t *json_params(const rbb_params *p) {
     rb_json_set(o, "pgbench_group_s", G(p->pgbench_group_s));
     rb_json_set(o, "repeats", U(p->repeats));
     rb_json_set(o, "pgbench_drift_max", F(RBB_DRIFT_MAX, 2));
+    rb_json_set(o, "soak_s", G(p->soak_s));
+    rb_json_set(o, "soak_retention_ms", U(p->soak_retention_ms));
     rb_json_set(o, "completion",
                 S(p->complete_each ? "one commit per row"
                   : p->chain       ? "one commit per batch, shared with the next claim"
@@ -391,6 +393,8 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(o, "n_duplicates", U(s->n_duplicates));
     rb_json_set(o, "last_vs_first", F(s->last_vs_first, 3));
     rb_json_set(o, "wanted_last_vs_first", json_real(0.9));
+    rb_json_set(o, "retention_ms", U(s->retention_ms));
+    rb_json_set(o, "retention_batch", U(s->retention_batch));
     rb_json_set(o, "autovacuum", S(s->autovacuum));
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
@@ -401,6 +405,7 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "n_pending", U(v->n_pending));
         rb_json_set(x, "n_dead_tup", U(v->n_dead_tup));
         rb_json_set(x, "inbox_bytes", U(v->inbox_bytes));
+        rb_json_set(x, "n_autovacuum", U(v->n_autovacuum));
         rb_json_push(iv, x);
     }
     rb_json_set(o, "intervals", iv);
@@ -525,13 +530,22 @@ static void md_soak(FILE *f, const rbb_soak *s) {
         fprintf(f, "**failed** (see stderr of the run)\n");
         return;
     }
-    fprintf(f, "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB |\n"
-               "|---:|---:|---:|---:|---:|---:|\n");
+    if (s->retention_ms)
+        fprintf(f,
+                "Retention in effect: done rows deleted by the housekeepers %llu ms after "
+                "completion, at most %u per round (`pg migrate --retention-ms`; effects kept).\n\n",
+                (unsigned long long)s->retention_ms, s->retention_batch);
+    else
+        fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
+    fprintf(f,
+            "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB | autovacuums |\n"
+            "|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++)
-        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f |\n", s->iv[i].t_end_s,
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
                 s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
                 (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_dead_tup,
-                (double)s->iv[i].inbox_bytes / 1048576.0);
+                (double)s->iv[i].inbox_bytes / 1048576.0,
+                (unsigned long long)s->iv[i].n_autovacuum);
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",

@@ -41,13 +41,5 @@ PY
 [[ $rc == 0 ]] || { tail -5 "$TMP/bench.err" >&2; fail "ringbench pg bench --$profile: exit $rc, expected 0"; }
 # the JSON it wrote validates against results/schema/pgbench.schema.json (issue 14 §6)
 mkdir -p "$TMP/stdout" && cp "$TMP/bench.json" "$TMP/stdout/pgbench.json"
-set +e
-"$RB_SCRIPTS/check-schema" "$out" "$TMP/stdout" >"$TMP/schema.out"
-src=$?
-set -e
-case $src in
-  0) ;;
-  77) echo "NOTE: schemas not checked: $(cat "$TMP/schema.out")" ;;
-  *) fail "scripts/check-schema: the pgbench JSON does not validate (above)" ;;
-esac
+check_schema "the pgbench JSON" "$out" "$TMP/stdout"
 echo "PASS [$TEST]: $(grep -c '"mode"' "$TMP/bench.json") cells, crash run: 0 duplicates, 0 lost"

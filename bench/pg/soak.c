@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db.h"
+#include "queue.h"
 #include "soak.h"
 
 #define SOAK_WORKERS 4
@@ -39,6 +40,10 @@ static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) 
                     "relname IN ('inbox', 'effects') AND schemaname = current_schema()");
     if (!rc)
         rc = u64_of(c, &iv->inbox_bytes, err, err_size, "SELECT pg_total_relation_size('inbox')");
+    if (!rc)
+        rc = u64_of(c, &iv->n_autovacuum, err, err_size,
+                    "SELECT coalesce(sum(autovacuum_count), 0) FROM pg_stat_user_tables WHERE "
+                    "relname = 'inbox' AND schemaname = current_schema()");
     return rc;
 }
 
@@ -71,6 +76,9 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
         return snprintf(err, err_size, "out of memory"), s->failed = 1, -1;
     int rc = rbb_queue_fresh(c, s->backlog, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed + 7,
                              "soak", err, err_size);
+    s->retention_ms = p->soak_retention_ms;
+    s->retention_batch = RB_QUEUE_RETENTION_BATCH_DEFAULT;
+    if (!rc) rc = rbb_queue_set_retention(s->retention_ms, s->retention_batch, err, err_size);
     uint64_t n_enqueued = s->backlog, n_fills = 0;
     autovacuum_settings(c, s->autovacuum, sizeof s->autovacuum);
     rbb_worker_spec spec = {.conninfo = conninfo,
@@ -127,11 +135,17 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
         rbb_child_free(&ch[i]);
     }
     rbb_keys_free(&keys);
+    /* retention off again, so the bench's later runs on this queue keep their done rows */
+    char off_err[256];
+    if (rbb_queue_set_retention(0, RB_QUEUE_RETENTION_BATCH_DEFAULT, off_err, sizeof off_err) &&
+        !rc)
+        rc = -1, snprintf(err, err_size, "%s", off_err);
     rbb_queue_counts after;
     if (!rc) rc = rbb_queue_count(c, &after, err, err_size);
     if (rc) return s->failed = 1, -1;
-    s->n_rows = after.n_completed;
-    uint64_t accounted = after.n_completed + after.n_pending + after.n_failed;
+    /* done rows past the retention are deleted; their effect rows stay, one per row done */
+    s->n_rows = after.n_effects;
+    uint64_t accounted = after.n_effects + after.n_pending + after.n_failed;
     s->n_lost = (n_enqueued > accounted ? n_enqueued - accounted : 0) + after.n_claimed;
     s->n_duplicates = after.n_duplicates;
     if (s->n_intervals >= 2 && s->iv[0].rows_per_s > 0)

@@ -85,3 +85,16 @@ wait_ok() {
 
 # field NAME KEY — a key=value field from a worker's text summary.
 field() { grep -o "\b$2=[0-9.]*" "$TMP/$1.out" | head -1 | cut -d= -f2; }
+
+# check_schema WHAT PATH... — scripts/check-schema on PATHs (files or folders): fail naming
+# WHAT when a JSON file does not validate; a note when python3-jsonschema is missing (77).
+check_schema() {
+    local what=$1 src=0
+    shift
+    "$RB_SCRIPTS/check-schema" "$@" >"$TMP/schema.out" 2>&1 || src=$?
+    case $src in
+    0) ;;
+    77) echo "NOTE: schemas not checked: $(cat "$TMP/schema.out")" ;;
+    *) cat "$TMP/schema.out" >&2; fail "scripts/check-schema: $what does not validate (above)" ;;
+    esac
+}

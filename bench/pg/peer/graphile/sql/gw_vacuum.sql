@@ -1,0 +1,2 @@
+-- After a fill: no dead tuples, fresh statistics (as `pg bench` does after its fill).
+VACUUM ANALYZE graphile_worker._private_jobs;

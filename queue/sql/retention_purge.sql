@@ -1,0 +1,23 @@
+-- retention_purge.sql — one retention round (migration 006), in one statement (one
+-- transaction) under the housekeeper's pg_try_advisory_xact_lock (housekeep.sql's lock: one
+-- housekeeper at a time): delete up to queue_config.retention_batch done rows completed more
+-- than queue_config.retention_ms ago (database clock), oldest first, through
+-- inbox_done_completed (a round reads about retention_batch index entries). Pending, claimed
+-- and failed rows are never deleted. A done row is deleted only while its effect row (same
+-- idempotency key) exists: that row keeps the key, and the inbox_done_key trigger skips a
+-- re-enqueue of it (queue/README.md, "Retention"). Retention off (NULL): the cutoff is NULL
+-- and nothing is deleted. Returns (lock won, rows deleted).
+WITH lock AS MATERIALIZED (
+    SELECT pg_try_advisory_xact_lock(29282, hashtext(current_schema())) AS won),
+old AS MATERIALIZED (
+    SELECT i.id FROM inbox i
+    WHERE i.status = 'done'
+      AND i.completed_at < (SELECT now() - retention_ms * interval '1 millisecond'
+                            FROM queue_config)
+      AND (SELECT won FROM lock)
+      AND EXISTS (SELECT 1 FROM effects e WHERE e.idempotency_key = i.idempotency_key)
+    ORDER BY i.completed_at
+    LIMIT (SELECT retention_batch FROM queue_config)),
+gone AS (
+    DELETE FROM inbox i USING old WHERE i.id = old.id AND i.status = 'done' RETURNING 1)
+SELECT (SELECT won FROM lock), (SELECT count(*) FROM gone)
