@@ -183,20 +183,19 @@ static int migrate_option(const char *cmd, void *ctx, int argc, char **argv, int
     const char *v = argv[++*i];
     uint64_t ms = 0;
     if (strcmp(opt, "--retention-batch") == 0) {
-        if (rb_cli_parse_u32(v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) {
-            rb_cli_usage_error(cmd,
-                               "--retention-batch must be a whole number from 1 to %u, got '%s'",
-                               RB_QUEUE_RETENTION_BATCH_MAX, v);
-            return -1;
-        }
+        if (rb_cli_u32_arg(cmd, opt, v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) return -1;
     } else if (strcmp(v, "off") == 0) {
         o->retention_ms = 0;
-    } else if (rb_cli_parse_u64(v, &ms) || ms < RB_QUEUE_RETENTION_MIN_MS ||
-               ms > (uint64_t)RB_QUEUE_RETENTION_MAX_MS) {
+    } else if (rb_cli_whole(v, RB_QUEUE_RETENTION_MIN_MS, (uint64_t)RB_QUEUE_RETENTION_MAX_MS,
+                            &ms)) {
         rb_cli_usage_error(cmd,
-                           "--retention-ms must be off or a whole number of ms from %d to %lld, "
-                           "got '%s'",
-                           RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS, v);
+                           "--retention-ms must be off or a whole number of ms from %d to %lld "
+                           "(%s), got '%s'",
+                           RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS,
+                           rb_cli_whole(v, 0, UINT64_MAX, &ms) == RB_CLI_NOT_WHOLE
+                               ? "not a whole number"
+                               : "out of range",
+                           v);
         return -1;
     } else {
         o->retention_ms = (int64_t)ms;

@@ -65,6 +65,9 @@ usage "^ringbench pg bench: --repeats: 10 is out of range \(1\.\.9\)$" bench "${
 usage "^ringbench pg bench: --secs must be a number from 0.1 to 3600, got 'x'$" bench "${dbb[@]}" --secs x
 usage "^ringbench pg migrate: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)$" migrate "${db[@]}" --vnodes 99999999999999999999
 
+usage "^ringbench pg migrate: --retention-batch: 100001 is out of range \(1\.\.100000\)$" migrate "${db[@]}" --retention-batch 100001
+usage "^ringbench pg migrate: --retention-ms must be off or a whole number of ms from 1000 to 315360000000 \(out of range\), got '99999999999999999999'$" migrate "${db[@]}" --retention-ms 99999999999999999999
+
 # 2. comma lists: an empty item by position, a repeated item, a bad one by position.
 usage "^ringbench pg bench: --workers: item 2 of '1,,2' is empty \(items count from 1\)$" bench "${dbb[@]}" --workers 1,,2
 usage "^ringbench pg bench: --workers: '2' is listed twice \(items 1 and 2\)$" bench "${dbb[@]}" --workers 2,2
