@@ -97,9 +97,16 @@ static int parse(int argc, char **argv, gate_params *p) {
                 return 2;
             }
             p->algo = v;
-        } else if (rb_cli_parse_u32(v, 1, 10000000, target)) {
-            fprintf(stderr, "ringbench-gate-workload: %s must be 1..10000000, got '%s'\n", opt, v);
-            return 2;
+        } else {
+            uint64_t x;
+            int rc = rb_cli_whole(v, 1, 10000000, &x);
+            if (rc) {
+                char msg[256];
+                rb_cli_whole_message(opt, v, rc, 1, 10000000, msg, sizeof msg);
+                fprintf(stderr, "ringbench-gate-workload: %s\n", msg);
+                return 2;
+            }
+            *target = (uint32_t)x;
         }
     }
     return 0;

@@ -427,10 +427,12 @@ int parse_options(int *argc, char **argv) {
         if (std::strncmp(a, "--keys=", 7) == 0) {
             g_opt.keys_path = a + 7;
         } else if (std::strncmp(a, "--n-keys=", 9) == 0) {
-            uint32_t n;
-            if (rb_cli_parse_u32(a + 9, 1, 100000000, &n)) {
-                std::fprintf(stderr, "ringbench-bench: --n-keys must be 1..100000000, got '%s'\n",
-                             a + 9);
+            uint64_t n;
+            int rc = rb_cli_whole(a + 9, 1, 100000000, &n);
+            if (rc) {
+                char msg[256];
+                rb_cli_whole_message("--n-keys", a + 9, rc, 1, 100000000, msg, sizeof msg);
+                std::fprintf(stderr, "ringbench-bench: %s\n", msg);
                 return 2;
             }
             g_opt.n_generated = n, n_keys_set = true;

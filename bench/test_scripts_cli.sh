@@ -54,4 +54,32 @@ if [ -x "$BUILD/bench/ringbench-bench" ]; then
     rc=$?
     if [ "$rc" -eq 1 ]; then pass; else fail "ringbench-bench: stdout /dev/full: got exit $rc, expected 1"; fi
 fi
+# --out that cannot be a folder: every script that takes --out exits 2 with one line naming
+# the folder (scripts/out-dir, as `ringbench pg bench` / `pg chaos` through rb_cli_out_dir),
+# before any work; before, hyperfine, bench and fuzz exited 1 with mkdir's message, run 1.
+touch "$tmp/a-file"
+out_bad() { # out_bad SCRIPT OUT ARGS... — exit 2, one stderr line "cannot create --out folder"
+    s=$1 o=$2
+    shift 2
+    "$SCRIPTS/$s" --out "$o" "$@" >/dev/null 2>"$tmp/err" </dev/null
+    rc=$?
+    n_err=$(wc -l <"$tmp/err" | tr -d ' ')
+    if [ "$rc" -eq 2 ] && [ "$n_err" -eq 1 ] && grep -q "^scripts/$s: cannot create --out folder '" "$tmp/err"; then
+        pass
+    else
+        fail "$s --out $o: got exit $rc, $n_err stderr lines ($(head -c 300 "$tmp/err")); expected exit 2, one line 'scripts/$s: cannot create --out folder ...'"
+    fi
+}
+for o in /dev/null/x "$tmp/a-file"; do
+    command -v hyperfine >/dev/null && out_bad hyperfine "$o" --build "$BUILD" --n-keys 10 --runs 1
+    [ -x "$BUILD/bench/ringbench-bench" ] && out_bad bench "$o" --build "$BUILD" --smoke
+    out_bad fuzz "$o" --build "$tmp/fuzz-build" --seconds 1
+    out_bad bench-enqueue "$o" --build "$BUILD" --rows 10
+    out_bad run "$o/run" --smoke --no-bootstrap --no-pg --build "$BUILD"
+done
+out_bad run "$tmp/a-file" --smoke --no-bootstrap --no-pg --build "$BUILD"
+# the helper itself: a missing folder is made with its parents, a good one is kept
+"$SCRIPTS/out-dir" t "$tmp/made/a/b" 2>"$tmp/err"
+rc=$?
+if [ "$rc" -eq 0 ] && [ -d "$tmp/made/a/b" ]; then pass; else fail "out-dir on a new nested folder: exit $rc, $(cat "$tmp/err")"; fi
 expect_done test_scripts_cli

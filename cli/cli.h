@@ -92,6 +92,16 @@ int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc
 extern const char rb_cli_format_help[];
 
 /*
+ * rb_cli_out_dir — the output folder `path` of option `opt` (e.g. "--out"):
+ * created with its parents when missing (mkdir -p) and checked to be a
+ * writable folder, before the command does any work. 0, or prints
+ * "ringbench CMD: cannot create --out folder 'P': <reason>" and returns
+ * RB_EXIT_USAGE (exit 2: the folder named cannot be one). Every command with
+ * an output folder uses it (pg bench, pg chaos).
+ */
+int rb_cli_out_dir(const char *cmd, const char *opt, const char *path);
+
+/*
  * rb_cli_finish_output — flush stdout and check it for a write error (closed
  * or full): 0 when all output was written, else prints "ringbench CMD:
  * writing output: <reason>" and returns RB_EXIT_FAILURE. main() calls it
@@ -135,11 +145,67 @@ int rb_out_end(rb_out *o, const char *cmd);
 int rb_cli_parse_format(const char *s, int allow_md, rb_format *out);
 
 /*
- * rb_cli_parse_u32 / rb_cli_parse_u64 — a whole decimal number in
- * [min, max] (no sign, no trailing bytes, no overflow). 0 or -1.
+ * rb_cli_whole — the one reader of whole numbers on the command line: `s`
+ * must be decimal digits only (no sign, spaces or trailing bytes). Returns 0
+ * with *out set when its value is in [min, max]; RB_CLI_NOT_WHOLE when s is
+ * not a whole number; RB_CLI_OUT_OF_RANGE when it is one but outside
+ * [min, max], including past 2^64 - 1 ("99999999999999999999"). Prints
+ * nothing; *out untouched on failure.
+ */
+#define RB_CLI_NOT_WHOLE (-1)
+#define RB_CLI_OUT_OF_RANGE (-2)
+int rb_cli_whole(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * rb_cli_whole_message — the message for rb_cli_whole's failure `rc` on `s`,
+ * for the value called `what` (an option name, "--eps item 2", "member 0
+ * weight"), into buf (snprintf rules; returns the length needed):
+ *   RB_CLI_NOT_WHOLE:    "WHAT must be a whole number from MIN to MAX, got 'S'"
+ *   RB_CLI_OUT_OF_RANGE: "WHAT: S is out of range (MIN..MAX)"
+ * The range printed is the range checked: callers pass the same min and max
+ * to both, so the message cannot name another option's range.
+ */
+size_t rb_cli_whole_message(const char *what, const char *s, int rc, uint64_t min, uint64_t max,
+                            char *buf, size_t size);
+
+/*
+ * rb_cli_u64_arg / rb_cli_u32_arg — rb_cli_whole of `s` in [min, max] into
+ * *out: 0, or prints "ringbench CMD: <rb_cli_whole_message>" and returns -1
+ * (exit 2). Every whole-number option of the CLI goes through these.
+ */
+int rb_cli_u64_arg(const char *cmd, const char *what, const char *s, uint64_t min, uint64_t max,
+                   uint64_t *out);
+int rb_cli_u32_arg(const char *cmd, const char *what, const char *s, uint32_t min, uint32_t max,
+                   uint32_t *out);
+
+/*
+ * rb_cli_parse_u32 / rb_cli_parse_u64 — rb_cli_whole without the reason:
+ * 0, or -1 (not a whole number, or outside [min, max]). Prints nothing.
  */
 int rb_cli_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 int rb_cli_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * rb_cli_list — the items of a comma-separated option value ("5,10,25"),
+ * in order; items point into storage. rb_cli_list_split fills it: an empty
+ * value, an empty item ("5,,10", ",5", "5,") or more than max_items items is
+ * a usage error naming the option and the item's position, counted from 1
+ * ("--eps: item 2 of '5,,10' is empty (items count from 1)"): 0, or -1 after
+ * printing (nothing to free). rb_cli_list_unique: 0 when no two items are
+ * equal, else prints "--modes: 'ordered' is listed twice (items 1 and 3)"
+ * and returns -1. Lists of numbers compare values instead (5 and 05 are the
+ * same): verify/cmd_verify.c, bench/pg/bench.c. Free with rb_cli_list_free.
+ */
+typedef struct rb_cli_list {
+    char **items;
+    size_t n;
+    char *storage;
+} rb_cli_list;
+
+int rb_cli_list_split(const char *cmd, const char *opt, const char *spec, size_t max_items,
+                      rb_cli_list *out);
+int rb_cli_list_unique(const char *cmd, const char *opt, const rb_cli_list *l);
+void rb_cli_list_free(rb_cli_list *l);
 
 /*
  * rb_cli_parse_double — a finite decimal number (strtod syntax, whole string).
@@ -150,7 +216,9 @@ int rb_cli_parse_double(const char *s, double *out);
 /*
  * rb_member_list — members parsed from "id[=weight],id[=weight],...". Ids
  * may contain ':' (e.g. "s1:1"); the weight follows the last '='. Each id is
- * a non-empty byte string without ','; weight 1 when absent. Owns the ids.
+ * a non-empty byte string without ','; weight 1 when absent, else a whole
+ * number 1 .. RB_MAX_WEIGHT (the message of a bad one names the member, from
+ * 0, and that range). Owns the ids.
  */
 typedef struct rb_member_list {
     rb_member *members;
@@ -189,6 +257,17 @@ void rb_key_list_free(rb_key_list *l);
 int rb_cli_read_keys(const char *cmd, int n, char **argv, const rb_hash *h, rb_key_list *out);
 
 /*
+ * rb_text_field — write bytes for a human reader (text tables, the one-line
+ * messages of rb_cli_usage_error / rb_cli_fail): bytes from 0x20 up (UTF-8
+ * included) as they are; control bytes (below 0x20, and DEL) as C escapes
+ * \r \n \t or \xNN, so a value stays on its line and a CR cannot
+ * overwrite what was printed before it; then spaces up to `width` columns
+ * (bytes written; 0: no padding). A backslash is written as is. The data
+ * formats (json, csv, text rows of `hash`/`owner`) keep the bytes instead.
+ */
+void rb_text_field(FILE *f, const void *data, size_t len, int width);
+
+/*
  * rb_csv_field — write bytes as an RFC 4180 CSV field (quoted when needed). JSON strings:
  * rb_json_bytes (cli/json_out.h).
  */
@@ -203,11 +282,25 @@ void rb_csv_field(FILE *f, const void *data, size_t len);
  * usage error (exit 2). Defaults from rb_config_init; --hash sets both hashes
  * unless --bucket-hash is given.
  */
+/* Bits of rb_cli_ring.given: which ring options the command line gave. */
+enum {
+    RB_RING_OPT_ALGO = 1u << 0,
+    RB_RING_OPT_MEMBERS = 1u << 1,
+    RB_RING_OPT_VNODES = 1u << 2,
+    RB_RING_OPT_BUCKETS = 1u << 3,
+    RB_RING_OPT_HASH = 1u << 4,
+    RB_RING_OPT_BUCKET_HASH = 1u << 5,
+    RB_RING_OPT_SEED = 1u << 6,
+    RB_RING_OPT_TABLE_SOURCE = 1u << 7,
+    RB_RING_OPT_PARAM = 1u << 8,
+};
+
 typedef struct rb_cli_ring {
     const rb_algo *algo;
     rb_config cfg;
     const char *members_spec;
     int bucket_hash_set;
+    unsigned given; /* RB_RING_OPT_* of the options given */
 } rb_cli_ring;
 
 void rb_cli_ring_init(rb_cli_ring *o);
@@ -229,10 +322,12 @@ void rb_cli_print_algos(FILE *f);
 
 /*
  * rb_cli_ring_check_params — the --param values of `o` against the
- * algorithms algos[0..n) a command will build (and the table source when
- * `table` is one of them): 0, or prints one usage line ("unknown parameter
- * 'x' (parameters: maglev table_size)", "maglev: --param table_size=65536:
- * 65536 is not prime") and returns -1 (exit 2).
+ * algorithms algos[0..n) a command will build (and the table source when one
+ * of them builds from it: RB_ALGO_READS_SOURCE, table and bounded): 0, or
+ * prints one usage line ("unknown parameter 'x' (parameters: maglev
+ * table_size)", "maglev: --param table_size=65536: 65536 is not prime",
+ * "--table-source does not apply to --algo binary ...") and returns -1
+ * (exit 2).
  */
 int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_algo *const *algos,
                              size_t n);

@@ -91,10 +91,7 @@ static int hash_option(const char *cmd, void *ctx, int argc, char **argv, int *i
         rb_cli_usage_error(cmd, "%s", rb_error_detail());
         return -1;
     }
-    if (is_seed && rb_cli_parse_u64(v, &o->seed)) {
-        rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-        return -1;
-    }
+    if (is_seed && rb_cli_u64_arg(cmd, "--seed", v, 0, UINT64_MAX, &o->seed)) return -1;
     return 1;
 }
 
@@ -149,11 +146,7 @@ static int owner_option(const char *cmd, void *ctx, int argc, char **argv, int *
     if (strcmp(argv[*i], "--replicas") == 0) {
         const char *v = rb_cli_opt_value(cmd, argc, argv, i);
         if (!v) return -1;
-        if (rb_cli_parse_u32(v, 1, RB_MAX_MEMBERS, &o->replicas)) {
-            rb_cli_usage_error(cmd, "--replicas needs a whole number >= 1, got '%s'", v);
-            return -1;
-        }
-        return 1;
+        return rb_cli_u32_arg(cmd, "--replicas", v, 1, RB_MAX_MEMBERS, &o->replicas) ? -1 : 1;
     }
     return ring_option(cmd, ctx, argc, argv, i);
 }

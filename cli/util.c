@@ -5,12 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
 
+/* The message goes through rb_text_field: a CR or newline from a key, an id or a server
+ * message cannot break the one line or overwrite its start. */
 static void vreport(const char *cmd, const char *fmt, va_list ap) {
+    char msg[2048];
+    int n = vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    while (len && msg[len - 1] == '\n') /* a server message's own line end */
+        len--;
     fprintf(stderr, "ringbench %s: ", cmd);
-    vfprintf(stderr, fmt, ap);
+    rb_text_field(stderr, msg, len, 0);
     fputc('\n', stderr);
+}
+
+void rb_text_field(FILE *f, const void *data, size_t len, int width) {
+    const unsigned char *p = data;
+    int written = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = p[i];
+        if (c >= 0x20 && c != 0x7F) {
+            fputc(c, f), written++;
+            continue;
+        }
+        const char *named = c == '\r' ? "\\r" : c == '\n' ? "\\n" : c == '\t' ? "\\t" : NULL;
+        written += named ? fprintf(f, "%s", named) : fprintf(f, "\\x%02x", c);
+    }
+    for (; written < width; written++)
+        fputc(' ', f);
 }
 
 int rb_cli_usage_error(const char *cmd, const char *fmt, ...) {
@@ -91,6 +117,35 @@ int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc
     return 1;
 }
 
+/* mkdir -p: 0, or -1 with errno. */
+static int mkdir_parents(const char *path) {
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, -1;
+    for (char *s = buf + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+        *s = '/';
+    }
+    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+int rb_cli_out_dir(const char *cmd, const char *opt, const char *path) {
+    struct stat st;
+    errno = 0;
+    const char *why = NULL;
+    if (!*path)
+        why = "empty path";
+    else if (mkdir_parents(path) || stat(path, &st))
+        why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "it exists and is not a folder";
+    else if (access(path, W_OK | X_OK))
+        why = strerror(errno);
+    if (!why) return 0;
+    return rb_cli_usage_error(cmd, "cannot create %s folder '%s': %s", opt, path, why);
+}
+
 int rb_cli_finish_output(const char *cmd) {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
@@ -126,21 +181,105 @@ int rb_cli_parse_format(const char *s, int allow_md, rb_format *out) {
     return -1;
 }
 
-int rb_cli_parse_u64(const char *s, uint64_t *out) {
-    if (!s || *s < '0' || *s > '9') return -1;
+int rb_cli_whole(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
+    if (!s || !*s) return RB_CLI_NOT_WHOLE;
+    for (const char *p = s; *p; p++)
+        if (*p < '0' || *p > '9') return RB_CLI_NOT_WHOLE;
     errno = 0;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || *end) return -1;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE || v < min || v > max) return RB_CLI_OUT_OF_RANGE; /* past 2^64 - 1 too */
     *out = v;
     return 0;
 }
 
-int rb_cli_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out) {
+size_t rb_cli_whole_message(const char *what, const char *s, int rc, uint64_t min, uint64_t max,
+                            char *buf, size_t size) {
+    int w = rc == RB_CLI_OUT_OF_RANGE
+                ? snprintf(buf, size, "%s: %s is out of range (%llu..%llu)", what, s,
+                           (unsigned long long)min, (unsigned long long)max)
+                : snprintf(buf, size, "%s must be a whole number from %llu to %llu, got '%s'", what,
+                           (unsigned long long)min, (unsigned long long)max, s);
+    return w < 0 ? 0 : (size_t)w;
+}
+
+int rb_cli_u64_arg(const char *cmd, const char *what, const char *s, uint64_t min, uint64_t max,
+                   uint64_t *out) {
+    int rc = rb_cli_whole(s, min, max, out);
+    if (rc == 0) return 0;
+    char msg[512];
+    rb_cli_whole_message(what, s, rc, min, max, msg, sizeof msg);
+    rb_cli_usage_error(cmd, "%s", msg);
+    return -1;
+}
+
+int rb_cli_u32_arg(const char *cmd, const char *what, const char *s, uint32_t min, uint32_t max,
+                   uint32_t *out) {
     uint64_t v;
-    if (rb_cli_parse_u64(s, &v) || v < min || v > max) return -1;
+    if (rb_cli_u64_arg(cmd, what, s, min, max, &v)) return -1;
     *out = (uint32_t)v;
     return 0;
+}
+
+int rb_cli_parse_u64(const char *s, uint64_t *out) {
+    return rb_cli_whole(s, 0, UINT64_MAX, out) ? -1 : 0;
+}
+
+int rb_cli_parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out) {
+    uint64_t v;
+    if (rb_cli_whole(s, min, max, &v)) return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int rb_cli_list_split(const char *cmd, const char *opt, const char *spec, size_t max_items,
+                      rb_cli_list *out) {
+    memset(out, 0, sizeof *out);
+    size_t len = strlen(spec), n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += spec[i] == ',';
+    if (len == 0) return rb_cli_usage_error(cmd, "%s: empty list", opt), -1;
+    if (n > max_items)
+        return rb_cli_usage_error(cmd, "%s takes at most %zu items, got %zu ('%s')", opt, max_items,
+                                  n, spec),
+               -1;
+    out->storage = malloc(len + 1);
+    out->items = malloc(n * sizeof *out->items);
+    if (!out->storage || !out->items) {
+        rb_cli_list_free(out);
+        return rb_cli_usage_error(cmd, "out of memory"), -1;
+    }
+    memcpy(out->storage, spec, len + 1);
+    char *p = out->storage;
+    for (size_t k = 0; k < n; k++) {
+        char *end = strchr(p, ',');
+        if (end) *end = '\0';
+        if (!*p) {
+            rb_cli_usage_error(cmd, "%s: item %zu of '%s' is empty (items count from 1)", opt,
+                               k + 1, spec);
+            rb_cli_list_free(out);
+            return -1;
+        }
+        out->items[k] = p;
+        p = end ? end + 1 : p + strlen(p);
+    }
+    out->n = n;
+    return 0;
+}
+
+int rb_cli_list_unique(const char *cmd, const char *opt, const rb_cli_list *l) {
+    for (size_t j = 1; j < l->n; j++)
+        for (size_t i = 0; i < j; i++)
+            if (strcmp(l->items[i], l->items[j]) == 0)
+                return rb_cli_usage_error(cmd, "%s: '%s' is listed twice (items %zu and %zu)", opt,
+                                          l->items[j], i + 1, j + 1),
+                       -1;
+    return 0;
+}
+
+void rb_cli_list_free(rb_cli_list *l) {
+    free(l->items);
+    free(l->storage);
+    memset(l, 0, sizeof *l);
 }
 
 int rb_cli_parse_double(const char *s, double *out) {
@@ -175,13 +314,17 @@ int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_
         char *eq = strrchr(p, '=');
         if (eq) {
             *eq = '\0';
-            if (rb_cli_parse_u32(eq + 1, 0, UINT32_MAX, &m->weight)) {
-                snprintf(err, err_size,
-                         "member %zu: weight '%s' is not a whole number from 1 to %u", k, eq + 1,
-                         (unsigned)RB_MAX_WEIGHT);
+            const uint64_t w_min = 1, w_max = RB_MAX_WEIGHT; /* checked and stated */
+            uint64_t w;
+            int wrc = rb_cli_whole(eq + 1, w_min, w_max, &w);
+            if (wrc) {
+                char what[48];
+                snprintf(what, sizeof what, "member %zu weight", k);
+                rb_cli_whole_message(what, eq + 1, wrc, w_min, w_max, err, err_size);
                 rb_member_list_free(out);
                 return -1;
             }
+            m->weight = (uint32_t)w;
         }
         if (*p == '\0') {
             snprintf(err, err_size, "member %zu has an empty id (list '%s')", k, spec);
@@ -330,6 +473,7 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
     if (which == sizeof names / sizeof names[0]) return 0;
     const char *v = rb_cli_opt_value(cmd, argc, argv, i);
     if (!v) return -1;
+    o->given |= 1u << which; /* names[] is in RB_RING_OPT_* order */
     switch (which) {
     case 0:
         if (!(o->algo = rb_algo_by_name(v))) goto unknown;
@@ -338,18 +482,10 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
         o->members_spec = v;
         break;
     case 2:
-        if (rb_cli_parse_u32(v, 1, RB_MAX_POINTS, &o->cfg.n_vnodes)) {
-            rb_cli_usage_error(cmd, "--vnodes must be a whole number from 1 to %u, got '%s'",
-                               RB_MAX_POINTS, v);
-            return -1;
-        }
+        if (rb_cli_u32_arg(cmd, "--vnodes", v, 1, RB_MAX_POINTS, &o->cfg.n_vnodes)) return -1;
         break;
     case 3:
-        if (rb_cli_parse_u32(v, 1, RB_MAX_BUCKETS, &o->cfg.n_buckets)) {
-            rb_cli_usage_error(cmd, "--buckets must be a whole number from 1 to %u, got '%s'",
-                               RB_MAX_BUCKETS, v);
-            return -1;
-        }
+        if (rb_cli_u32_arg(cmd, "--buckets", v, 1, RB_MAX_BUCKETS, &o->cfg.n_buckets)) return -1;
         break;
     case 4:
         if (!(o->cfg.ring_hash = rb_hash_by_name(v))) goto unknown;
@@ -360,10 +496,7 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
         o->bucket_hash_set = 1;
         break;
     case 6:
-        if (rb_cli_parse_u64(v, &o->cfg.seed)) {
-            rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-            return -1;
-        }
+        if (rb_cli_u64_arg(cmd, "--seed", v, 0, UINT64_MAX, &o->cfg.seed)) return -1;
         break;
     case 7: {
         /* what the table build accepts: a positional algorithm (so not table
@@ -393,13 +526,28 @@ unknown:
 
 int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_algo *const *algos,
                              size_t n) {
-    /* `table` reads the parameters of its source */
+    /* an algorithm that builds from a source (table, bounded) reads the source's
+     * parameters too; --table-source where none does would change nothing */
     const rb_algo *with_source[64];
-    size_t k = 0;
-    for (size_t i = 0; i < n && k + 1 < 64; i++) {
+    const rb_algo *src = rb_algo_by_name(o->cfg.table_source ? o->cfg.table_source : "binary");
+    size_t k = 0, n_reading = 0;
+    for (size_t i = 0; i < n && k < 64; i++) {
         with_source[k++] = algos[i];
-        if (strcmp(algos[i]->name, "table") == 0 && o->cfg.table_source)
-            with_source[k++] = rb_algo_by_name(o->cfg.table_source);
+        if (algos[i]->flags & RB_ALGO_READS_SOURCE) n_reading++;
+    }
+    if (n_reading && src && k < 64) with_source[k++] = src;
+    if ((o->given & RB_RING_OPT_TABLE_SOURCE) && !n_reading) {
+        char readers[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < rb_algo_count() && used < sizeof readers; i++)
+            if (rb_algo_at(i)->flags & RB_ALGO_READS_SOURCE) {
+                int w = snprintf(readers + used, sizeof readers - used, "%s%s", used ? ", " : "",
+                                 rb_algo_at(i)->name);
+                if (w > 0) used += (size_t)w;
+            }
+        rb_cli_usage_error(cmd, "--table-source does not apply to --algo %s (read only by: %s)",
+                           n == 1 ? algos[0]->name : "of this list", readers);
+        return -1;
     }
     if (rb_algo_check_params(with_source, k, &o->cfg) == 0) return 0;
     rb_cli_usage_error(cmd, "%s", rb_error_detail());

@@ -145,25 +145,18 @@ static int genkeys_option(const char *cmd, void *ctx, int argc, char **argv, int
             return rb_cli_usage_error(cmd, "unknown --kind '%s' (order, uuid, zipf)", v), -1;
         break;
     case 1:
-        if (rb_cli_parse_u64(v, &o->n_keys))
-            return rb_cli_usage_error(cmd, "--count must be a whole number >= 0, got '%s'", v), -1;
+        if (rb_cli_u64_arg(cmd, "--count", v, 0, UINT64_MAX, &o->n_keys)) return -1;
         o->n_keys_set = 1;
         break;
     case 2:
-        if (rb_cli_parse_u64(v, &o->seed))
-            return rb_cli_usage_error(cmd, "--seed must be an unsigned 64-bit number, got '%s'", v),
-                   -1;
+        if (rb_cli_u64_arg(cmd, "--seed", v, 0, UINT64_MAX, &o->seed)) return -1;
         break;
     case 3:
-        if (rb_cli_parse_u64(v, &o->start))
-            return rb_cli_usage_error(cmd, "--start must be a whole number >= 0, got '%s'", v), -1;
+        if (rb_cli_u64_arg(cmd, "--start", v, 0, UINT64_MAX, &o->start)) return -1;
         o->start_set = 1;
         break;
     case 4:
-        if (rb_cli_parse_u32(v, 1, N_CUSTOMERS_MAX, &o->n_customers))
-            return rb_cli_usage_error(cmd, "--customers must be in 1..%u, got '%s'",
-                                      N_CUSTOMERS_MAX, v),
-                   -1;
+        if (rb_cli_u32_arg(cmd, "--customers", v, 1, N_CUSTOMERS_MAX, &o->n_customers)) return -1;
         o->n_customers_set = 1;
         break;
     default:

@@ -99,10 +99,13 @@ bad --kind nope --count 5
 bad --kind uuid --count -1
 bad --kind uuid --count 12x
 bad --kind uuid --count 99999999999999999999999
+# a whole number past 2^64 - 1 is out of range, with the range (it read "not a whole number")
+check "count past 2^64: the range" "$(grep -c -- "--count: 99999999999999999999999 is out of range (0\.\.18446744073709551615)" "$tmp/err")" 1
+bad --kind zipf --count 5 --customers 100000001
+check "customers past the range" "$(grep -c -- "--customers: 100000001 is out of range (1\.\.100000000)" "$tmp/err")" 1
 bad --kind uuid --count 5 --seed
 bad --kind uuid --count 5 --seed -3
 bad --kind zipf --count 5 --customers 0
-bad --kind zipf --count 5 --customers 100000001
 bad --kind zipf --count 5 --zipf-s -1
 bad --kind zipf --count 5 --zipf-s nan
 bad --kind zipf --count 5 --zipf-s inf

@@ -54,7 +54,7 @@ static int ref_check(const char *spec, const rb_member_list *got) {
                 w = w * 10 + (unsigned)(*d - '0');
             }
         }
-        if (id_len == 0) return -1;
+        if (id_len == 0 || w < 1 || w > RB_MAX_WEIGHT) return -1; /* weights 1 .. 65536 */
         if (got) {
             FUZZ_CHECK(k < got->n, "parser found %zu members, more in '%s'", got->n, spec);
             FUZZ_CHECK(got->members[k].id_len == id_len && !memcmp(got->members[k].id, p, id_len),

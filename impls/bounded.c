@@ -142,7 +142,7 @@ const rb_algo rb_algo_bounded = {
     .source = "Mirrokni, Thorup, Zadimoghaddam, Consistent Hashing with Bounded Loads, SODA 2018",
     /* as from the default source, binary; the spread is held by eps, not by V
      * (verify/prop_spread.c leaves its V rules to test_bounded.c) */
-    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES,
+    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_READS_SOURCE,
     .build = build,
     .owner_position = NULL,
     .owner_bucket = owner_bucket,

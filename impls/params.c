@@ -52,8 +52,11 @@ int rb_config_set_param(rb_config *cfg, const char *assign) {
     char *end;
     errno = 0;
     unsigned long long value = strtoull(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end || errno)
+    if (*v < '0' || *v > '9' || *end)
         return rb_set_error(RB_EINVAL, "--param '%s': the value must be a whole number", assign);
+    if (errno) /* all digits, past 2^64 - 1: the algorithm's own range is checked later */
+        return rb_set_error(RB_ERANGE, "--param '%s': the value is out of range (0..%llu)", assign,
+                            (unsigned long long)UINT64_MAX);
     rb_param p = {.value = value};
     memcpy(p.name, assign, len);
     p.name[len] = '\0';

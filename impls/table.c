@@ -74,7 +74,8 @@ const rb_algo rb_algo_table = {
     .name = "table",
     .description = "precomputed bucket table (B entries) filled from a ring (binary by default)",
     .source = "the seed's 1,024-bucket table; cf. Eisenbud et al., Maglev, NSDI 2016, sec. 3.4",
-    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED,
+    .flags = RB_ALGO_ORDER_FREE | RB_ALGO_USES_VNODES | RB_ALGO_MONOTONE | RB_ALGO_WEIGHTED |
+             RB_ALGO_READS_SOURCE,
     .build = build,
     .owner_position = NULL,
     .owner_bucket = owner_bucket,

@@ -75,8 +75,7 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
         cfg->conninfo = v;
     } else if (strcmp(opt, "--schema") == 0) {
         cfg->schema = v;
-    } else if (rb_cli_parse_u32(v, 0, 3600000u, &cfg->retry_ms)) {
-        rb_cli_usage_error(cmd, "--retry-ms must be a whole number from 0 to 3600000, got '%s'", v);
+    } else if (rb_cli_u32_arg(cmd, "--retry-ms", v, 0, 3600000u, &cfg->retry_ms)) {
         return -1;
     }
     return 1;
@@ -184,20 +183,19 @@ static int migrate_option(const char *cmd, void *ctx, int argc, char **argv, int
     const char *v = argv[++*i];
     uint64_t ms = 0;
     if (strcmp(opt, "--retention-batch") == 0) {
-        if (rb_cli_parse_u32(v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) {
-            rb_cli_usage_error(cmd,
-                               "--retention-batch must be a whole number from 1 to %u, got '%s'",
-                               RB_QUEUE_RETENTION_BATCH_MAX, v);
-            return -1;
-        }
+        if (rb_cli_u32_arg(cmd, opt, v, 1, RB_QUEUE_RETENTION_BATCH_MAX, &o->batch_rows)) return -1;
     } else if (strcmp(v, "off") == 0) {
         o->retention_ms = 0;
-    } else if (rb_cli_parse_u64(v, &ms) || ms < RB_QUEUE_RETENTION_MIN_MS ||
-               ms > (uint64_t)RB_QUEUE_RETENTION_MAX_MS) {
+    } else if (rb_cli_whole(v, RB_QUEUE_RETENTION_MIN_MS, (uint64_t)RB_QUEUE_RETENTION_MAX_MS,
+                            &ms)) {
         rb_cli_usage_error(cmd,
-                           "--retention-ms must be off or a whole number of ms from %d to %lld, "
-                           "got '%s'",
-                           RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS, v);
+                           "--retention-ms must be off or a whole number of ms from %d to %lld "
+                           "(%s), got '%s'",
+                           RB_QUEUE_RETENTION_MIN_MS, (long long)RB_QUEUE_RETENTION_MAX_MS,
+                           rb_cli_whole(v, 0, UINT64_MAX, &ms) == RB_CLI_NOT_WHOLE
+                               ? "not a whole number"
+                               : "out of range",
+                           v);
         return -1;
     } else {
         o->retention_ms = (int64_t)ms;
@@ -237,7 +235,16 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     int rc = rb_pg_parse_options(cmd, migrate_help, "\nring options:\n", argc, argv, &cfg, &ring,
                                  migrate_option, &o, NULL, NULL);
     if (rc >= 0) return rc;
+    /* queue_config records the algorithm, V, B, the hashes and the seed: anything else would
+     * be taken here and then silently not used by the workers */
+    if (ring.given & (RB_RING_OPT_TABLE_SOURCE | RB_RING_OPT_PARAM))
+        return rb_cli_usage_error("pg migrate",
+                                  "%s does not apply to a queue: queue_config records --algo, "
+                                  "--vnodes, --buckets, the hashes and --seed only",
+                                  ring.given & RB_RING_OPT_PARAM ? "--param" : "--table-source");
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
+    if (rb_queue_ring_check(&ring.cfg)) /* bad input before connecting */
+        return rb_cli_usage_error("pg migrate", "--%s", rb_error_detail());
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     rc = rb_queue_migrate(q, ring.algo, &ring.cfg);
@@ -408,11 +415,8 @@ static int status_option(const char *cmd, void *ctx, int argc, char **argv, int 
         return 1;
     }
     if (strcmp(argv[*i], "--limit") == 0) {
-        if (*i + 1 >= argc || rb_cli_parse_u32(argv[*i + 1], 1, 1000000000u, &o->limit)) {
-            rb_cli_usage_error(cmd, "--limit must be a whole number from 1 to 1000000000");
-            return -1;
-        }
-        ++*i;
+        const char *v = rb_cli_opt_value(cmd, argc, argv, i);
+        if (!v || rb_cli_u32_arg(cmd, "--limit", v, 1, 1000000000u, &o->limit)) return -1;
         o->limit_given = 1;
         return 1;
     }
@@ -454,10 +458,16 @@ static int print_dead_letters(const char *cmd, const rb_queue_dead_letters *d, r
             printf(",%u,%u,%u,%s,", r->attempts, r->claims, r->redrive_count, r->failed_at);
             rb_csv_field(stdout, r->last_error, strlen(r->last_error));
             printf("\n");
-        } else {
-            printf("%-10lld %-24s %-24s %8u %6u %8u  %-29s %s\n", (long long)r->id,
-                   r->partition_key, r->idempotency_key, r->attempts, r->claims, r->redrive_count,
-                   r->failed_at, r->last_error);
+        } else { /* keys and errors escaped: a CR in a key must not overwrite the row */
+            printf("%-10lld ", (long long)r->id);
+            rb_text_field(stdout, r->partition_key, strlen(r->partition_key), 24);
+            putchar(' ');
+            rb_text_field(stdout, r->idempotency_key, strlen(r->idempotency_key), 24);
+            printf(" %8u %6u %8u  ", r->attempts, r->claims, r->redrive_count);
+            rb_text_field(stdout, r->failed_at, strlen(r->failed_at), 29);
+            putchar(' ');
+            rb_text_field(stdout, r->last_error, strlen(r->last_error), 0);
+            putchar('\n');
         }
     }
     return 0;
@@ -569,15 +579,12 @@ int rb_pg_cmd_retry(int argc, char **argv) {
     int64_t *ids = calloc(n_ids + 1, sizeof *ids);
     if (!ids) return rb_cli_fail(cmd, "out of memory");
     for (int k = 0; k < n_pos; k++) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(argv[1 + k], &end, 10);
-        if (errno || end == argv[1 + k] || *end || v < 1) {
+        uint64_t v;
+        if (rb_cli_u64_arg(cmd, "row id", argv[1 + k], 1, INT64_MAX, &v)) {
             free(ids);
-            return rb_cli_usage_error(cmd, "row id must be a whole number >= 1, got '%s'",
-                                      argv[1 + k]);
+            return RB_EXIT_USAGE;
         }
-        ids[k] = v;
+        ids[k] = (int64_t)v;
     }
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) {
@@ -640,11 +647,7 @@ static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int
         }
         o->all_modes = 0;
     } else if (strcmp(opt, "--batch") == 0) {
-        if (rb_cli_parse_u32(v, 1, 1000000, &o->cfg->batch)) {
-            rb_cli_usage_error(cmd, "--batch must be a whole number from 1 to 1000000, got '%s'",
-                               v);
-            return -1;
-        }
+        if (rb_cli_u32_arg(cmd, "--batch", v, 1, RB_QUEUE_MAX_BATCH, &o->cfg->batch)) return -1;
     } else {
         o->cfg->planner_off = v;
     }

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,13 +87,7 @@ static int chaos_option(const char *cmd, void *ctx, int argc, char **argv, int *
     }
     const char *v = argv[++*i];
     if (strcmp(opt, "--seed") == 0) {
-        char *end;
-        errno = 0;
-        o->seed = strtoull(v, &end, 10);
-        if (errno || end == v || *end || v[0] == '-') {
-            rb_cli_usage_error(cmd, "--seed must be a whole number, got '%s'", v);
-            return -1;
-        }
+        if (rb_cli_u64_arg(cmd, "--seed", v, 0, UINT64_MAX, &o->seed)) return -1;
     } else if (strcmp(opt, "--out") == 0) {
         o->out = v;
     } else if (strcmp(opt, "--restart-cmd") == 0) {
@@ -651,8 +644,7 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     if (o.quick && o.full) return rb_cli_usage_error(cmd, "give --quick or --full, not both");
     chaos c = {.o = &o, .p = o.full ? &full : &quick};
     if (o.out) {
-        if (mkdir(o.out, 0777) && errno != EEXIST)
-            return rb_cli_usage_error(cmd, "cannot create --out folder '%s'", o.out);
+        if ((rc = rb_cli_out_dir(cmd, "--out", o.out))) return rc;
         snprintf(c.logdir, sizeof c.logdir, "%s", o.out);
     }
     /* Migrate and fill the backlog through the library. */

@@ -78,12 +78,23 @@ static const char worker_help[] =
     "  --clock-offset-ms MS   pretend the client clock is off by MS (signed); only event\n"
     "                         timestamps use it: leases and liveness use the database clock\n";
 
-static int parse_i64(const char *s, int64_t *out) {
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end) return -1;
-    *out = v;
+/* --clock-offset-ms: a signed whole number of ms within a day either way. 0 or -1 (printed). */
+#define CLOCK_OFFSET_MAX_MS 86400000u
+static int parse_clock_offset(const char *cmd, const char *s, int64_t *out) {
+    uint64_t v;
+    int neg = s[0] == '-';
+    int rc = rb_cli_whole(s + neg, 0, CLOCK_OFFSET_MAX_MS, &v);
+    if (rc == RB_CLI_OUT_OF_RANGE)
+        return rb_cli_usage_error(cmd, "--clock-offset-ms: %s is out of range (-%u..%u)", s,
+                                  CLOCK_OFFSET_MAX_MS, CLOCK_OFFSET_MAX_MS),
+               -1;
+    if (rc)
+        return rb_cli_usage_error(cmd,
+                                  "--clock-offset-ms must be a whole number of ms from -%u to "
+                                  "%u, got '%s'",
+                                  CLOCK_OFFSET_MAX_MS, CLOCK_OFFSET_MAX_MS, s),
+               -1;
+    *out = neg ? -(int64_t)v : (int64_t)v;
     return 0;
 }
 
@@ -99,43 +110,47 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             *flag_dst[k] = 1;
             return 1;
         }
-    static const char *const nums[] = {"--batch",          "--lease-ms",
-                                       "--heartbeat-ms",   "--ttl-ms",
-                                       "--max-attempts",   "--duration-ms",
-                                       "--max-claims",     "--work-ms",
-                                       "--poll-ms",        "--stall-after-claim-ms",
-                                       "--fail-pct",       "--idle-ms",
-                                       "--max-row-claims", "--backoff-base-ms",
-                                       "--backoff-cap-ms", "--fail-attempts"};
-    uint32_t *num_dst[] = {&c->batch,          &c->lease_ms,
-                           &c->heartbeat_ms,   &c->ttl_ms,
-                           &c->max_attempts,   &o->duration_ms,
-                           &o->max_claims,     &o->work_ms,
-                           &o->poll_ms,        &o->stall_after_claim_ms,
-                           &o->fail_pct,       &o->idle_ms,
-                           &c->max_row_claims, &c->backoff_base_ms,
-                           &c->backoff_cap_ms, &o->fail_attempts};
-    size_t which = 99;
+    /* The whole-number options and the ranges they take: the range checked is the range
+     * the message states (rb_cli_u32_arg). Cross-field rules (heartbeat <= TTL/3, cap >=
+     * base) are rb_queue_config_validate's. */
+    const struct {
+        const char *name;
+        uint32_t *dst, min, max;
+    } nums[] = {
+        {"--batch", &c->batch, 1, RB_QUEUE_MAX_BATCH},
+        {"--lease-ms", &c->lease_ms, 1, 86400000u},
+        {"--heartbeat-ms", &c->heartbeat_ms, 1, 86400000u},
+        {"--ttl-ms", &c->ttl_ms, 1, 86400000u},
+        {"--max-attempts", &c->max_attempts, 1, 1000000u},
+        {"--max-row-claims", &c->max_row_claims, 0, 1000000u}, /* 0: 3 x max attempts */
+        {"--backoff-base-ms", &c->backoff_base_ms, 1, 86400000u},
+        {"--backoff-cap-ms", &c->backoff_cap_ms, 1, 86400000u},
+        {"--duration-ms", &o->duration_ms, 1, 86400000u},
+        {"--max-claims", &o->max_claims, 1, 1000000000u},
+        {"--idle-ms", &o->idle_ms, 1, 86400000u},
+        {"--work-ms", &o->work_ms, 0, 3600000u}, /* x 1000 in us fits 32 bits */
+        {"--poll-ms", &o->poll_ms, 0, 3600000u},
+        {"--stall-after-claim-ms", &o->stall_after_claim_ms, 0, 3600000u},
+        {"--fail-pct", &o->fail_pct, 0, 100},
+        {"--fail-attempts", &o->fail_attempts, 1, 1000000u},
+    };
+    size_t which = sizeof nums / sizeof nums[0];
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++)
-        if (strcmp(opt, nums[k]) == 0) which = k;
+        if (strcmp(opt, nums[k].name) == 0) which = k;
+    int is_num = which < sizeof nums / sizeof nums[0];
     int other = strcmp(opt, "--mode") == 0 || strcmp(opt, "--id") == 0 ||
                 strcmp(opt, "--planner-off") == 0 || strcmp(opt, "--clock-offset-ms") == 0 ||
                 strcmp(opt, "--format") == 0 || strcmp(opt, "--on-failed-key") == 0 ||
                 strcmp(opt, "--crash-on") == 0;
-    if (which == 99 && !other) return 0;
+    if (!is_num && !other) return 0;
     if (*i + 1 >= argc) {
         rb_cli_usage_error(cmd, "%s needs a value", opt);
         return -1;
     }
     const char *v = argv[++*i];
-    if (which != 99) {
-        /* 0 is accepted here so that validation gives the protocol's message. */
-        uint32_t max = which == 10 ? 100 : 86400000u;
-        if (rb_cli_parse_u32(v, 0, max, num_dst[which])) {
-            rb_cli_usage_error(cmd, "%s must be a whole number from 0 to %u, got '%s'", opt, max,
-                               v);
+    if (is_num) {
+        if (rb_cli_u32_arg(cmd, opt, v, nums[which].min, nums[which].max, nums[which].dst))
             return -1;
-        }
     } else if (strcmp(opt, "--mode") == 0) {
         if (rb_claim_mode_parse(v, &c->mode)) {
             rb_cli_usage_error(cmd, "%s", rb_error_detail());
@@ -158,8 +173,7 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             rb_cli_usage_error(cmd, "--format must be text, json or csv, got '%s'", v);
             return -1;
         }
-    } else if (parse_i64(v, &o->clock_offset_ms)) {
-        rb_cli_usage_error(cmd, "--clock-offset-ms must be a whole number of ms, got '%s'", v);
+    } else if (parse_clock_offset(cmd, v, &o->clock_offset_ms)) {
         return -1;
     }
     return 1;
@@ -190,8 +204,14 @@ typedef struct worker_ctx {
 
 static void on_event(void *ctx, rb_queue *q, const char *line) {
     const worker_ctx *w = ctx;
-    fprintf(stderr, "ringbench pg worker [%s t=%.3f]: %s\n", rb_queue_worker_id(q),
-            client_clock_s(w->o), line);
+    const char *id = rb_queue_worker_id(q);
+    flockfile(stderr); /* one line, whichever thread reports */
+    fputs("ringbench pg worker [", stderr);
+    rb_text_field(stderr, id, strlen(id), 0);
+    fprintf(stderr, " t=%.3f]: ", client_clock_s(w->o));
+    rb_text_field(stderr, line, strlen(line), 0); /* keys and server messages escaped */
+    fputc('\n', stderr);
+    funlockfile(stderr);
 }
 
 static void on_batch(void *ctx, const rb_worker_batch_info *info) {
@@ -279,7 +299,9 @@ static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
         printf(",%llu,%.1f,%.1f,%.1f\n", (unsigned long long)elapsed_ms, rows_per_s, p50_us,
                p99_us);
     } else {
-        printf("worker %s mode=%s batch=%u", rb_queue_worker_id(q), mode, o->cfg->batch);
+        fputs("worker ", stdout);
+        rb_text_field(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)), 0);
+        printf(" mode=%s batch=%u", mode, o->cfg->batch);
         for (size_t k = 0; k < nf; k++)
             printf(" %s=%llu", names[k], (unsigned long long)v[k]);
         printf(" elapsed_ms=%llu rows_per_s=%.1f claim_p50_us=%.1f claim_p99_us=%.1f\n",
@@ -337,6 +359,15 @@ int rb_pg_cmd_worker(int argc, char **argv) {
                                  "\nring options (default: the queue's, set at migrate):\n", argc,
                                  argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
     if (rc >= 0) return rc;
+    /* B, the bucket hash and the seed place the stored rows: the worker always takes them
+     * from queue_config, so asking for others here would be silently ignored */
+    if (ring.given & (RB_RING_OPT_BUCKETS | RB_RING_OPT_BUCKET_HASH | RB_RING_OPT_SEED))
+        return rb_cli_usage_error(cmd, "--buckets, --bucket-hash and --seed are the queue's (set "
+                                       "by pg migrate): the worker reads them from queue_config");
+    if ((ring.given & (RB_RING_OPT_PARAM | RB_RING_OPT_TABLE_SOURCE)) && !ring.algo)
+        return rb_cli_usage_error(cmd, "--param and --table-source need --algo here (the queue's "
+                                       "algorithm is known only once connected)");
+    if (ring.algo && rb_cli_ring_check_params(cmd, &ring, &ring.algo, 1)) return RB_EXIT_USAGE;
     if (cfg.ring_override) {
         cfg.ring = ring.cfg;
         cfg.algo = ring.algo;

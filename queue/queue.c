@@ -105,27 +105,36 @@ void rb_queue_config_init(rb_queue_config *cfg) {
     rb_config_init(&cfg->ring);
 }
 
-/* Is `list` a comma-separated list of planner_names? */
-static int planner_list_ok(const char *list, char *bad, size_t bad_size) {
+/* Is `list` a comma-separated list of distinct planner_names? 0, or RB_EINVAL with a detail
+ * naming the item (from 1): empty, unknown or listed twice. */
+static int planner_list_check(const char *list) {
     const char *p = list;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        int found = 0;
-        for (size_t k = 0; k < N_PLANNER_NAMES; k++)
-            if (strlen(planner_names[k]) == len && strncmp(p, planner_names[k], len) == 0)
-                found = 1;
-        if (!found) {
-            snprintf(bad, bad_size, "%.*s", (int)len, p);
-            return 0;
-        }
+    unsigned seen = 0;
+    for (size_t item = 1;; item++) {
+        size_t len = strcspn(p, ","), k;
+        for (k = 0; k < N_PLANNER_NAMES; k++)
+            if (strlen(planner_names[k]) == len && strncmp(p, planner_names[k], len) == 0) break;
+        if (len == 0)
+            return rb_set_error(RB_EINVAL, "planner switches '%s': item %zu is empty", list, item);
+        if (k == N_PLANNER_NAMES)
+            return rb_set_error(RB_EINVAL,
+                                "unknown planner switch '%.*s' (hashjoin, mergejoin, nestloop, "
+                                "seqscan, indexscan, bitmapscan, sort)",
+                                (int)len, p);
+        if (seen & (1u << k))
+            return rb_set_error(RB_EINVAL, "planner switches '%s': '%s' is listed twice", list,
+                                planner_names[k]);
+        seen |= 1u << k;
         p += len;
-        if (*p == ',') p++;
+        if (*p != ',') return 0;
+        p++;
     }
-    return 1;
 }
 
 int rb_queue_config_validate(const rb_queue_config *c) {
-    if (c->batch < 1) return rb_set_error(RB_EINVAL, "batch must be >= 1, got %u", c->batch);
+    if (c->batch < 1 || c->batch > RB_QUEUE_MAX_BATCH)
+        return rb_set_error(RB_EINVAL, "batch must be >= 1 and <= %u, got %u", RB_QUEUE_MAX_BATCH,
+                            c->batch);
     if (c->lease_ms < 1) return rb_set_error(RB_EINVAL, "lease must be > 0 ms");
     if (c->ttl_ms < 1) return rb_set_error(RB_EINVAL, "TTL must be > 0 ms");
     if (c->heartbeat_ms < 1) return rb_set_error(RB_EINVAL, "heartbeat interval must be > 0 ms");
@@ -169,12 +178,10 @@ int rb_queue_config_validate(const rb_queue_config *c) {
     if (!ok)
         return rb_set_error(RB_EINVAL, "schema must match [a-z_][a-z0-9_]* (<= 63 bytes), got '%s'",
                             s);
-    char bad[64];
-    if (c->planner_off && !planner_list_ok(c->planner_off, bad, sizeof bad))
-        return rb_set_error(RB_EINVAL,
-                            "unknown planner switch '%s' (hashjoin, mergejoin, nestloop, "
-                            "seqscan, indexscan, bitmapscan, sort)",
-                            bad);
+    if (c->planner_off) {
+        int rc = planner_list_check(c->planner_off);
+        if (rc) return rc;
+    }
     if (c->ring.n_buckets < 1 || c->ring.n_vnodes < 1 || !c->ring.ring_hash || !c->ring.bucket_hash)
         return rb_set_error(RB_EINVAL, "ring configuration incomplete");
     return 0;
@@ -630,7 +637,21 @@ static int migrate_tx(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
     return exec_simple(q->conn, "COMMIT");
 }
 
+int rb_queue_ring_check(const rb_config *ring) {
+    /* a larger seed would be recorded, and every row inserted without a bucket would then
+     * fail in the trigger ("function ringbench_bucket(text, integer, unknown, numeric) does
+     * not exist") */
+    if (ring->seed > RB_QUEUE_MAX_SEED)
+        return rb_set_error(RB_EINVAL,
+                            "seed %llu is out of range for a queue (0..%llu): the bucket trigger "
+                            "passes the seed to the extension's ringbench_bucket as a bigint",
+                            (unsigned long long)ring->seed, (unsigned long long)RB_QUEUE_MAX_SEED);
+    return 0;
+}
+
 int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring) {
+    int checked = rb_queue_ring_check(ring); /* before anything is created */
+    if (checked) return checked;
     if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         int rc = reconnect(q);
         if (rc) return rc;

@@ -77,6 +77,12 @@ int rb_claim_mode_parse(const char *name, rb_claim_mode *out);
 /* Configuration of one session. rb_queue_config_init() then override. */
 /* Size of a worker id buffer: ids are at most RB_QUEUE_WORKER_ID_MAX - 1 bytes. */
 #define RB_QUEUE_WORKER_ID_MAX 256
+/* Rows per claim at most (rb_queue_config.batch; the CLI's --batch range). */
+#define RB_QUEUE_MAX_BATCH 1000000u
+/* Largest hash seed of a queue: queue_config and the bucket trigger hand the seed to the
+ * extension's ringbench_bucket(..., seed bigint), so a queue's seed is 0 .. 2^63 - 1 although
+ * the library's seeds are uint64 (rb_queue_migrate refuses a larger one). */
+#define RB_QUEUE_MAX_SEED ((uint64_t)INT64_MAX)
 
 typedef struct rb_queue_config {
     const char *conninfo;  /* libpq conninfo or URI; NULL or "" = libpq defaults (PG* env) */
@@ -84,7 +90,7 @@ typedef struct rb_queue_config {
     const char *worker_id; /* NULL: generated "hostname:pid:random" (unique per incarnation);
                               else 1 .. RB_QUEUE_WORKER_ID_MAX - 1 bytes */
     rb_claim_mode mode;    /* default RB_CLAIM_COMPETING */
-    uint32_t batch;        /* rows per claim, >= 1 (default 16) */
+    uint32_t batch;        /* rows per claim, 1 .. RB_QUEUE_MAX_BATCH (default 16) */
     uint32_t lease_ms;     /* claim lease, > 0 (default 30000) */
     uint32_t heartbeat_ms; /* heartbeat interval, > 0 and <= ttl_ms / 3 (default 1000) */
     uint32_t ttl_ms;       /* liveness TTL, > 0 (default 3000) */
@@ -118,7 +124,7 @@ void rb_queue_config_init(rb_queue_config *cfg);
 
 /*
  * rb_queue_config_validate — 0, or RB_EINVAL with a detail naming the bad
- * field: batch >= 1, lease_ms > 0, ttl_ms > 0, heartbeat_ms > 0 and
+ * field: batch 1 .. RB_QUEUE_MAX_BATCH, lease_ms > 0, ttl_ms > 0, heartbeat_ms > 0 and
  * heartbeat_ms <= ttl_ms / 3, max_attempts >= 1, schema a plain identifier
  * ([a-z_][a-z0-9_]*, <= 63 bytes), worker_id (when set) 1 to
  * RB_QUEUE_WORKER_ID_MAX - 1 bytes, planner_off names known, conninfo (when
@@ -181,10 +187,18 @@ const rb_config *rb_queue_ring_config(const rb_queue *q);
  * `algo` in queue_config on the first run. Idempotent; a later run with a
  * different B, bucket hash or seed (the stored buckets would be wrong), or a
  * different default ring (ring hash, algo, vnodes: workers would silently keep
- * the recorded one) fails with RB_EINVAL and changes nothing. Runs in one
+ * the recorded one) fails with RB_EINVAL and changes nothing; so does a seed
+ * above RB_QUEUE_MAX_SEED (the bucket trigger could not pass it on). Runs in one
  * transaction under an advisory lock.
  */
 int rb_queue_migrate(rb_queue *q, const rb_algo *algo, const rb_config *ring);
+
+/*
+ * rb_queue_ring_check — what rb_queue_migrate requires of `ring` beyond the
+ * library's own checks: seed <= RB_QUEUE_MAX_SEED. 0, or RB_EINVAL with a
+ * detail. Pure (no session): the CLI calls it before connecting.
+ */
+int rb_queue_ring_check(const rb_config *ring);
 
 /* One row to enqueue. Strings are NUL-terminated text (no NUL bytes). */
 typedef struct rb_queue_item {

@@ -24,13 +24,13 @@ fi
 grep -q 'step 2/[0-9]* (build' "$tmp/bad.err" ||
   fail "failing build step: stderr does not name step 2 (build); got: $(tail -n 3 "$tmp/bad.err")"
 
-# 1b. an --out whose parent cannot be made (a regular file on the path): one line, exit 1
+# 1b. an --out whose parent cannot be made (a regular file on the path): one line, exit 2 (bad input; scripts/out-dir)
 touch "$tmp/afile"
 "$root/scripts/run" --smoke --no-pg --build "$tmp/empty-build" --out "$tmp/afile/out" \
   > /dev/null 2> "$tmp/afile.err"
 rc=$?
-if [ "$rc" != 1 ] || [ "$(wc -l < "$tmp/afile.err")" != 1 ] ||
-   ! grep -q '^scripts/run: cannot create the folder of --out' "$tmp/afile.err"; then
+if [ "$rc" != 2 ] || [ "$(wc -l < "$tmp/afile.err")" != 1 ] ||
+   ! grep -q "^scripts/run: cannot create --out folder '$tmp/afile': it exists and is not a folder" "$tmp/afile.err"; then
   fail "--out under a regular file: exit $rc, stderr: $(cat "$tmp/afile.err")"
 fi
 

@@ -37,66 +37,96 @@ static void u32_list_free(u32_list *l) {
     l->n = 0;
 }
 
-/* Parse `spec` into *out with every value in [min, max]; `ascending` also
- * requires a..b to have a <= b. Prints a usage error and returns -1 on bad
- * input. */
+/* A whole number of item `k` (from 1) of list option `opt` in [min, max], or a usage error
+ * "--eps item 2: '99999999999999999999' is out of range (0..10000)". 0 or -1. */
+static int list_number(const char *cmd, const char *opt, size_t k, const char *tok, uint32_t min,
+                       uint32_t max, uint32_t *out) {
+    char what[64];
+    snprintf(what, sizeof what, "%s item %zu", opt, k + 1);
+    return rb_cli_u32_arg(cmd, what, tok, min, max, out);
+}
+
+/* One value of a list and the item (from 0) it came from. */
+typedef struct list_value {
+    uint32_t v;
+    size_t item;
+} list_value;
+
+static int list_value_cmp(const void *a, const void *b) {
+    const list_value *x = a, *y = b;
+    if (x->v != y->v) return x->v < y->v ? -1 : 1;
+    return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/* The first value listed twice in l (item of each from 0), or -1 with none. */
+static int list_duplicate(const uint32_t *v, const size_t *item, size_t n, uint32_t *dup,
+                          size_t *first, size_t *second) {
+    list_value *s = malloc((n ? n : 1) * sizeof *s);
+    if (!s) return -2;
+    for (size_t i = 0; i < n; i++)
+        s[i] = (list_value){v[i], item[i]};
+    qsort(s, n, sizeof *s, list_value_cmp);
+    int found = -1;
+    for (size_t i = 1; i < n && found < 0; i++)
+        if (s[i].v == s[i - 1].v) {
+            *dup = s[i].v, *first = s[i - 1].item, *second = s[i].item;
+            found = 0;
+        }
+    free(s);
+    return found;
+}
+
+/* Parse `spec` ("a..b" for every value, "a,b,c", or a mix) into *out with every value in
+ * [min, max]. An empty item, a value that is not a whole number or out of range, a range
+ * a..b with a > b and a value listed twice (also through a range) are usage errors naming
+ * the item (from 1). Prints the error and returns -1 on bad input. */
 static int parse_u32_list(const char *cmd, const char *opt, const char *spec, uint32_t min,
                           uint32_t max, u32_list *out) {
+    rb_cli_list items;
+    if (rb_cli_list_split(cmd, opt, spec, (size_t)-1, &items)) return -1;
     u32_list l = {0};
-    size_t cap = 0;
-    char *copy = malloc(strlen(spec) + 1);
-    if (!copy) return rb_cli_usage_error(cmd, "out of memory"), -1;
-    strcpy(copy, spec);
+    size_t cap = 0, *from = NULL;
     int rc = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc;
-         tok = strtok_r(NULL, ",", &save)) {
+    for (size_t k = 0; k < items.n && !rc; k++) {
+        char *tok = items.items[k];
         uint32_t lo, hi;
         char *dots = strstr(tok, "..");
-        if (dots) {
-            *dots = '\0';
-            if (rb_cli_parse_u32(tok, 0, UINT32_MAX, &lo) ||
-                rb_cli_parse_u32(dots + 2, 0, UINT32_MAX, &hi)) {
-                rc = -1;
-                rb_cli_usage_error(cmd, "%s: '%s' is not N or N1..N2 (whole numbers)", opt, spec);
-                break;
-            }
-            if (lo > hi) {
-                rc = -1;
-                rb_cli_usage_error(cmd, "%s: range %u..%u is empty (N1 > N2)", opt, lo, hi);
-                break;
-            }
-        } else if (rb_cli_parse_u32(tok, 0, UINT32_MAX, &lo)) {
+        if (dots) *dots = '\0';
+        rc = list_number(cmd, opt, k, tok, min, max, &lo);
+        if (!rc) rc = dots ? list_number(cmd, opt, k, dots + 2, min, max, &hi) : (hi = lo, 0);
+        if (!rc && lo > hi) {
+            rb_cli_usage_error(cmd, "%s item %zu: range %u..%u is empty (N1 > N2)", opt, k + 1, lo,
+                               hi);
             rc = -1;
-            rb_cli_usage_error(cmd, "%s: '%s' is not a whole number", opt, tok);
-            break;
-        } else {
-            hi = lo;
         }
-        if (lo < min || hi > max) {
-            rc = -1;
-            rb_cli_usage_error(cmd, "%s: values must be from %u to %u, got '%s'", opt, min, max,
-                               spec);
-            break;
-        }
-        for (uint64_t x = lo; x <= hi; x++) {
+        for (uint64_t x = lo; !rc && x <= hi; x++) {
             if (l.n == cap) {
                 cap = cap ? 2 * cap : 16;
                 uint32_t *grown = realloc(l.v, cap * sizeof *grown);
-                if (!grown) {
+                size_t *grown_from = grown ? realloc(from, cap * sizeof *grown_from) : NULL;
+                if (grown) l.v = grown;
+                if (grown_from) from = grown_from;
+                if (!grown || !grown_from) {
                     rc = -1;
                     rb_cli_usage_error(cmd, "out of memory");
                     break;
                 }
-                l.v = grown;
             }
+            from[l.n] = k;
             l.v[l.n++] = (uint32_t)x;
         }
     }
-    if (!rc && l.n == 0) {
+    uint32_t dup;
+    size_t first, second;
+    int d = rc ? -1 : list_duplicate(l.v, from, l.n, &dup, &first, &second);
+    if (d == -2) rc = -1, rb_cli_usage_error(cmd, "out of memory");
+    if (d == 0) { /* two items: a range never holds a value twice */
         rc = -1;
-        rb_cli_usage_error(cmd, "%s: empty list", opt);
+        rb_cli_usage_error(cmd, "%s: %u is listed twice (items %zu and %zu)", opt, dup, first + 1,
+                           second + 1);
     }
-    free(copy);
+    free(from);
+    rb_cli_list_free(&items);
     if (rc) {
         free(l.v);
         return -1;
@@ -106,22 +136,24 @@ static int parse_u32_list(const char *cmd, const char *opt, const char *spec, ui
     return 0;
 }
 
-/* Parse a comma list of registered names with `lookup` into out[0..*n). */
-static int parse_names(const char *cmd, const char *spec, const void *(*lookup)(const char *),
-                       const void **out, size_t max, size_t *n) {
-    char buf[512];
-    if (strlen(spec) >= sizeof buf) return rb_cli_usage_error(cmd, "list too long: '%s'", spec), -1;
-    strcpy(buf, spec);
+/* Parse a comma list of registered names with `lookup` into out[0..*n): an empty item or a
+ * name listed twice is a usage error naming the item. */
+static int parse_names(const char *cmd, const char *opt, const char *spec,
+                       const void *(*lookup)(const char *), const void **out, size_t max,
+                       size_t *n) {
+    rb_cli_list items;
+    if (rb_cli_list_split(cmd, opt, spec, max, &items)) return -1;
+    int rc = rb_cli_list_unique(cmd, opt, &items);
     *n = 0;
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        const void *x = lookup(tok);
-        if (!x) return rb_cli_usage_error(cmd, "%s", rb_error_detail()), -1;
-        if (*n == max) return rb_cli_usage_error(cmd, "too many names in '%s'", spec), -1;
-        out[(*n)++] = x;
+    for (size_t k = 0; k < items.n && !rc; k++) {
+        const void *x = lookup(items.items[k]);
+        if (!x)
+            rc = -1, rb_cli_usage_error(cmd, "%s item %zu: %s", opt, k + 1, rb_error_detail());
+        else
+            out[(*n)++] = x;
     }
-    if (*n == 0) return rb_cli_usage_error(cmd, "empty list '%s'", spec), -1;
-    return 0;
+    rb_cli_list_free(&items);
+    return rc;
 }
 static const void *lookup_algo(const char *s) { return rb_algo_by_name(s); }
 static const void *lookup_hash(const char *s) { return rb_hash_by_name(s); }
@@ -944,12 +976,14 @@ static int verify_option(const char *cmd, void *ctx, int argc, char **argv, int 
     if (!is_one_of(arg, verify_value_opts)) return rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
     if (!(v = rb_cli_opt_value(cmd, argc, argv, i))) return -1;
     if (is_opt(arg, "--algo"))
-        return parse_names(cmd, v, lookup_algo, (const void **)o->algos, MAX_NAMES, &o->n_algos)
+        return parse_names(cmd, arg, v, lookup_algo, (const void **)o->algos, MAX_NAMES,
+                           &o->n_algos)
                    ? -1
                    : 1;
     if (is_opt(arg, "--hash")) {
         o->hash_given = 1;
-        return parse_names(cmd, v, lookup_hash, (const void **)o->hashes, MAX_NAMES, &o->n_hashes)
+        return parse_names(cmd, arg, v, lookup_hash, (const void **)o->hashes, MAX_NAMES,
+                           &o->n_hashes)
                    ? -1
                    : 1;
     }
@@ -967,20 +1001,13 @@ static int verify_option(const char *cmd, void *ctx, int argc, char **argv, int 
     }
     if (is_opt(arg, "--n-keys")) {
         uint32_t k;
-        if (rb_cli_parse_u32(v, 1, 100000000u, &k))
-            return OPT_ERROR(cmd, "--n-keys must be a whole number from 1 to 100000000, got '%s'",
-                             v);
+        if (rb_cli_u32_arg(cmd, arg, v, 1, 100000000u, &k)) return -1;
         o->n_keys = k;
         return 1;
     }
-    if (is_opt(arg, "--seeds"))
-        return rb_cli_parse_u32(v, 1, 100000, &o->n_seeds)
-                   ? OPT_ERROR(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v)
-                   : 1;
+    if (is_opt(arg, "--seeds")) return rb_cli_u32_arg(cmd, arg, v, 1, 100000, &o->n_seeds) ? -1 : 1;
     /* --seed */
-    return rb_cli_parse_u64(v, &o->first_seed)
-               ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
-               : 1;
+    return rb_cli_u64_arg(cmd, arg, v, 0, UINT64_MAX, &o->first_seed) ? -1 : 1;
 }
 
 /* Parse the options of `verify`. Returns RB_CLI_CONTINUE to go on, else an
@@ -1168,6 +1195,7 @@ typedef struct vnodes_opts {
     const char *keys_path;
     rb_format fmt;
     int quiet;
+    int eps_given, bounded_vnodes_given; /* --eps, --bounded-vnodes given */
 } vnodes_opts;
 
 /* Options of `vnodes` with a value that vnodes_option handles itself. */
@@ -1238,41 +1266,30 @@ static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int 
         o->keys_path = v;
         return 1;
     }
-    if (is_opt(arg, "--seeds"))
-        return rb_cli_parse_u32(v, 1, 100000, &o->n_seeds)
-                   ? OPT_ERROR(cmd, "--seeds must be a whole number from 1 to 100000, got '%s'", v)
-                   : 1;
+    if (is_opt(arg, "--seeds")) return rb_cli_u32_arg(cmd, arg, v, 1, 100000, &o->n_seeds) ? -1 : 1;
     if (is_opt(arg, "--seed"))
-        return rb_cli_parse_u64(v, &o->first_seed)
-                   ? OPT_ERROR(cmd, "--seed must be a whole number, got '%s'", v)
-                   : 1;
+        return rb_cli_u64_arg(cmd, arg, v, 0, UINT64_MAX, &o->first_seed) ? -1 : 1;
     if (is_opt(arg, "--quantile"))
         return rb_cli_parse_double(v, &o->quantile) || !(o->quantile > 0 && o->quantile <= 1)
                    ? OPT_ERROR(cmd, "--quantile must be a number above 0 and at most 1, got '%s'",
                                v)
                    : 1;
     if (is_opt(arg, "--blocks"))
-        return rb_cli_parse_u32(v, 1, VNODES_MAX_BLOCKS, &o->n_blocks)
-                   ? OPT_ERROR(cmd, "--blocks must be a whole number from 1 to %d, got '%s'",
-                               VNODES_MAX_BLOCKS, v)
-                   : 1;
+        return rb_cli_u32_arg(cmd, arg, v, 1, VNODES_MAX_BLOCKS, &o->n_blocks) ? -1 : 1;
     if (is_opt(arg, "--max-vnodes"))
-        return rb_cli_parse_u32(v, 1, 65536, &o->max_vnodes)
-                   ? OPT_ERROR(cmd, "--max-vnodes must be a whole number from 1 to 65536, got '%s'",
-                               v)
-                   : 1;
-    if (is_opt(arg, "--eps"))
+        return rb_cli_u32_arg(cmd, arg, v, 1, 65536, &o->max_vnodes) ? -1 : 1;
+    if (is_opt(arg, "--eps")) {
+        o->eps_given = 1;
         return parse_u32_list(cmd, arg, v, 0, 10000, &o->eps) ? -1
                : o->eps.n > VNODES_MAX_EPS
                    ? OPT_ERROR(cmd, "--eps takes at most %d values, got %zu", VNODES_MAX_EPS,
                                o->eps.n)
                    : 1;
-    if (is_opt(arg, "--bounded-vnodes"))
-        return rb_cli_parse_u32(v, 1, 65536, &o->bounded_vnodes)
-                   ? OPT_ERROR(cmd,
-                               "--bounded-vnodes must be a whole number from 1 to 65536, got '%s'",
-                               v)
-                   : 1;
+    }
+    if (is_opt(arg, "--bounded-vnodes")) {
+        o->bounded_vnodes_given = 1;
+        return rb_cli_u32_arg(cmd, arg, v, 1, 65536, &o->bounded_vnodes) ? -1 : 1;
+    }
     /* --vnodes */
     return OPT_ERROR(cmd, "--vnodes is what this command chooses; use --max-vnodes");
 }
@@ -1285,6 +1302,21 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     if (n_pos) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
     if (!o->members.n) return rb_cli_usage_error(cmd, "--members N1..N2 is required");
     if (o->ring.algo) o->algo = o->ring.algo;
+    if (rb_cli_ring_check_params(cmd, &o->ring, &o->algo, 1)) return RB_EXIT_USAGE;
+    /* the bounded-loads options do something only where that section is measured */
+    const char *bounded_opt = o->eps_given              ? "--eps"
+                              : o->bounded_vnodes_given ? "--bounded-vnodes"
+                                                        : NULL;
+    if (bounded_opt && !o->algo->owner_position)
+        return rb_cli_usage_error(cmd,
+                                  "%s does not apply to --algo %s: bounded loads need a source "
+                                  "with ring positions (e.g. binary)",
+                                  bounded_opt, o->algo->name);
+    if (bounded_opt && o->fmt == RB_FMT_CSV)
+        return rb_cli_usage_error(cmd,
+                                  "%s does not apply to --format csv (it prints the V table "
+                                  "only; use text, md or json)",
+                                  bounded_opt);
     o->hash = o->ring.cfg.ring_hash;
     o->n_buckets = o->ring.cfg.n_buckets;
     uint32_t v_max = 1;

@@ -43,7 +43,7 @@ expect 2 "holds no keys" verify --members 3 --keys "$tmp/empty"
 expect 2 "cannot open" vnodes --members 3..5 --keys "$tmp/does-not-exist"
 expect 2 "larger than B" vnodes --members 3..20 --buckets 16
 expect 2 "larger than B" verify --members 2..20 --buckets 16
-expect 2 "--vnodes: values must be from 1" verify --vnodes 0
+expect 2 "--vnodes item 1: 0 is out of range \(1\.\.67108864\)" verify --vnodes 0
 expect 2 "unknown algorithm" vnodes --members 3..5 --algo nosuch
 expect 2 "unknown algorithm" verify --algo binary,nosuch
 expect 2 "unknown hash" vnodes --members 3..5 --hash nosuch
@@ -57,8 +57,8 @@ expect 2 "unknown option" verify --bogus
 expect 2 "--update needs --codes" verify --update
 expect 2 "needs a value" vnodes --members
 expect 2 "exceeds the limit" verify --members 70000 --vnodes 1024 --buckets 100000
-expect 2 "--n-keys must be" verify --n-keys 0
-expect 2 "--seeds must be" vnodes --members 3..5 --seeds 0
+expect 2 "--n-keys: 0 is out of range" verify --n-keys 0
+expect 2 "--seeds: 0 is out of range" vnodes --members 3..5 --seeds 0
 # table cannot be filled from itself: bad input (2), not a failure mid-sweep (1) (qa)
 expect 2 "--table-source must be" verify --members 3 --vnodes 1 --algo table --table-source table
 expect 2 "--table-source must be" vnodes --members 3 --algo table --table-source table
@@ -121,8 +121,86 @@ expect 2 "^ringbench owner: --param 'x' is not NAME=VALUE" owner --algo binary -
     --param x k
 expect 2 "^ringbench verify: unknown parameter 'nope'" verify --algo binary --members 2 \
     --vnodes 1 --seeds 1 --quiet --param nope=3
+expect 2 "^ringbench owner: --param 'table_size=99999999999999999999': the value is out of range \(0\.\.18446744073709551615\)" \
+    owner --algo maglev --members a --param table_size=99999999999999999999 k
+expect 2 "^ringbench owner: maglev: --param table_size must be from" owner --algo maglev --members a \
+    --param table_size=18446744073709551615 k
 expect 2 "^ringbench owner: --param a given twice" owner --algo binary --members a \
     --param a=1 --param a=2 k
+
+# --- fresh-user defects (kinds, not cases) ---
+# Comma lists: an empty item is an error naming its position (it was dropped), a value listed
+# twice an error (it was deduplicated or run twice), in every list option.
+V="vnodes --members 3 --seeds 1 --blocks 1 --max-vnodes 2 --quiet"
+# shellcheck disable=SC2086
+{
+expect 2 "^ringbench vnodes: --eps: item 2 of '5,,10' is empty" $V --eps 5,,10
+expect 2 "^ringbench vnodes: --eps: item 1 of ',5' is empty" $V --eps ,5
+expect 2 "^ringbench vnodes: --eps: item 2 of '5,' is empty" $V --eps 5,
+expect 2 "^ringbench vnodes: --eps: 5 is listed twice \(items 1 and 2\)" $V --eps 5,5
+expect 2 "^ringbench vnodes: --eps: 5 is listed twice \(items 1 and 2\)" $V --eps 5,05
+expect 2 "^ringbench vnodes: --members: 4 is listed twice \(items 1 and 2\)" vnodes --members 3..5,4
+expect 2 "^ringbench vnodes: --members: item 2 of '3,,4' is empty" vnodes --members 3,,4
+expect 2 "^ringbench verify: --vnodes: 4 is listed twice \(items 2 and 3\)" verify --vnodes 1,4,4
+expect 2 "^ringbench verify: --algo: item 2 of 'binary,,jump' is empty" verify --algo binary,,jump
+expect 2 "^ringbench verify: --algo: 'binary' is listed twice \(items 1 and 2\)" verify --algo binary,binary
+expect 2 "^ringbench verify: --hash: item 1 of ',xxh3' is empty" verify --hash ,xxh3
+expect 2 "^ringbench verify: --hash item 2: unknown hash" verify --hash xxh3,md5
+# An option that the chosen algorithm does not read is an error, not a silent no-op.
+expect 2 "^ringbench vnodes: --eps does not apply to --algo table" $V --algo table --eps 5
+expect 2 "^ringbench vnodes: --bounded-vnodes does not apply to --algo bounded" $V --algo bounded --bounded-vnodes 4
+expect 2 "^ringbench vnodes: --eps does not apply to --format csv" $V --eps 5 --format csv
+expect 2 "^ringbench vnodes: unknown parameter 'foo'" $V --param foo=1
+expect 2 "^ringbench vnodes: unknown parameter 'eps_pct'" $V --param eps_pct=5
+expect 2 "^ringbench owner: --table-source does not apply to --algo binary \(read only by: table, bounded\)" \
+    owner --algo binary --members a,b --table-source maglev k
+expect 2 "^ringbench verify: --table-source does not apply to --algo of this list" \
+    verify --algo binary,jump --table-source maglev
+expect 2 "^ringbench vnodes: --table-source does not apply to --algo binary" $V --table-source jump
+# Whole numbers out of range say so, with the range (they said "not a whole number").
+expect 2 "^ringbench vnodes: --eps item 1: 99999999999999999999 is out of range \(0\.\.10000\)" \
+    $V --eps 99999999999999999999
+expect 2 "^ringbench vnodes: --eps item 2: 10001 is out of range \(0\.\.10000\)" $V --eps 5,10001
+expect 2 "^ringbench vnodes: --eps item 2 must be a whole number from 0 to 10000, got 'x'" $V --eps 5,x
+expect 2 "^ringbench hash: --seed: 99999999999999999999 is out of range \(0\.\.18446744073709551615\)" \
+    hash --hash xxh3 --seed 99999999999999999999 k
+expect 2 "^ringbench vnodes: --seed: 18446744073709551616 is out of range" $V --seed 18446744073709551616
+expect 2 "^ringbench verify: --seed: 99999999999999999999 is out of range" verify --seed 99999999999999999999
+expect 2 "^ringbench verify: --seeds: 100001 is out of range \(1\.\.100000\)" verify --seeds 100001
+expect 2 "^ringbench verify: --n-keys: 0 is out of range \(1\.\.100000000\)" verify --n-keys 0
+expect 2 "^ringbench vnodes: --max-vnodes: 65537 is out of range \(1\.\.65536\)" vnodes --members 3 --max-vnodes 65537
+expect 2 "^ringbench owner: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)" \
+    owner --algo binary --members a --vnodes 99999999999999999999 k
+expect 2 "^ringbench owner: --buckets must be a whole number from 1 to 16777216, got '-3'" \
+    owner --algo binary --members a --buckets -3 k
+expect 2 "^ringbench owner: --replicas: 0 is out of range \(1\.\.1048576\)" \
+    owner --algo binary --members a --replicas 0 k
+expect 2 "^ringbench owner: --members: member 0 weight: 99999999999999999999 is out of range \(1\.\.65536\)" \
+    owner --algo binary --members a=99999999999999999999 k
+}
+# An error line that quotes input escapes its control bytes: one line, no raw CR or LF.
+for id in "$(printf 'x\ry')" "$(printf 'x\ny')"; do
+    "$bin" owner --algo binary --members "$id,$id" k >/dev/null 2>"$tmp/err"
+    if [ "$(wc -l <"$tmp/err")" -ne 1 ] || grep -q "$(printf '\r')" "$tmp/err" ||
+        ! grep -Eq 'duplicate member id .x\\[rn]y.' "$tmp/err"; then
+        echo "FAIL duplicate id with a control byte: stderr not one escaped line:" >&2
+        od -c "$tmp/err" | head -5 >&2
+        failed=$((failed + 1))
+    fi
+done
+# The table source takes its own parameters under bounded (it refused maglev's table_size):
+# the size reaches maglev (the owners change with it) and a bad size is still refused.
+"$bin" table --algo bounded --table-source maglev --members a,b,c --buckets 64 \
+    --param table_size=1009 >"$tmp/b1009" 2>"$tmp/err" || { echo "FAIL bounded over maglev, table_size=1009: $(cat "$tmp/err")" >&2; failed=$((failed + 1)); }
+"$bin" table --algo bounded --table-source maglev --members a,b,c --buckets 64 \
+    --param table_size=65537 >"$tmp/b65537" 2>"$tmp/err" || { echo "FAIL bounded over maglev, table_size=65537: $(cat "$tmp/err")" >&2; failed=$((failed + 1)); }
+if cmp -s "$tmp/b1009" "$tmp/b65537" || [ "$(wc -l <"$tmp/b1009")" -ne 64 ]; then
+    echo "FAIL bounded over maglev: table_size did not reach the source (same 64 owners for 1009 and 65537)" >&2
+    failed=$((failed + 1))
+fi
+expect 2 "^ringbench table: maglev: --param table_size=1000: 1000 is not prime" \
+    table --algo bounded --table-source maglev --members a,b,c --param table_size=1000
+expect_out "^0	" table --algo bounded --table-source maglev --members a,b,c --param eps_pct=10 --param table_size=1009
 
 if [ "$failed" -ne 0 ]; then
     echo "prop_cli: $failed cases failed" >&2

@@ -125,7 +125,7 @@ expect_usage "weight 0" owner --algo binary --members a=0,b k
 expect_usage "weight not a number" owner --algo binary --members a=x,b k
 # past 2^32 the message gave no range (a fresh user read "not a whole number" for 99999999999)
 expect_usage "weight past 2^32" owner --algo binary --members a=99999999999,b k
-check "weight past 2^32: the range" "$(grep -c 'from 1 to 65536' "$tmp/err")" 1
+check "weight past 2^32: the range" "$(grep -c 'member 0 weight: 99999999999 is out of range (1\.\.65536)' "$tmp/err")" 1
 expect_usage "empty member id" owner --algo binary --members a,,b k
 expect_usage "empty member list" table --algo binary --members ""
 expect_usage "invalid UTF-8 key for fnv1a32-js" owner $R --hash fnv1a32-js "$(printf 'k\377')"

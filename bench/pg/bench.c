@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -151,55 +150,97 @@ static void params_init(rbb_params *p) {
     set_profile(p, "full");
 }
 
-/* Comma list of u32 in [min, max] into out (at most RBB_MAX_LIST). 0 or -1. */
-static int parse_u32_list(const char *s, uint32_t min, uint32_t max, uint32_t *out, size_t *n) {
-    char buf[256];
-    if (strlen(s) >= sizeof buf) return -1;
-    strcpy(buf, s);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        if (*n == RBB_MAX_LIST || rb_cli_parse_u32(t, min, max, &out[*n])) return -1;
-        (*n)++;
+/* A list value listed twice (items i < j): usage error, -1. Lists of numbers compare values. */
+static int list_twice(const char *opt, const char *item, size_t i, size_t j) {
+    return rb_cli_usage_error(CMD, "%s: '%s' is listed twice (items %zu and %zu)", opt, item, i + 1,
+                              j + 1),
+           -1;
+}
+
+/* Comma list of option `opt` of u32 in [min, max] into out (at most RBB_MAX_LIST): an empty
+ * item, a bad or repeated value is a usage error naming the item. 0 or -1 (printed). */
+static int parse_u32_list(const char *opt, const char *s, uint32_t min, uint32_t max, uint32_t *out,
+                          size_t *n) {
+    rb_cli_list l;
+    if (rb_cli_list_split(CMD, opt, s, RBB_MAX_LIST, &l)) return -1;
+    int rc = 0;
+    for (size_t k = 0; k < l.n && !rc; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s item %zu", opt, k + 1);
+        rc = rb_cli_u32_arg(CMD, what, l.items[k], min, max, &out[k]);
+        for (size_t j = 0; j < k && !rc; j++)
+            if (out[j] == out[k]) rc = list_twice(opt, l.items[k], j, k);
     }
-    return *n ? 0 : -1;
+    *n = l.n;
+    rb_cli_list_free(&l);
+    return rc;
 }
 
 /* Comma list of row counts with an optional k (1e3) or M (1e6) suffix, each in
- * 1,000..10,000,000 (at most RBB_MAX_LIST). 0 or -1. */
-static int parse_count_list(const char *s, uint64_t *out, size_t *n) {
-    char buf[256];
-    if (strlen(s) >= sizeof buf) return -1;
-    memcpy(buf, s, strlen(s) + 1);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+ * BACKLOG_MIN..BACKLOG_MAX (at most RBB_MAX_LIST), as parse_u32_list. 0 or -1 (printed). */
+#define BACKLOG_MIN 1000u
+#define BACKLOG_MAX 10000000u
+static int parse_count_list(const char *opt, const char *s, uint64_t *out, size_t *n) {
+    rb_cli_list l;
+    if (rb_cli_list_split(CMD, opt, s, RBB_MAX_LIST, &l)) return -1;
+    int rc = 0;
+    for (size_t k = 0; k < l.n && !rc; k++) {
+        char *t = l.items[k];
         size_t len = strlen(t);
-        uint64_t mul = 1, v;
+        uint64_t mul = 1, v = 0;
         if (len > 1 && (t[len - 1] == 'k' || t[len - 1] == 'M')) {
             mul = t[len - 1] == 'k' ? 1000 : 1000000;
             t[len - 1] = '\0';
         }
-        if (*n == RBB_MAX_LIST || rb_cli_parse_u64(t, &v) || v > 10000000 / mul) return -1;
-        v *= mul;
-        if (v < 1000) return -1;
-        out[(*n)++] = v;
+        int wrc = rb_cli_whole(t, 0, BACKLOG_MAX / mul, &v);
+        if (wrc == 0 && v * mul < BACKLOG_MIN) wrc = RB_CLI_OUT_OF_RANGE; /* 0k, 999 */
+        if (mul > 1) t[len - 1] = mul == 1000 ? 'k' : 'M';
+        if (wrc == RB_CLI_OUT_OF_RANGE)
+            rc = rb_cli_usage_error(CMD, "%s item %zu: %s is out of range (%u..%u rows)", opt,
+                                    k + 1, t, BACKLOG_MIN, BACKLOG_MAX);
+        else if (wrc)
+            rc = rb_cli_usage_error(CMD,
+                                    "%s item %zu must be a row count from %u to %u (e.g. 10k, "
+                                    "100000, 1M), got '%s'",
+                                    opt, k + 1, BACKLOG_MIN, BACKLOG_MAX, t);
+        else
+            out[k] = v * mul;
+        if (rc) rc = -1;
+        for (size_t j = 0; j < k && !rc; j++)
+            if (out[j] == out[k]) rc = list_twice(opt, t, j, k);
     }
-    return *n ? 0 : -1;
+    *n = l.n;
+    rb_cli_list_free(&l);
+    return rc;
 }
 
-static int parse_names(const char *s, const char *const *names, size_t n_names, int *out,
-                       size_t max, size_t *n) {
-    char buf[256];
-    if (strlen(s) >= sizeof buf) return -1;
-    strcpy(buf, s);
-    *n = 0;
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        size_t k;
-        for (k = 0; k < n_names && strcmp(t, names[k]) != 0; k++) {
+/* Comma list of option `opt` of names[0 .. n_names) into out[0 .. *n): an empty item, an
+ * unknown or repeated name is a usage error naming the item. 0 or -1 (printed). */
+static int parse_names(const char *opt, const char *s, const char *const *names, size_t n_names,
+                       int *out, size_t *n) {
+    rb_cli_list l;
+    if (rb_cli_list_split(CMD, opt, s, n_names, &l)) return -1;
+    int rc = rb_cli_list_unique(CMD, opt, &l);
+    for (size_t k = 0; k < l.n && !rc; k++) {
+        size_t i;
+        for (i = 0; i < n_names && strcmp(l.items[k], names[i]) != 0; i++) {
         }
-        if (k == n_names || *n == max) return -1;
-        out[(*n)++] = (int)k;
+        if (i < n_names) {
+            out[k] = (int)i;
+            continue;
+        }
+        char known[128] = "";
+        for (size_t j = 0, used = 0; j < n_names && used < sizeof known; j++) {
+            int w = snprintf(known + used, sizeof known - used, "%s%s", j ? ", " : "", names[j]);
+            if (w > 0) used += (size_t)w;
+        }
+        rb_cli_usage_error(CMD, "%s item %zu: unknown '%s' (known: %s)", opt, k + 1, l.items[k],
+                           known);
+        rc = -1;
     }
-    return *n ? 0 : -1;
+    *n = l.n;
+    rb_cli_list_free(&l);
+    return rc;
 }
 
 static const char *const dist_names[] = {"uniform", "zipf"};
@@ -216,33 +257,28 @@ static const char **string_option(const char *a, rbb_params *p) {
     return NULL;
 }
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
-/* Numeric options: the field of rbb_params each sets and the range it takes. */
+/* Numeric options: the field of rbb_params each sets and the range it takes; the message of
+ * a bad value is built from the same min and max (rb_cli_whole_message for whole numbers). */
 typedef struct {
     const char *name;
-    char kind;         /* 'u' uint64_t, 'w' uint32_t, 'd' double */
-    size_t offset;     /* of the field in rbb_params */
-    double min, max;   /* accepted values; max < 0: no upper bound */
-    const char *range; /* the range as the error message says it */
+    char kind;       /* 'u' uint64_t, 'w' uint32_t, 'd' double */
+    size_t offset;   /* of the field in rbb_params */
+    double min, max; /* accepted values */
 } numeric_opt;
 
 static const numeric_opt numeric_opts[] = {
-    {"--rows", 'u', offsetof(rbb_params, n_rows), 1, 1e8, "1..100000000"},
-    {"--keys", 'w', offsetof(rbb_params, n_keys), 1, 1e8, "1..100000000"},
-    {"--zipf-s", 'd', offsetof(rbb_params, zipf_s), 0, 10, "0..10"},
-    {"--seed", 'u', offsetof(rbb_params, seed), 0, -1, "an unsigned integer"},
-    {"--secs", 'd', offsetof(rbb_params, cell_s), 0.1, 3600, "0.1..3600"},
-    {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS,
-     "1.." STR(RBB_MAX_REPEATS)},
-    {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600, "1..3600"},
-    {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600, "1..3600"},
-    {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400, "10..86400 seconds"},
-    {"--soak-retention-ms", 'u', offsetof(rbb_params, soak_retention_ms), 1000, 315360000000.0,
-     "1000..315360000000 ms"},
-    {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600, "0.1..3600"},
-    {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS, "1.." STR(RBB_MAX_KILLS)},
+    {"--rows", 'u', offsetof(rbb_params, n_rows), 1, 1e8},
+    {"--keys", 'w', offsetof(rbb_params, n_keys), 1, 1e8},
+    {"--zipf-s", 'd', offsetof(rbb_params, zipf_s), 0, 10},
+    {"--seed", 'u', offsetof(rbb_params, seed), 0, 18446744073709551615.0},
+    {"--secs", 'd', offsetof(rbb_params, cell_s), 0.1, 3600},
+    {"--repeats", 'w', offsetof(rbb_params, repeats), 1, RBB_MAX_REPEATS},
+    {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600},
+    {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600},
+    {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400},
+    {"--soak-retention-ms", 'u', offsetof(rbb_params, soak_retention_ms), 1000, 315360000000.0},
+    {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600},
+    {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS},
 };
 
 static const numeric_opt *numeric_option(const char *a) {
@@ -251,18 +287,20 @@ static const numeric_opt *numeric_option(const char *a) {
     return NULL;
 }
 
-/* Parse v into o's field of p: 0, or -1 when v is not a number in o's range. */
+/* Parse v into o's field of p: 0, or -1 after printing why v is not a number in o's range. */
 static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
     char *field = (char *)p + o->offset;
     if (o->kind == 'd') {
         double x;
-        if (rb_cli_parse_double(v, &x) || x < o->min || x > o->max) return -1;
+        if (rb_cli_parse_double(v, &x) || x < o->min || x > o->max)
+            return rb_cli_usage_error(CMD, "%s must be a number from %g to %g, got '%s'", o->name,
+                                      o->min, o->max, v),
+                   -1;
         memcpy(field, &x, sizeof x);
         return 0;
     }
-    uint64_t x;
-    if (rb_cli_parse_u64(v, &x) || (double)x < o->min || (o->max >= 0 && (double)x > o->max))
-        return -1;
+    uint64_t x, max = o->max >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)o->max;
+    if (rb_cli_u64_arg(CMD, o->name, v, (uint64_t)o->min, max, &x)) return -1;
     if (o->kind == 'w') {
         uint32_t w = (uint32_t)x;
         memcpy(field, &w, sizeof w);
@@ -312,13 +350,11 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             p->ring_algo = v;
         } else if (strcmp(a, "--workers") == 0) {
             NEED_VALUE();
-            if (parse_u32_list(v, 1, 64, p->workers, &p->n_workers))
-                return rb_cli_usage_error(CMD, "--workers wants a list of 1..64, got '%s'", v);
+            if (parse_u32_list(a, v, 1, 64, p->workers, &p->n_workers)) return RB_EXIT_USAGE;
             custom = 1;
         } else if (strcmp(a, "--batch") == 0) {
             NEED_VALUE();
-            if (parse_u32_list(v, 1, 1000, p->batches, &p->n_batches))
-                return rb_cli_usage_error(CMD, "--batch wants a list of 1..1000, got '%s'", v);
+            if (parse_u32_list(a, v, 1, 1000, p->batches, &p->n_batches)) return RB_EXIT_USAGE;
             custom = 1;
         } else if (strcmp(a, "--modes") == 0) {
             NEED_VALUE();
@@ -326,24 +362,20 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             const char *mode_names[RBB_N_MODES];
             for (int k = 0; k < RBB_N_MODES; k++)
                 mode_names[k] = rbb_mode_name((rbb_mode)k);
-            if (parse_names(v, mode_names, RBB_N_MODES, m, RBB_N_MODES, &p->n_modes))
-                return rb_cli_usage_error(
-                    CMD, "--modes wants a list of competing,affinity,ordered, got '%s'", v);
+            if (parse_names(a, v, mode_names, RBB_N_MODES, m, &p->n_modes)) return RB_EXIT_USAGE;
             for (size_t k = 0; k < p->n_modes; k++)
                 p->modes[k] = (rbb_mode)m[k];
             custom = 1;
         } else if (strcmp(a, "--dist") == 0) {
             NEED_VALUE();
             int d[2];
-            if (parse_names(v, dist_names, 2, d, 2, &p->n_dists))
-                return rb_cli_usage_error(CMD, "--dist wants uniform,zipf, got '%s'", v);
+            if (parse_names(a, v, dist_names, 2, d, &p->n_dists)) return RB_EXIT_USAGE;
             for (size_t k = 0; k < p->n_dists; k++)
                 p->dists[k] = (rbb_dist)d[k];
             custom = 1;
         } else if ((num = numeric_option(a))) {
             NEED_VALUE();
-            if (set_numeric(num, p, v))
-                return rb_cli_usage_error(CMD, "%s wants %s, got '%s'", a, num->range, v);
+            if (set_numeric(num, p, v)) return RB_EXIT_USAGE;
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -360,11 +392,8 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             NEED_VALUE();
             if (strcmp(v, "none") == 0)
                 p->n_backlogs = 0;
-            else if (parse_count_list(v, p->backlogs, &p->n_backlogs))
-                return rb_cli_usage_error(CMD,
-                                          "--backlog wants a list of row counts 1k..10M (e.g. "
-                                          "10k,100k,1M) or none, got '%s'",
-                                          v);
+            else if (parse_count_list(a, v, p->backlogs, &p->n_backlogs))
+                return RB_EXIT_USAGE;
         } else if (strcmp(a, "--no-scale") == 0) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
@@ -390,18 +419,6 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
                              "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
-}
-
-static int mkdir_p(const char *path) {
-    char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
-    for (char *s = buf + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST) return -1;
-        *s = '/';
-    }
-    return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 static int write_outputs(const rbb_run *run, const char *dir) {
@@ -600,8 +617,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
         p->out_dir = out_default;
     }
-    if (mkdir_p(p->out_dir))
-        return rb_cli_fail(CMD, "cannot create --out %s: %s", p->out_dir, strerror(errno));
+    if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir))) return rc;
 
     /* Durability: off applies to every session of this run (workers, driver,
      * pgbench) through PGOPTIONS, which libpq sends at connection start. */

@@ -124,6 +124,9 @@ enum {
                                            * leave a member no point (RB_ENOPOINT;
                                            * ketama: floor(40 N w / total) digests);
                                            * no other algorithm may return it */
+    RB_ALGO_READS_SOURCE = 1u << 9,       /* build reads cfg.table_source and passes it the
+                                           * config, so the source's --param apply (table,
+                                           * bounded); in rb_algo.flags only, not flags_for */
 };
 
 /*
@@ -231,7 +234,8 @@ const rb_param_spec *rb_algo_param_spec(const rb_algo *algo, const char *name);
  * number) on cfg. Syntax only: which algorithm reads it is checked by
  * rb_algo_check_params. Returns 0, or RB_EINVAL (no '=', empty or too long
  * name, VALUE not a whole number, the name set twice, more than
- * RB_MAX_PARAMS) with a detail. Copies the name.
+ * RB_MAX_PARAMS) or RB_ERANGE (VALUE all digits but past 2^64 - 1: "out of
+ * range") with a detail. Copies the name.
  */
 int rb_config_set_param(rb_config *cfg, const char *assign);
 

@@ -10,7 +10,9 @@
  *   ringbench_owner(bucket int, members text[], algo text, n_vnodes int, n_buckets int,
  *                   hash text, seed bigint) -> text
  *       the member owning the bucket on a ring of `algo` over `members` (ids, weight 1), the
- *       ring hash `hash` (`ringbench table --hash H`)
+ *       ring hash `hash` (`ringbench table --hash H`). Errors name an array element as
+ *       members[i] (SQL, from 1); a library message names member k counted from 0 (as the
+ *       CLI does) and says so in its HINT: member k is members[k+1].
  *
  * Keys are hashed as the bytes Postgres stores: UTF-8 in a UTF8 database, which is what the
  * CLI and the C enqueue path hash. Other server encodings are refused (SQL_ASCII is accepted:
@@ -42,6 +44,15 @@ PG_MODULE_MAGIC;
 PG_FUNCTION_INFO_V1(ringbench_hash);
 PG_FUNCTION_INFO_V1(ringbench_bucket);
 PG_FUNCTION_INFO_V1(ringbench_owner);
+
+/* The numbering of members in messages. The library's messages name a member by its index,
+ * counted from 0 as everywhere in the library and the CLI (`--members a,b,a`: "duplicate
+ * member id 'a' (members 0 and 2)"); SQL arrays count from 1, so this function's own messages
+ * name array elements as members[i] and a library message that names a member carries this
+ * hint. queue/ext/README.md, "Member numbers"; checked by tests/agree.sh. */
+#define MEMBER_NUMBERS_HINT                                                                        \
+    "members are numbered from 0 here, as in the library and the CLI: member k is "                \
+    "members[k+1] of the SQL array"
 
 #define BAD_ARG(fn, ...)                                                                           \
     ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg(fn ": " __VA_ARGS__)))
@@ -177,8 +188,9 @@ static const rb_ring *owner_ring(FunctionCallInfo fcinfo) {
     if (rc == RB_ENOMEM)
         ereport(ERROR, (errcode(ERRCODE_OUT_OF_MEMORY), errmsg("%s: out of memory", fn)));
     if (rc)
-        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-                        errmsg("%s: %s", fn, rb_error_detail())));
+        ereport(ERROR,
+                (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s: %s", fn, rb_error_detail()),
+                 strstr(rb_error_detail(), "member") ? errhint(MEMBER_NUMBERS_HINT) : 0));
 
     /* Replace the cache only once the new ring exists (an ERROR above keeps the old one). */
     free(cached_key);

@@ -9,9 +9,10 @@ check() { # check EXPECTED_RC PATTERN ARGS...
     grep -q -- "$pat" "$TMP/err" || fail "'ringbench pg $*': stderr '$(cat "$TMP/err")', expected /$pat/"
 }
 check 2 "must be <= TTL/3" worker --heartbeat-ms 500 --ttl-ms 1000 --until-empty
-check 2 "lease must be > 0" worker --lease-ms 0 --until-empty
-check 2 "batch must be >= 1" worker --batch 0 --until-empty
-check 2 "TTL must be > 0" worker --ttl-ms 0 --until-empty
+# The CLI refuses these with the range it checks (pg_cli_input checks every option's range).
+check 2 "--lease-ms: 0 is out of range (1..86400000)" worker --lease-ms 0 --until-empty
+check 2 "--batch: 0 is out of range (1..1000000)" worker --batch 0 --until-empty
+check 2 "--ttl-ms: 0 is out of range (1..86400000)" worker --ttl-ms 0 --until-empty
 check 2 "unknown claim mode" worker --mode fifo --until-empty
 check 2 "schema must match" worker --schema 'Bad-Name' --until-empty
 check 2 "give --until-empty" worker

@@ -79,4 +79,15 @@ err "ringbench_owner: members is empty" "SELECT ringbench_owner(0, ARRAY[]::text
 err "ringbench_owner: members\[2\] is NULL" "SELECT ringbench_owner(0, ARRAY['a',NULL], 'binary', 8, 1024, 'xxh3', 0)"
 err "ringbench_owner: unknown algorithm 'nosuchalgo'" "SELECT ringbench_owner(0, ARRAY['a'], 'nosuchalgo', 8, 1024, 'xxh3', 0)"
 err "ringbench_owner: n_vnodes must be >= 1, got 0" "SELECT ringbench_owner(0, ARRAY['a'], 'binary', 0, 1024, 'xxh3', 0)"
+# Member numbers (README "Member numbers"): a library message counts members from 0, in SQL
+# as in the CLI; the HINT maps member k to members[k+1]. The same membership gives the same
+# numbers through both.
+out=$(qp "SELECT ringbench_owner(0, ARRAY['a','b','a'], 'binary', 8, 1024, 'xxh3', 0)" 2>&1) &&
+    fail "a duplicate member id was accepted: $out"
+grep -q "duplicate member id 'a' (members 0 and 2)" <<<"$out" || fail "duplicate in SQL: got '$out', expected members 0 and 2"
+grep -q "HINT: .*member k is members\[k+1\]" <<<"$out" || fail "duplicate in SQL: no HINT mapping member k to members[k+1] in '$out'"
+cli=$("$RB" owner --algo binary --members a,b,a k 2>&1) && fail "the CLI accepted a duplicate member id"
+grep -q "(members 0 and 2)" <<<"$cli" || fail "duplicate in the CLI: got '$cli', expected members 0 and 2 (as in SQL)"
+out=$(qp "SELECT ringbench_owner(0, ARRAY['a',NULL], 'binary', 8, 1024, 'xxh3', 0)" 2>&1) || true
+grep -q "HINT" <<<"$out" && fail "members[2] is an SQL subscript and needs no HINT: '$out'"
 echo "PASS [$TEST]"

@@ -30,4 +30,15 @@ differ=$(qp "SELECT count(*) FROM inbox WHERE idempotency_key LIKE 'js:%'
 expect_eq "a row that brings its bucket" \
     "$(q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('order:9182', 7, 'own') RETURNING partition_bucket")" 7
 note "$n rows from Node agree with the seed's hash and the C path ($differ of them would differ under fnv1a32)"
+
+# The largest queue seed, 2^63 - 1, reaches the trigger's hash (a larger one is refused at
+# migrate, pg_cli_input; it was recorded and every row without a bucket then failed with
+# "function ringbench_bucket(text, integer, unknown, numeric) does not exist").
+use_schema maxseed
+"$RB" pg migrate --seed 9223372036854775807 >/dev/null || fail "pg migrate --seed 2^63-1 failed"
+want=$("$RB" owner --algo modn --members m --seed 9223372036854775807 order:9182 | cut -f2)
+seed0=$("$RB" owner --algo modn --members m order:9182 | cut -f2)
+[[ $want != "$seed0" ]] || fail "order:9182 has bucket $want at seeds 0 and 2^63-1: the check below could not tell them apart"
+expect_eq "the trigger's bucket at seed 2^63-1" \
+    "$(q "INSERT INTO inbox (partition_key, idempotency_key) VALUES ('order:9182', 'max') RETURNING partition_bucket")" "$want"
 echo "PASS [$TEST]"

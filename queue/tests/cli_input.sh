@@ -1,0 +1,117 @@
+# Bad input to the pg commands, found by a fresh user; each is a kind, checked across the
+# commands. Needs no server: --db points at a socket folder that does not exist, so input the
+# commands accept ends in "cannot connect" (exit 1) and bad input must be exit 2 with one line
+# `ringbench pg CMD: message` before any connection.
+#  1. every whole-number option states the range it checks (pg worker --batch said
+#     "0..86400000", copied from the ms options): the range in the message of a huge value is
+#     the range accepted, for every numeric option in `pg worker --help`, and a whole number
+#     outside it says "out of range (MIN..MAX)", not "not a whole number";
+#  2. comma lists refuse an empty item (by position) and a repeated one (pg bench, planner
+#     switches);
+#  3. an uncreatable --out is exit 2 in pg chaos and pg bench alike (one helper), a missing
+#     folder is created with its parents;
+#  4. options a queue does not record (--param, --table-source) and a seed the bucket trigger
+#     cannot pass on (above 2^63 - 1) are refused by pg migrate; ring options the worker
+#     would silently not use (B, bucket hash, seed: always the queue's) by pg worker.
+set -uo pipefail
+TEST=cli_input
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+unset RINGBENCH_PG_CONNINFO
+fails=0
+fail() { echo "FAIL [$TEST] $*" >&2; fails=$((fails + 1)); }
+db=(--db "host=$TMP/nowhere port=1" --retry-ms 0)
+dbb=(--db "host=$TMP/nowhere port=1") # pg bench has no --retry-ms
+
+# usage PATTERN ARGS... — `ringbench pg ARGS`: exit 2, one stderr line matching PATTERN (grep -E).
+usage() {
+    local pattern=$1 rc=0
+    shift
+    "$RB" pg "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+    if [[ $rc != 2 || $(wc -l <"$TMP/err") != 1 ]] || ! grep -Eq -- "$pattern" "$TMP/err"; then
+        fail "pg $*: exit $rc, stderr '$(head -c 400 "$TMP/err")'; expected exit 2, one line /$pattern/"
+    fi
+}
+
+# 1. pg worker: every numeric option of its help, against the range its message states.
+mapfile -t opts < <("$RB" pg worker --help | grep -oE '^  --[a-z-]+ (MS|N|P)( |$)' | awk '{print $1}' | grep -vxE -- '--(clock-offset-ms|on-failed-key|retry-ms)')
+((${#opts[@]} >= 16)) || fail "pg worker --help lists ${#opts[@]} numeric options, expected at least 16"
+for opt in "${opts[@]}"; do
+    "$RB" pg worker "${db[@]}" --until-empty "$opt" 99999999999999999999 >/dev/null 2>"$TMP/err"
+    range=$(sed -nE "s/^ringbench pg worker: $opt: 99999999999999999999 is out of range \(([0-9]+)\.\.([0-9]+)\)$/\1 \2/p" "$TMP/err")
+    if [[ -z $range ]]; then
+        fail "pg worker $opt 99999999999999999999: '$(cat "$TMP/err")', expected '$opt: ... is out of range (MIN..MAX)'"
+        continue
+    fi
+    read -r lo hi <<<"$range"
+    for v in "$lo" "$hi"; do # the ends of the stated range pass the option's own check
+        "$RB" pg worker "${db[@]}" --until-empty "$opt" "$v" >/dev/null 2>"$TMP/err"
+        grep -Eq -- "$opt(:| must)" "$TMP/err" && fail "pg worker $opt $v (inside the stated range $lo..$hi) refused: $(cat "$TMP/err")"
+    done
+    usage "^ringbench pg worker: $opt: $((hi + 1)) is out of range \($lo\.\.$hi\)$" worker "${db[@]}" --until-empty "$opt" $((hi + 1))
+    ((lo > 0)) && usage "^ringbench pg worker: $opt: $((lo - 1)) is out of range \($lo\.\.$hi\)$" worker "${db[@]}" --until-empty "$opt" $((lo - 1))
+    usage "^ringbench pg worker: $opt must be a whole number from $lo to $hi, got '12x'$" worker "${db[@]}" --until-empty "$opt" 12x
+done
+usage "^ringbench pg worker: --batch: 0 is out of range \(1\.\.1000000\)$" worker "${db[@]}" --until-empty --batch 0
+usage "^ringbench pg worker: --clock-offset-ms: 99999999999999999999 is out of range \(-86400000\.\.86400000\)$" worker "${db[@]}" --until-empty --clock-offset-ms 99999999999999999999
+usage "^ringbench pg worker: --clock-offset-ms must be a whole number of ms from -86400000 to 86400000, got '5s'$" worker "${db[@]}" --until-empty --clock-offset-ms 5s
+usage "^ringbench pg explain: --batch: 1000001 is out of range \(1\.\.1000000\)$" explain "${db[@]}" --batch 1000001
+usage "^ringbench pg status: --limit: 0 is out of range \(1\.\.1000000000\)$" status "${db[@]}" --dead-letters --limit 0
+usage "^ringbench pg status: --retry-ms: 3600001 is out of range \(0\.\.3600000\)$" status --retry-ms 3600001
+usage "^ringbench pg retry: row id: 99999999999999999999 is out of range \(1\.\.9223372036854775807\)$" retry "${db[@]}" 99999999999999999999
+usage "^ringbench pg chaos: --seed: 99999999999999999999 is out of range \(0\.\.18446744073709551615\)$" chaos "${db[@]}" --seed 99999999999999999999
+usage "^ringbench pg bench: --keys: 99999999999999999999 is out of range \(1\.\.100000000\)$" bench "${dbb[@]}" --keys 99999999999999999999
+usage "^ringbench pg bench: --repeats: 10 is out of range \(1\.\.9\)$" bench "${dbb[@]}" --repeats 10
+usage "^ringbench pg bench: --secs must be a number from 0.1 to 3600, got 'x'$" bench "${dbb[@]}" --secs x
+usage "^ringbench pg migrate: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)$" migrate "${db[@]}" --vnodes 99999999999999999999
+
+usage "^ringbench pg migrate: --retention-batch: 100001 is out of range \(1\.\.100000\)$" migrate "${db[@]}" --retention-batch 100001
+usage "^ringbench pg migrate: --retention-ms must be off or a whole number of ms from 1000 to 315360000000 \(out of range\), got '99999999999999999999'$" migrate "${db[@]}" --retention-ms 99999999999999999999
+
+# 2. comma lists: an empty item by position, a repeated item, a bad one by position.
+usage "^ringbench pg bench: --workers: item 2 of '1,,2' is empty \(items count from 1\)$" bench "${dbb[@]}" --workers 1,,2
+usage "^ringbench pg bench: --workers: '2' is listed twice \(items 1 and 2\)$" bench "${dbb[@]}" --workers 2,2
+usage "^ringbench pg bench: --workers item 2: 65 is out of range \(1\.\.64\)$" bench "${dbb[@]}" --workers 1,65
+usage "^ringbench pg bench: --batch: '08' is listed twice \(items 1 and 2\)$" bench "${dbb[@]}" --batch 8,08
+usage "^ringbench pg bench: --modes: 'affinity' is listed twice \(items 1 and 3\)$" bench "${dbb[@]}" --modes affinity,ordered,affinity
+usage "^ringbench pg bench: --modes item 1: unknown 'fifo' \(known: competing, affinity, ordered\)$" bench "${dbb[@]}" --modes fifo
+usage "^ringbench pg bench: --dist: item 2 of 'uniform,' is empty" bench "${dbb[@]}" --dist uniform,
+usage "^ringbench pg bench: --backlog: '10000' is listed twice \(items 1 and 2\)$" bench "${dbb[@]}" --backlog 10k,10000
+usage "^ringbench pg bench: --backlog item 1: 0k is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 0k
+usage "^ringbench pg bench: --backlog item 2: 11M is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 1M,11M
+usage "^ringbench pg bench: --workers takes at most 8 items, got 9" bench "${dbb[@]}" --workers 1,2,3,4,5,6,7,8,9
+usage "^ringbench pg explain: planner switches 'seqscan,,sort': item 2 is empty$" explain "${db[@]}" --planner-off seqscan,,sort
+usage "^ringbench pg worker: planner switches 'sort,sort': 'sort' is listed twice$" worker "${db[@]}" --until-empty --planner-off sort,sort
+
+# 3. --out: one helper, exit 2 in both commands; a missing folder is made with its parents.
+touch "$TMP/file"
+for c in chaos bench; do
+    if [[ $c == chaos ]]; then cdb=("${db[@]}"); else cdb=("${dbb[@]}"); fi
+    usage "^ringbench pg $c: cannot create --out folder '/dev/null/x': Not a directory$" "$c" "${cdb[@]}" --out /dev/null/x
+    usage "^ringbench pg $c: cannot create --out folder '$TMP/file': it exists and is not a folder$" "$c" "${cdb[@]}" --out "$TMP/file"
+    rc=0
+    "$RB" pg "$c" "${cdb[@]}" --out "$TMP/$c/a/b" >/dev/null 2>"$TMP/err" || rc=$?
+    [[ $rc == 1 && -d $TMP/$c/a/b ]] || fail "pg $c --out $TMP/$c/a/b: exit $rc (expected 1: no server), folder $([[ -d $TMP/$c/a/b ]] && echo made || echo missing): $(cat "$TMP/err")"
+done
+
+# 4. pg migrate: what the queue cannot keep is refused before connecting.
+usage "^ringbench pg migrate: --param does not apply to a queue" migrate "${db[@]}" --algo maglev --param table_size=1009
+usage "^ringbench pg migrate: --table-source does not apply to a queue" migrate "${db[@]}" --algo table --table-source maglev
+usage "^ringbench pg migrate: --seed 9223372036854775808 is out of range for a queue \(0\.\.9223372036854775807\)" migrate "${db[@]}" --seed 9223372036854775808
+usage "^ringbench pg migrate: --seed 18446744073709551615 is out of range for a queue" migrate "${db[@]}" --seed 18446744073709551615
+# ... and the worker refuses ring options it would silently not use: B, bucket hash and seed
+# are always the queue's; --param is checked against the --algo it overrides with.
+usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's" worker "${db[@]}" --until-empty --buckets 512
+usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's" worker "${db[@]}" --until-empty --seed 7
+usage "^ringbench pg worker: --param and --table-source need --algo here" worker "${db[@]}" --until-empty --param table_size=1009
+usage "^ringbench pg worker: unknown parameter 'foo'" worker "${db[@]}" --until-empty --algo binary --param foo=1
+usage "^ringbench pg worker: --table-source does not apply to --algo binary" worker "${db[@]}" --until-empty --algo binary --table-source jump
+rc=0
+"$RB" pg worker "${db[@]}" --until-empty --algo maglev --param table_size=1009 >/dev/null 2>"$TMP/err" || rc=$?
+[[ $rc == 1 ]] || fail "pg worker --algo maglev --param table_size=1009: exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
+rc=0
+"$RB" pg migrate "${db[@]}" --seed 9223372036854775807 >/dev/null 2>"$TMP/err" || rc=$?
+[[ $rc == 1 ]] || fail "pg migrate --seed 2^63-1 (the largest queue seed): exit $rc, expected 1 (no server): $(cat "$TMP/err")"
+
+((fails == 0)) || exit 1
+echo "PASS [$TEST]"
