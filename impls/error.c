@@ -3,8 +3,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
-static _Thread_local char detail[256];
+/* Large enough for a server message with its conninfo; a longer one ends in "...". */
+static _Thread_local char detail[1024];
 
 const char *rb_strerror(int code) {
     switch (code) {
@@ -22,7 +24,9 @@ const char *rb_error_detail(void) { return detail; }
 int rb_set_error(int code, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    int n = vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof detail)
+        memcpy(detail + sizeof detail - 4, "...", 4); /* the cut is marked */
     return code;
 }

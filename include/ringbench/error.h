@@ -55,8 +55,8 @@ const char *rb_error_detail(void);
 /*
  * rb_set_error — record a detailed message (printf format) for the calling
  * thread and return `code`, so a failing path can `return rb_set_error(...)`.
- * Used by the library and its extensions; messages longer than 255 bytes are
- * truncated.
+ * Used by the library and its extensions; a message longer than 1023 bytes is
+ * cut and ends in "...".
  */
 int rb_set_error(int code, const char *fmt, ...)
 #if defined(__GNUC__)
