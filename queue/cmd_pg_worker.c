@@ -378,15 +378,17 @@ int rb_pg_cmd_worker(int argc, char **argv) {
         return rb_cli_usage_error(cmd,
                                   "give --until-empty, --duration-ms, --max-claims or --idle-ms");
     if (rb_queue_config_validate(&cfg)) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-    rb_queue *q;
-    rc = rb_pg_open(cmd, &cfg, &q);
-    if (rc) return rc;
+    /* Before connecting: a stop signal also ends a wait for an unreachable server. */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    cfg.interrupt = &stop_requested;
+    rb_queue *q;
+    rc = rb_pg_open(cmd, &cfg, &q);
+    if (rc) return rc;
     rc = run_worker(&o, q);
     rb_queue_close(q);
     return rc;

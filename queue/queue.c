@@ -197,6 +197,9 @@ static void sleep_ms(uint32_t ms) {
     }
 }
 
+/* The caller's stop flag is set (rb_queue_config.interrupt): retry no more. */
+static int interrupted(const rb_queue *q) { return q->cfg.interrupt && *q->cfg.interrupt; }
+
 static void notice_quiet(void *arg, const PGresult *res) {
     (void)arg;
     (void)res;
@@ -248,6 +251,11 @@ static int reconnect(rb_queue *q) {
     int rc;
     for (;;) {
         if ((rc = connect_once(q)) == 0) return q->conn_serial++, 0;
+        if (interrupted(q)) {
+            char why[1024];
+            snprintf(why, sizeof why, "%s", rb_error_detail());
+            return rb_set_error(rc, "%s; gave up: interrupted", why);
+        }
         if (mono_ms() + backoff_ms > deadline) return rc;
         sleep_ms(backoff_ms);
         backoff_ms = backoff_ms * 2 > 1000 ? 1000 : backoff_ms * 2;
@@ -341,14 +349,17 @@ static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql
         if (PQresultStatus(r) == want) return r;
         int kind = classify(q, r);
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
-        if (kind == ERR_FATAL || q->in_tx || mono_ms() >= deadline) {
+        int stop = interrupted(q);
+        if (kind == ERR_FATAL || q->in_tx || stop || mono_ms() >= deadline) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
             msg[strcspn(msg, "\n")] = 0;
             const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
             rb_set_error(RB_EDB, "%s%s%s%s%s", msg[0] ? msg : PQerrorMessage(q->conn),
                          st ? " (SQLSTATE " : "", st ? st : "", st ? ")" : "",
-                         kind == ERR_FATAL ? "" : "; gave up after --retry-ms");
+                         kind == ERR_FATAL ? ""
+                         : stop            ? "; gave up: interrupted"
+                                           : "; gave up after --retry-ms");
             PQclear(r);
             return NULL;
         }

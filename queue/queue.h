@@ -53,6 +53,7 @@
 #ifndef RINGBENCH_QUEUE_H
 #define RINGBENCH_QUEUE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,6 +118,13 @@ typedef struct rb_queue_config {
      * mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort; each gets
      * SET enable_<name> = off in the session. NULL = none. */
     const char *planner_off;
+    /* Stop flag, e.g. set by a SIGTERM handler; NULL = none. Once *interrupt
+     * is nonzero, retries stop: a reconnect or a transient failure that
+     * would be retried (up to retry_ms) fails at once with RB_EDB ("...;
+     * gave up: interrupted"), within one backoff sleep (<= 1 s). A statement
+     * that succeeds first time is not affected (a worker can still finish and
+     * release its batch). Read only, from any thread. */
+    const volatile sig_atomic_t *interrupt;
 } rb_queue_config;
 
 /* rb_queue_config_init — the defaults above; never fails. */
