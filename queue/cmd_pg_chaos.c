@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conninfo_redact.h"
 #include "json_out.h"
 #include "keygen.h"
 #include "pg_cli.h"
@@ -41,6 +42,13 @@ static const profile full = {"full", 6, 30000, 10, 350, 900, {100, 8, 16, 3, 8}}
 #define PAUSE_MS 4000 /* > TTL: a paused worker may be declared dead (not a false death) */
 #define LOCK_MS 1000  /* the table lock that makes statements time out */
 #define STATEMENT_TIMEOUT_MS 400
+#define GRACE_MS 5000 /* SIGTERM to SIGKILL when the driver stops its workers */
+#define DEFAULT_RETRY_MS 60000
+
+/* The signal (SIGINT, SIGTERM) that asked the driver to stop; 0: none. */
+static volatile sig_atomic_t chaos_signal;
+
+static void on_chaos_signal(int sig) { chaos_signal = sig; }
 
 typedef struct chaos_opts {
     rb_queue_config *cfg;
@@ -69,7 +77,11 @@ static const char chaos_help[] =
     "  --seed S           fault schedule and victims (default 1)\n"
     "  --out DIR          write chaos.md or chaos.json and the worker logs there\n"
     "  --format F         md (default) or json\n"
-    "  --restart-cmd CMD  shell command that restarts the server (scripts/pg restart)\n";
+    "  --restart-cmd CMD  shell command that restarts the server (scripts/pg restart)\n"
+    "  --retry-ms MS      how long the driver and the workers wait for the server\n"
+    "                     (default 60000); past it the run stops its workers, exit 1\n"
+    "SIGINT or SIGTERM stops the run: paused workers are resumed, every worker is\n"
+    "stopped (SIGTERM, SIGKILL after 5 s) and reaped; exit 130 or 143.\n";
 
 static int chaos_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     chaos_opts *o = ctx;
@@ -103,9 +115,10 @@ static int chaos_option(const char *cmd, void *ctx, int argc, char **argv, int *
 
 static uint64_t now_ms(void) { return rb_now_ns() / 1000000u; }
 
+/* Sleep ms, cut short by a stop signal. */
 static void nap_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) && errno == EINTR) {
+    while (nanosleep(&ts, &ts) && errno == EINTR && !chaos_signal) {
     }
 }
 
@@ -114,11 +127,20 @@ static void nap_ms(uint32_t ms) {
 typedef struct driver {
     PGconn *conn;
     const char *conninfo, *schema;
+    uint32_t retry_ms;   /* how long the server may be unreachable before giving up */
+    uint64_t down_since; /* now_ms() of the first failed connect since the last success; 0 */
+    char error[512];     /* the last connect error (redacted, one line) */
 } driver;
 
+/* Connect, retrying until the server has been unreachable for d->retry_ms
+ * (counted from the first failure since the last success) or a stop signal;
+ * 0 or -1 (d->conn NULL). */
 static int driver_connect(driver *d) {
     if (d->conn) PQfinish(d->conn);
-    for (int tries = 0; tries < 300; tries++) {
+    d->conn = NULL;
+    if (!d->down_since) d->down_since = now_ms();
+    uint64_t deadline = d->down_since + d->retry_ms;
+    do {
         d->conn = PQconnectdb(d->conninfo);
         if (PQstatus(d->conn) == CONNECTION_OK) {
             char sql[256];
@@ -128,12 +150,14 @@ static int driver_connect(driver *d) {
             PGresult *r = PQexec(d->conn, sql);
             int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
             PQclear(r);
-            if (ok) return 0;
+            if (ok) return d->down_since = 0, 0;
         }
+        rb_conninfo_redact_message(d->conninfo, PQerrorMessage(d->conn), d->error, sizeof d->error);
+        d->error[strcspn(d->error, "\n")] = 0;
         PQfinish(d->conn);
         d->conn = NULL;
         nap_ms(100);
-    }
+    } while (!chaos_signal && now_ms() < deadline);
     return -1;
 }
 
@@ -183,6 +207,7 @@ typedef struct chaos {
     size_t n_doomed, cap_doomed;
     uint32_t n_spawned, n_exit_dead, n_exit_error;
     char logdir[512];
+    char retry[16]; /* the workers' --retry-ms */
 } chaos;
 
 static int doom(chaos *c, const char *id) {
@@ -210,6 +235,7 @@ static int spawn(chaos *c, slot *s) {
     if (pid == 0) {
         FILE *f = freopen(c->logdir[0] ? log : "/dev/null", "w", stdout);
         if (f) dup2(fileno(stdout), 2);
+        signal(SIGPIPE, SIG_DFL);
         char opts[64];
         snprintf(opts, sizeof opts, "-c statement_timeout=%d", STATEMENT_TIMEOUT_MS);
         setenv("PGOPTIONS", opts, 1);
@@ -247,7 +273,7 @@ static int spawn(chaos *c, slot *s) {
                         "--backoff-cap-ms",
                         "200",
                         "--retry-ms",
-                        "60000",
+                        c->retry,
                         "--until-empty",
                         NULL};
         execv("/proc/self/exe", argv);
@@ -278,6 +304,44 @@ static int recovered(chaos *c, const fault *f, long long done_now) {
              "SELECT count(*) FROM inbox WHERE status = 'claimed' AND claimed_by = '%s'",
              f->victim);
     return sql_int(&c->d, sql) == 0;
+}
+
+/* Wait for child pid, giving up waiting after timeout_ms (-1: never) or, when
+ * heed_signal, at a stop signal; its exit status, or -1 when it still runs. */
+static int wait_child(pid_t pid, int64_t timeout_ms, int heed_signal) {
+    uint64_t deadline = now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+    for (;;) {
+        int st;
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        if (r < 0 && errno != EINTR) return 127; /* not our child any more */
+        if ((heed_signal && chaos_signal) || (timeout_ms >= 0 && now_ms() >= deadline)) return -1;
+        struct timespec ts = {0, 20 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Run --restart-cmd with /bin/sh in its own process group and wait for it; a
+ * stop signal ends it (SIGTERM, SIGKILL after GRACE_MS). Its exit status, or -1. */
+static int run_restart(const char *cmd) {
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    int code = wait_child(pid, -1, 1);
+    if (code >= 0) return code;
+    kill(-pid, SIGTERM);
+    if (wait_child(pid, GRACE_MS, 0) < 0) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+    }
+    return -1;
 }
 
 static slot *pick_running(chaos *c, uint64_t *rng) {
@@ -320,8 +384,8 @@ static void inject(chaos *c, fault *f, uint64_t *rng, uint64_t t) {
         }
         PQfinish(c->d.conn);
         c->d.conn = NULL;
-        if (system(c->o->restart_cmd) != 0) f->skipped = 1;
-        driver_connect(&c->d);
+        if (run_restart(c->o->restart_cmd) != 0) f->skipped = 1;
+        if (!chaos_signal) driver_connect(&c->d);
         break;
     case F_TIMEOUT: {
         char sql[200];
@@ -358,6 +422,28 @@ static int reap(chaos *c, int replace) {
         }
     }
     return running;
+}
+
+/* Stop every worker: resume the paused, SIGTERM all, SIGKILL those still
+ * running after GRACE_MS, reap all. */
+static void stop_workers(chaos *c) {
+    for (uint32_t i = 0; i < c->p->workers; i++)
+        if (c->slots[i].pid) {
+            kill(c->slots[i].pid, SIGCONT);
+            kill(c->slots[i].pid, SIGTERM);
+            c->slots[i].paused = 0;
+        }
+    uint64_t deadline = now_ms() + GRACE_MS;
+    for (uint32_t i = 0; i < c->p->workers; i++) {
+        slot *s = &c->slots[i];
+        if (!s->pid) continue;
+        uint64_t now = now_ms();
+        if (wait_child(s->pid, now < deadline ? (int64_t)(deadline - now) : 0, 0) < 0) {
+            kill(s->pid, SIGKILL);
+            waitpid(s->pid, NULL, 0);
+        }
+        s->pid = 0;
+    }
 }
 
 /* ---- report ---- */
@@ -538,6 +624,7 @@ static int run_chaos(chaos *c) {
     size_t injected = 0;
     long long remaining = p->rows;
     while (now_ms() - start < (uint64_t)p->deadline_s * 1000u) {
+        if (chaos_signal) break;
         uint64_t t = now_ms();
         for (uint32_t i = 0; i < p->workers; i++) {
             slot *s = &c->slots[i];
@@ -549,6 +636,7 @@ static int run_chaos(chaos *c) {
         long long done = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE status = 'done'");
         remaining = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE status IN ('pending', "
                                    "'claimed')");
+        if (!c->d.conn || chaos_signal) break; /* the server is gone past --retry-ms, or a signal */
         for (size_t i = 0; i < injected; i++)
             if (faults[i].recovery < 0 && !faults[i].skipped && done >= 0 &&
                 recovered(c, &faults[i], done))
@@ -572,12 +660,16 @@ static int run_chaos(chaos *c) {
         }
         nap_ms(50);
     }
-    for (uint32_t i = 0; i < p->workers; i++) /* past the deadline: stop what is left */
-        if (c->slots[i].pid) {
-            kill(c->slots[i].pid, SIGCONT);
-            kill(c->slots[i].pid, SIGTERM);
-            waitpid(c->slots[i].pid, NULL, 0);
+    stop_workers(c); /* past the deadline, lost server or signal: stop what is left */
+    if (chaos_signal || !c->d.conn) {
+        free(faults);
+        if (chaos_signal) {
+            fprintf(stderr, "ringbench pg chaos: interrupted\n");
+            return 128 + chaos_signal;
         }
+        return rb_cli_fail("pg chaos", "lost the server for more than --retry-ms %u: %s",
+                           c->d.retry_ms, c->d.error);
+    }
     result r = {0};
     r.elapsed_s = (double)(now_ms() - start) / 1000.0;
     r.rows = sql_int(&c->d, "SELECT count(*) FROM inbox");
@@ -637,12 +729,21 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     const char *cmd = "pg chaos";
     rb_queue_config cfg;
     rb_pg_session_defaults(&cfg);
+    cfg.retry_ms = DEFAULT_RETRY_MS;
     chaos_opts o = {.cfg = &cfg, .seed = 1};
     int rc = rb_pg_parse_options(cmd, chaos_help, NULL, argc, argv, &cfg, NULL, chaos_option, &o,
                                  NULL, NULL);
     if (rc >= 0) return rc;
     if (o.quick && o.full) return rb_cli_usage_error(cmd, "give --quick or --full, not both");
     chaos c = {.o = &o, .p = o.full ? &full : &quick};
+    snprintf(c.retry, sizeof c.retry, "%u", cfg.retry_ms);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_chaos_signal; /* no SA_RESTART: waits see EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    cfg.interrupt = &chaos_signal;
     if (o.out) {
         if ((rc = rb_cli_out_dir(cmd, "--out", o.out))) return rc;
         snprintf(c.logdir, sizeof c.logdir, "%s", o.out);
@@ -681,10 +782,15 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     rb_queue_close(q);
     c.d.conninfo = cfg.conninfo ? cfg.conninfo : "";
     c.d.schema = cfg.schema;
+    c.d.retry_ms = cfg.retry_ms;
     c.slots = calloc(c.p->workers, sizeof *c.slots);
     if (!c.slots || driver_connect(&c.d)) {
         free(c.slots);
-        return rb_cli_fail(cmd, "cannot connect the driver session");
+        if (chaos_signal) {
+            fprintf(stderr, "ringbench pg chaos: interrupted\n");
+            return 128 + chaos_signal;
+        }
+        return rb_cli_fail(cmd, "cannot connect the driver session: %s", c.d.error);
     }
     signal(SIGPIPE, SIG_IGN);
     rc = run_chaos(&c);
