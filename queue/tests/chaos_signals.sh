@@ -1,0 +1,136 @@
+# `ringbench pg chaos` stopped from outside (issue 10, fresh-user check): (a) SIGTERM to the
+# driver alone while it holds a worker paused (SIGSTOP): the paused worker is resumed and leaves
+# on its own stop signal, every worker is reaped, one line "interrupted", exit 143; (b) SIGINT to
+# the whole process group (Ctrl-C) while a worker is paused: exit 130, the same line, no process
+# left; (c) the server gone for good (a TCP proxy in front of it is killed): exit 1 with one line
+# after --retry-ms, no process left; (d) `pg worker` waiting for that unreachable server stops at
+# SIGTERM instead of retrying for its --retry-ms (60 s). Runs alone (RUN_SERIAL): chaos cuts every
+# ringbench session on the server.
+source "$(dirname "$0")/lib.sh"
+
+# procs SCHEMA — pids of the processes (driver and workers) run with --schema SCHEMA.
+procs() { pgrep -f -- "--schema $1( |$)" || true; }
+# Leftovers of a failed case must not outlive the test: resume and kill them.
+on_exit() {
+    local p
+    for p in $(procs "${SCHEMA_BASE}_[a-z]*"); do kill -CONT "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true; done
+}
+# paused_worker SCHEMA — wait (<= 60 s) until a worker of SCHEMA is stopped (state T): PAUSED=pid.
+paused_worker() {
+    local p
+    for _ in $(seq 600); do
+        for p in $(procs "$1"); do
+            if [[ $(ps -o stat= -p "$p" 2>/dev/null) == T* ]]; then PAUSED=$p; return 0; fi
+        done
+        sleep 0.1
+    done
+    fail "no worker of $1 was paused within 60 s"
+}
+# finished PID SECONDS — wait for background PID (a child of this shell): RC=its exit code, or
+# fail when it still runs after SECONDS.
+finished() {
+    for _ in $(seq $(($2 * 10))); do
+        kill -0 "$1" 2>/dev/null || { RC=0; wait "$1" || RC=$?; return 0; }
+        sleep 0.1
+    done
+    fail "pid $1 still runs $2 s after it should have stopped"
+}
+# none_left SCHEMA — no process of SCHEMA remains.
+none_left() { local left; left=$(procs "$1"); [[ -z $left ]] || fail "processes left behind: $(ps -o pid,stat,args -p "${left//$'\n'/,}" 2>/dev/null)"; }
+
+# Seed 24's first fault is a pause (SIGSTOP for 4 s, one second into the run).
+run_interrupt() { # CASE SIGNAL TARGET(driver|group) EXPECTED_RC
+    local schema="${SCHEMA_BASE}_$1" pid p id
+    set -m # the driver leads its own process group, as from a shell prompt
+    "$RB" pg chaos --quick --seed 24 --schema "$schema" --retry-ms 5000 --out "$TMP/$1" >"$TMP/$1.out" 2>"$TMP/$1.err" &
+    pid=$!
+    set +m
+    PIDS+=("$pid")
+    paused_worker "$schema"
+    p=$PAUSED
+    id=$(tr '\0' ' ' <"/proc/$p/cmdline" | grep -o -- '--id [^ ]*' | cut -d' ' -f2)
+    if [[ $3 == group ]]; then kill "-$2" -- "-$pid"; else kill "-$2" "$pid"; fi
+    finished "$pid" 60
+    expect_eq "$1: exit code" "$RC" "$4"
+    expect_eq "$1: stderr" "$(cat "$TMP/$1.err")" "ringbench pg chaos: interrupted"
+    none_left "$schema"
+    # The paused worker was resumed and stopped on its own signal (not SIGKILLed at the grace).
+    grep -q "stop signal: leaving" "$TMP/$1/$id.log" || fail "$1: paused worker $id did not leave on its stop signal: $(tail -3 "$TMP/$1/$id.log")"
+}
+run_interrupt term TERM driver 143
+run_interrupt int INT group 130
+
+# A proxy in front of the server; killing it makes the server unreachable for good.
+read -r addr sport sdir db user < <(q "SELECT coalesce(host(inet_server_addr()), '-'), current_setting('port'), split_part(current_setting('unix_socket_directories'), ',', 1), current_database(), current_user" | tr '|' ' ')
+if [[ $addr == - ]]; then target="${sdir// /}/.s.PGSQL.$sport"; else target="$addr:$sport"; fi
+cat >"$TMP/proxy.py" <<'EOF'
+import socket, sys, threading
+target = sys.argv[1]
+ls = socket.socket()
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", 0))
+ls.listen(64)
+print(ls.getsockname()[1], flush=True)
+def upstream():
+    if target.startswith("/"):
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(target)
+        return s
+    host, port = target.rsplit(":", 1)
+    return socket.create_connection((host, int(port)))
+def pipe(a, b):
+    try:
+        while True:
+            d = a.recv(65536)
+            if not d:
+                break
+            b.sendall(d)
+    except OSError:
+        pass
+    for s in (a, b):
+        try:
+            s.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+while True:
+    c, _ = ls.accept()
+    try:
+        u = upstream()
+    except OSError:
+        c.close()
+        continue
+    threading.Thread(target=pipe, args=(c, u), daemon=True).start()
+    threading.Thread(target=pipe, args=(u, c), daemon=True).start()
+EOF
+python3 "$TMP/proxy.py" "$target" >"$TMP/proxy.port" &
+proxy=$!
+PIDS+=("$proxy")
+for _ in $(seq 100); do [[ -s $TMP/proxy.port ]] && break; sleep 0.1; done
+[[ -s $TMP/proxy.port ]] || fail "the proxy did not start"
+via="host=127.0.0.1 port=$(cat "$TMP/proxy.port") dbname=$db user=$user connect_timeout=5"
+
+# (c) the server lost under a chaos run.
+schema="${SCHEMA_BASE}_stop"
+"$RB" pg chaos --quick --db "$via" --schema "$schema" --retry-ms 2000 >"$TMP/stop.out" 2>"$TMP/stop.err" &
+pid=$!
+PIDS+=("$pid")
+for _ in $(seq 300); do [[ $(procs "$schema" | wc -l) -ge 5 ]] && break; sleep 0.1; done # driver + 4 workers
+sleep 2
+kill -KILL "$proxy"
+finished "$pid" 40
+expect_eq "stop: exit code" "$RC" 1
+[[ $(wc -l <"$TMP/stop.err") == 1 && $(cat "$TMP/stop.err") == "ringbench pg chaos: lost the server for more than --retry-ms 2000: "* ]] ||
+    fail "stop: expected one 'lost the server' line, got: $(cat "$TMP/stop.err")"
+none_left "$schema"
+
+# (d) a worker waiting for the unreachable server (--retry-ms 60000) stops at SIGTERM.
+use_schema worker
+"$RB" pg worker --db "$via" --schema "${SCHEMA_BASE}_worker" --until-empty --retry-ms 60000 >"$TMP/worker.out" 2>"$TMP/worker.err" &
+pid=$!
+PIDS+=("$pid")
+sleep 1
+kill -TERM "$pid"
+finished "$pid" 10
+expect_eq "worker: exit code" "$RC" 1
+grep -q "gave up: interrupted" "$TMP/worker.err" || fail "worker: stderr lacks 'gave up: interrupted': $(cat "$TMP/worker.err")"
+echo "PASS [$TEST]"
