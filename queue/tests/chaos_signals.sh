@@ -4,7 +4,8 @@
 # the whole process group (Ctrl-C) while a worker is paused: exit 130, the same line, no process
 # left; (c) the server gone for good (a TCP proxy in front of it is killed): exit 1 with one line
 # after --retry-ms, no process left; (d) `pg worker` waiting for that unreachable server stops at
-# SIGTERM instead of retrying for its --retry-ms (60 s). Runs alone (RUN_SERIAL): chaos cuts every
+# SIGTERM instead of retrying for its --retry-ms (60 s); (e) SIGINT to the driver while
+# --restart-cmd runs stops that command too. Runs alone (RUN_SERIAL): chaos cuts every
 # ringbench session on the server.
 source "$(dirname "$0")/lib.sh"
 
@@ -14,6 +15,7 @@ procs() { pgrep -f -- "--schema $1( |$)" || true; }
 on_exit() {
     local p
     for p in $(procs "${SCHEMA_BASE}_[a-z]*"); do kill -CONT "$p" 2>/dev/null || true; kill -KILL "$p" 2>/dev/null || true; done
+    for p in $(pgrep -f -- "^sh -c sleep 60; : ${SCHEMA_BASE}_restart\$" || true); do pkill -KILL -P "$p" || true; kill -KILL "$p" || true; done
 }
 # paused_worker SCHEMA — wait (<= 60 s) until a worker of SCHEMA is stopped (state T): PAUSED=pid.
 paused_worker() {
@@ -59,6 +61,20 @@ run_interrupt() { # CASE SIGNAL TARGET(driver|group) EXPECTED_RC
 }
 run_interrupt term TERM driver 143
 run_interrupt int INT group 130
+
+# (e) SIGINT to the driver alone while --restart-cmd runs (seed 18's first fault is the restart;
+# this one hangs): the command is stopped, exit 130 (system() ignored SIGINT meanwhile).
+schema="${SCHEMA_BASE}_restart"
+"$RB" pg chaos --quick --seed 18 --schema "$schema" --retry-ms 5000 --restart-cmd "sleep 60; : $schema" >"$TMP/restart.out" 2>"$TMP/restart.err" &
+pid=$!
+PIDS+=("$pid")
+for _ in $(seq 600); do pgrep -f -- "^sh -c sleep 60; : $schema\$" >/dev/null && break; sleep 0.1; done
+pgrep -f -- "^sh -c sleep 60; : $schema\$" >/dev/null || fail "restart: --restart-cmd did not start within 60 s"
+kill -INT "$pid"
+finished "$pid" 20
+expect_eq "restart: exit code" "$RC" 130
+expect_eq "restart: stderr" "$(cat "$TMP/restart.err")" "ringbench pg chaos: interrupted"
+none_left "$schema"
 
 # A proxy in front of the server; killing it makes the server unreachable for good.
 read -r addr sport sdir db user < <(q "SELECT coalesce(host(inet_server_addr()), '-'), current_setting('port'), split_part(current_setting('unix_socket_directories'), ',', 1), current_database(), current_user" | tr '|' ' ')
