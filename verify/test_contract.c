@@ -62,6 +62,17 @@ static void test_registry(void) {
     rb_unit_true("registry", "unknown hash",
                  rb_hash_by_name("no-such-hash") == NULL && rb_error_detail()[0],
                  "got a hash or an empty detail");
+    /* A detail as long as a libpq connect error with its conninfo is kept whole; a
+     * longer one than the buffer ends in "..." (it was cut at 255 bytes, mid-word). */
+    rb_set_error(0, "%500s|", "x");
+    rb_unit_true("registry", "500-byte detail kept",
+                 strlen(rb_error_detail()) == 501 && rb_error_detail()[500] == '|', "got %zu bytes",
+                 strlen(rb_error_detail()));
+    rb_set_error(0, "%2000s", "x");
+    size_t cut = strlen(rb_error_detail());
+    rb_unit_true("registry", "overlong detail ends in ...",
+                 cut > 500 && strcmp(rb_error_detail() + cut - 3, "...") == 0,
+                 "got %zu bytes ending '%s'", cut, rb_error_detail() + (cut > 3 ? cut - 3 : 0));
     for (size_t i = 0; i < rb_hash_count(); i++)
         rb_unit_true(rb_hash_at(i)->name, "hash found by name",
                      rb_hash_by_name(rb_hash_at(i)->name) == rb_hash_at(i),
