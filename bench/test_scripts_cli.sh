@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_scripts_cli.sh — scripts/hyperfine and scripts/bench reject bad
+# test_scripts_cli.sh — scripts/hyperfine, scripts/bench and scripts/fuzz reject bad
 # arguments with exit 2: hyperfine with one line on stderr before it times
 # anything (no results folder), bench also when the benchmark binary is what
 # rejects them (it used to turn that 2 into 1) or no case matches --filter;
@@ -78,6 +78,43 @@ for o in /dev/null/x "$tmp/a-file"; do
     out_bad run "$o/run" --smoke --no-bootstrap --no-pg --build "$BUILD"
 done
 out_bad run "$tmp/a-file" --smoke --no-bootstrap --no-pg --build "$BUILD"
+# scripts/fuzz: options that exclude each other, a repeated option or target and --seconds
+# beyond 1..86400 are usage errors (exit 2, one line, nothing built, no folder); before,
+# --smoke ignored --seconds, the last --seconds won, `keys keys` ran twice and a huge
+# --seconds ran forever (issue 16).
+fuzz_usage() { # fuzz_usage WANT ARGS... — exit 2, one stderr line containing WANT
+    want=$1
+    shift
+    # timeout: a --seconds that slips through must fail here, not hang until ctest gives up
+    timeout 120 "$SCRIPTS/fuzz" --build "$tmp/fuzz-build" --out "$tmp/fuzz-out" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    rc=$?
+    n_err=$(wc -l <"$tmp/err" | tr -d ' ')
+    if [ "$rc" -eq 2 ] && [ "$n_err" -eq 1 ] && [ ! -s "$tmp/out" ] && grep -qF -- "$want" "$tmp/err" &&
+        [ ! -e "$tmp/fuzz-build" ] && [ ! -e "$tmp/fuzz-out" ]; then
+        pass
+    else
+        fail "fuzz $*: got exit $rc, $n_err stderr lines ($(head -c 300 "$tmp/err")); expected exit 2, one line with '$want', no build or results folder"
+    fi
+    rm -rf "$tmp/fuzz-build" "$tmp/fuzz-out"
+}
+fuzz_usage "exclude each other" --smoke --seconds 5
+fuzz_usage "exclude each other" --seconds 5 --smoke
+fuzz_usage "is out of range (1..86400)" --seconds 99999999999999999999 keys
+fuzz_usage "is out of range (1..86400)" --seconds 86401 keys
+fuzz_usage "is out of range (1..86400)" --seconds 0 keys
+fuzz_usage "--seconds is given twice" --seconds 2 --seconds 3 keys
+fuzz_usage "--smoke is given twice" --smoke --smoke
+fuzz_usage "target 'keys' is given twice" --seconds 1 keys keys
+# without clang (a compiler that does not exist): SKIPPED (77) on stderr, stdout stays data
+RINGBENCH_FUZZ_CC=$tmp/no-clang "$SCRIPTS/fuzz" --build "$tmp/fuzz-build" --out "$tmp/fuzz-out" \
+    --seconds 1 keys >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+if [ "$rc" -eq 77 ] && [ ! -s "$tmp/out" ] && grep -q '^SKIPPED: scripts/fuzz needs clang' "$tmp/err"; then
+    pass
+else
+    fail "fuzz without clang: got exit $rc, stdout '$(head -c 200 "$tmp/out")', stderr '$(head -c 200 "$tmp/err")'; expected 77, SKIPPED on stderr, empty stdout"
+fi
+rm -rf "$tmp/fuzz-build" "$tmp/fuzz-out"
 # the helper itself: a missing folder is made with its parents, a good one is kept
 "$SCRIPTS/out-dir" t "$tmp/made/a/b" 2>"$tmp/err"
 rc=$?
