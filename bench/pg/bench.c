@@ -21,6 +21,7 @@
 #include "events.h"
 #include "json_out.h"
 #include "machine.h"
+#include "queue.h" /* RB_QUEUE_RETENTION_MIN_MS / _MAX_MS */
 #include "report.h"
 #include "soak.h"
 
@@ -276,7 +277,8 @@ static const numeric_opt numeric_opts[] = {
     {"--pgbench-secs", 'd', offsetof(rbb_params, pgbench_s), 1, 3600},
     {"--pgbench-group-secs", 'd', offsetof(rbb_params, pgbench_group_s), 1, 3600},
     {"--soak", 'd', offsetof(rbb_params, soak_s), 10, 86400},
-    {"--soak-retention-ms", 'u', offsetof(rbb_params, soak_retention_ms), 1000, 315360000000.0},
+    {"--soak-retention-ms", 'u', offsetof(rbb_params, soak_retention_ms), RB_QUEUE_RETENTION_MIN_MS,
+     (double)RB_QUEUE_RETENTION_MAX_MS},
     {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600},
     {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS},
 };
