@@ -2,6 +2,7 @@
 #include "json_out.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,9 +44,27 @@ json_t *rb_json_sig(double x, int digits) {
     return from_text(text, x);
 }
 
+/* An unsigned integer above INT64_MAX (beyond json_int_t) is held as an object whose one key
+ * is these 4 bytes, a NUL first, and whose value is the decimal digits; dump() writes the
+ * digits bare. No other key can be these bytes: rb_json_set takes keys as C strings. */
+static const char U64_KEY[4] = {'\0', 'u', '6', '4'};
+
 json_t *rb_json_u64(uint64_t v) {
     if (v <= (uint64_t)INT64_MAX) return checked(json_integer((json_int_t)v));
-    return checked(json_real((double)v));
+    char digits[24];
+    snprintf(digits, sizeof digits, "%" PRIu64, v);
+    json_t *o = json_object();
+    if (!o || json_object_setn_new_nocheck(o, U64_KEY, sizeof U64_KEY, json_string(digits))) {
+        json_decref(o);
+        return checked(NULL);
+    }
+    return o;
+}
+
+/* The digits of an rb_json_u64 above INT64_MAX, or NULL when v is not one. */
+static const char *u64_digits(const json_t *v) {
+    if (!json_is_object(v) || json_object_size(v) != 1) return NULL;
+    return json_string_value(json_object_getn(v, U64_KEY, sizeof U64_KEY));
 }
 
 json_t *rb_json_bytes(const void *data, size_t len) {
@@ -90,8 +109,42 @@ void rb_json_push(json_t *arr, json_t *v) {
     if (!v || !arr || json_array_append_new(arr, v)) build_failed = 1;
 }
 
-/* One value on one line; 0 or -1. */
-static int dump(const json_t *v, FILE *f) { return json_dumpf(v, f, DUMP_FLAGS); }
+static int dump(const json_t *v, FILE *f);
+
+/* An object key as a JSON string, then ": "; 0 or -1. */
+static int dump_key(const char *key, size_t len, FILE *f) {
+    json_t *name = json_stringn(key, len);
+    int rc = !name || json_dumpf(name, f, DUMP_FLAGS) || fputs(": ", f) < 0 ? -1 : 0;
+    json_decref(name);
+    return rc;
+}
+
+/* The members of a container on one line, ", " between them, as jansson writes them. */
+static int dump_members(const json_t *v, FILE *f) {
+    if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++)
+            if ((i && fputs(", ", f) < 0) || dump(json_array_get(v, i), f)) return -1;
+        return 0;
+    }
+    const char *key;
+    size_t len, k = 0;
+    json_t *m;
+    json_object_keylen_foreach((json_t *)v, key, len, m) {
+        if ((k++ && fputs(", ", f) < 0) || dump_key(key, len, f) || dump(m, f)) return -1;
+    }
+    return 0;
+}
+
+/* One value on one line, the text jansson's json_dumpf writes (DUMP_FLAGS) except that an
+ * rb_json_u64 above INT64_MAX is its exact digits; 0 or -1. */
+static int dump(const json_t *v, FILE *f) {
+    const char *digits = u64_digits(v);
+    if (digits) return fputs(digits, f) < 0 ? -1 : 0;
+    if (!json_is_array(v) && !json_is_object(v)) return json_dumpf(v, f, DUMP_FLAGS);
+    int array = json_is_array(v);
+    if (fputc(array ? '[' : '{', f) == EOF || dump_members(v, f)) return -1;
+    return fputc(array ? ']' : '}', f) == EOF ? -1 : 0;
+}
 
 /* An array of objects, one element per line at indent 4. */
 static int dump_rows(const json_t *arr, FILE *f) {
@@ -113,13 +166,11 @@ static int dump_top_lines(const json_t *doc, FILE *f) {
     if (fputs("{", f) < 0) return -1;
     const char *key;
     json_t *v;
-    size_t k = 0;
-    json_object_foreach((json_t *)doc, key, v) {
-        json_t *name = json_string(key);
-        int rc = !name || fputs(k++ ? ",\n  " : "\n  ", f) < 0 || dump(name, f) ||
-                 fputs(": ", f) < 0 || (is_rows(v) ? dump_rows(v, f) : dump(v, f));
-        json_decref(name);
-        if (rc) return -1;
+    size_t len, k = 0;
+    json_object_keylen_foreach((json_t *)doc, key, len, v) {
+        if (fputs(k++ ? ",\n  " : "\n  ", f) < 0 || dump_key(key, len, f) ||
+            (is_rows(v) ? dump_rows(v, f) : dump(v, f)))
+            return -1;
     }
     return fputs(k ? "\n}" : "}", f) < 0 ? -1 : 0;
 }

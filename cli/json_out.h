@@ -30,8 +30,9 @@
 json_t *rb_json_fixed(double x, int decimals);
 /* rb_json_sig — x rounded to `digits` significant digits (1..15), as "%.*g" prints it. */
 json_t *rb_json_sig(double x, int digits);
-/* rb_json_u64 — an unsigned integer; above 2^63 - 1 (beyond jansson's json_int_t) it is
- * written as a real, exact to 15 significant digits. */
+/* rb_json_u64 — an unsigned integer, written with its exact digits up to 2^64 - 1. Above
+ * 2^63 - 1 (beyond jansson's json_int_t) it is a private object that only rb_json_emit and
+ * rb_json_dump write as a number: do not hand such a tree to jansson's own dump functions. */
 json_t *rb_json_u64(uint64_t v);
 /* rb_json_bytes — bytes as a JSON string: valid UTF-8 is kept as is; each byte of an
  * invalid sequence becomes the character U+00XX of its value (what "\u00XX" read back

@@ -6,6 +6,8 @@
  *     number printf's "%.*f" / "%.*g" text of x reads back (strtod), for values with 1..15
  *     significant digits, halves, negatives and large ones: the JSON figures are the figures
  *     the printf writers printed; a fraction-less "%.0f" is an integer;
+ *   - unsigned integers up to 2^64 - 1 keep every digit; containers are written as jansson
+ *     writes them, with such integers inside;
  *   - key bytes: valid UTF-8 is kept, an invalid byte reads back as U+00XX, NUL survives;
  *   - a failed write (a file in a folder that does not exist, /dev/full) returns 1 with one
  *     line "ringbench CMD: cannot write PATH: reason" on stderr; a written file reads back.
@@ -16,6 +18,9 @@
 #include <unistd.h>
 
 #include "json_out.h"
+
+/* the flags cli/json_out.c dumps leaves with */
+#define DUMP_FLAGS_OF_TEST (JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY)
 
 static int n_fail, n_pass;
 
@@ -73,8 +78,49 @@ static void numbers(void) {
     char *t = text_of(rb_json_fixed(NAN, 1));
     check(strcmp(t, "null") == 0, "rb_json_fixed(NaN, 1)", t, "null");
     free(t);
-    t = text_of(rb_json_u64(UINT64_C(9007199254740993)));
-    check(strcmp(t, "9007199254740993") == 0, "rb_json_u64(2^53 + 1)", t, "9007199254740993");
+    /* unsigned integers keep every digit, above 2^63 too (a real there lost 4-5 digits) */
+    static const struct {
+        uint64_t v;
+        const char *want;
+    } u64s[] = {{UINT64_C(9007199254740993), "9007199254740993"},
+                {UINT64_C(9223372036854775807), "9223372036854775807"},
+                {UINT64_C(9223372036854775808), "9223372036854775808"},
+                {UINT64_C(16629034431890738719), "16629034431890738719"},
+                {UINT64_MAX, "18446744073709551615"}};
+    for (size_t i = 0; i < sizeof u64s / sizeof u64s[0]; i++) {
+        t = text_of(rb_json_u64(u64s[i].v));
+        snprintf(case_, sizeof case_, "rb_json_u64(%s)", u64s[i].want);
+        check(strcmp(t, u64s[i].want) == 0, case_, t, u64s[i].want);
+        free(t);
+    }
+}
+
+/* Containers: rb_json_emit writes what jansson's json_dumpf writes for a tree without
+ * unsigned integers above 2^63 (": " after keys, ", " between members, empties), and the
+ * same tree with such integers inside arrays and objects writes their digits. */
+static void containers(void) {
+    json_t *doc = json_object(), *arr = json_array(), *inner = json_object();
+    rb_json_set(inner, "k\"ey", rb_json_str("v\n"));
+    rb_json_set(inner, "empty_a", json_array());
+    rb_json_set(inner, "empty_o", json_object());
+    rb_json_push(arr, rb_json_fixed(0.5, 1));
+    rb_json_push(arr, json_true());
+    rb_json_push(arr, json_null());
+    rb_json_push(arr, inner);
+    rb_json_set(doc, "a", arr);
+    rb_json_set(doc, "n", rb_json_u64(7));
+    char *want = json_dumps(doc, DUMP_FLAGS_OF_TEST);
+    char *t = text_of(json_incref(doc));
+    check(want && strcmp(t, want) == 0, "a tree as jansson writes it", t, want ? want : "?");
+    free(t);
+    free(want);
+    rb_json_push(arr, rb_json_u64(UINT64_MAX));
+    rb_json_set(inner, "h", rb_json_u64(UINT64_C(16629034431890738719)));
+    t = text_of(doc);
+    const char *w = "{\"a\": [0.5, true, null, {\"k\\\"ey\": \"v\\n\", \"empty_a\": [], "
+                    "\"empty_o\": {}, \"h\": 16629034431890738719}, 18446744073709551615], "
+                    "\"n\": 7}";
+    check(strcmp(t, w) == 0, "a tree with integers above 2^63", t, w);
     free(t);
 }
 
@@ -155,6 +201,7 @@ static void write_failures(void) {
 int main(void) {
     numbers();
     bytes();
+    containers();
     write_failures();
     printf("test_json_out: %d passed, %d failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;

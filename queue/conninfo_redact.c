@@ -45,6 +45,22 @@ static int is_uri(const char *s) {
     return prefix_ci(s, "postgresql://") || prefix_ci(s, "postgres://");
 }
 
+/* Hide the password values of the query parameters s[from .. len), split
+ * on '&' as libpq's conninfo_uri_parse_params splits them. */
+static void mark_uri_params(const char *s, size_t len, size_t from, char *hide) {
+    for (size_t i = from; i < len;) {
+        size_t amp = i;
+        while (amp < len && s[amp] != '&')
+            amp++;
+        const char *eq = memchr(s + i, '=', amp - i);
+        if (eq && (pct_eq_ci(s + i, (size_t)(eq - s) - i, "password") ||
+                   pct_eq_ci(s + i, (size_t)(eq - s) - i, "sslpassword")))
+            for (size_t k = (size_t)(eq - s) + 1; k < amp; k++)
+                hide[k] = 1;
+        i = amp + 1;
+    }
+}
+
 static void mark_uri(const char *s, size_t len, char *hide) {
     size_t start = (size_t)(strstr(s, "://") - s) + 3;
     /* user info: up to the last '@' of the whole string. libpq ends it at the
@@ -59,20 +75,13 @@ static void mark_uri(const char *s, size_t len, char *hide) {
         for (size_t i = colon ? (size_t)(colon - s) + 1 : len; i < (size_t)(at - s); i++)
             hide[i] = 1;
     }
-    /* query parameters: name=value&...; a password value is hidden */
-    const char *q = memchr(s + start, '?', len - start);
-    if (!q) return;
-    for (size_t i = (size_t)(q - s) + 1; i < len;) {
-        size_t amp = i;
-        while (amp < len && s[amp] != '&')
-            amp++;
-        const char *eq = memchr(s + i, '=', amp - i);
-        if (eq && (pct_eq_ci(s + i, (size_t)(eq - s) - i, "password") ||
-                   pct_eq_ci(s + i, (size_t)(eq - s) - i, "sslpassword")))
-            for (size_t k = (size_t)(eq - s) + 1; k < amp; k++)
-                hide[k] = 1;
-        i = amp + 1;
-    }
+    /* query parameters: name=value&...; a password value is hidden. libpq
+     * starts them at the first '?' after the user info, which may itself hold
+     * a '?' (it ends at the first '@' before any '/'): every '?' is tried as
+     * the start, so a password is hidden wherever libpq finds it. */
+    for (const char *q = memchr(s + start, '?', len - start); q;
+         q = memchr(q + 1, '?', len - (size_t)(q + 1 - s)))
+        mark_uri_params(s, len, (size_t)(q - s) + 1, hide);
 }
 
 /* Does the value v[0 .. n) (escapes removed) hold a secret? */

@@ -1081,7 +1081,6 @@ static const char vnodes_help[] =
     "The recommendation must survive reseeding, so the memberships come in\n"
     "--blocks independent seed blocks of --seeds each (block b: seeds S + b*K ..\n"
     "S + b*K + K-1). Each block alone would choose the smallest V from which on\n"
-    "(that V and every larger candidate) its worst peak-to-mean meets the\n"
     "(that V and every larger candidate) at least the --quantile share of its\n"
     "memberships (every N x --seeds) meets the target peak-to-mean; the command\n"
     "prints each block's choice, recommends the V every block meets (the largest\n"

@@ -51,6 +51,15 @@ static const struct {
      "postgresql://db/app?application_name=password", NULL},
     {"postgresql://u:x@h1:1,h2:2/app?password=y", "postgresql://u:***@h1:1,h2:2/app?password=***",
      "x@"},
+    /* a '?' in the user info: libpq's query starts after the '@', not at the
+     * first '?' (found by fuzz_smoke in CI) */
+    {"postgresql://app?x@d/app?pass%77ord=hunter2", "postgresql://app?x@d/app?pass%77ord=***",
+     "hunter2"},
+    {"postgresql://u?v@h/db?sslmode=require&password=hunter2",
+     "postgresql://u?v@h/db?sslmode=require&password=***", "hunter2"},
+    /* (a '?' that libpq reads as user info may start a query here: hiding
+     * more than the password is the safe side) */
+    {"postgresql://u?password=a@h/db?password=hunter2", "postgresql://u?password=***", "hunter2"},
     /* sslpassword (the client key's passphrase) is a secret too */
     {"host=x sslpassword=hunter2 port=1", "host=x sslpassword=*** port=1", "hunter2"},
     {"postgresql://db/app?sslpassword=hunter2", "postgresql://db/app?sslpassword=***", "hunter2"},
