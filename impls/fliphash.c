@@ -38,8 +38,8 @@ static inline uint64_t flip_pow2(uint64_t key, uint64_t hash, uint64_t mask) {
     return masked ^ (flip_key_hash(key, top, 0) & below_top);
 }
 
-/* The slot of key among n, inlined into owner_position (with the call gone a
- * lookup no longer pays a call); rb_flip_hash is the public form. */
+/* The slot of key among n, inlined into owner_position (no call per lookup);
+ * rb_flip_hash is the public form. */
 static inline uint32_t flip_slot(uint64_t key, uint32_t n) {
     if (n <= 1) return 0;
     uint64_t end = n - 1;
