@@ -83,22 +83,6 @@ int rb_front_table_build(rb_front_table *ft, const rb_vnode_ring *vr, unsigned b
     return 0;
 }
 
-uint32_t rb_front_table_slow(const rb_front_table *ft, const rb_vnode_ring *vr, uint64_t t,
-                             uint64_t pos) {
-    if (t >= ft->n_slots) return vr->owner[0]; /* past a 32-bit hash's range: the wrap */
-    uint64_t e = ft->slot[t];
-    uint32_t o0, o1, o2, search, from;
-    if (ft->three)
-        o0 = (uint32_t)(e >> 28) & 0xFFF, o1 = (uint32_t)(e >> 40) & 0xFFF,
-        o2 = (uint32_t)(e >> 52), search = RB_FRONT_SEARCH3, from = (uint32_t)e & 0xFFFFFFF;
-    else
-        o0 = (uint32_t)(e >> 32) & 0xFFFF, o1 = o2 = (uint32_t)(e >> 48), search = RB_FRONT_SEARCH2,
-        from = (uint32_t)e;
-    if (o0 == search) return vr->owner[rb_vnode_ring_find_from(vr, from, vr->n, pos)];
-    if (o0 == o1 && o1 == o2) return o0; /* no change in the slot */
-    return vr->owner[rb_vnode_ring_find_from(vr, 0, vr->n, pos)];
-}
-
 size_t rb_front_table_bytes(const rb_front_table *ft) { return ft->n_slots * sizeof *ft->slot; }
 
 void rb_front_table_free(rb_front_table *ft) {

@@ -89,9 +89,23 @@ int rb_front_table_build(rb_front_table *ft, const rb_vnode_ring *vr, unsigned b
 
 /* The lookups the slot's compares do not answer (a search slot, a position
  * past a 32-bit hash's range, u(pos) equal to a bound of the slot): the
- * continuum's search. Pure. */
-uint32_t rb_front_table_slow(const rb_front_table *ft, const rb_vnode_ring *vr, uint64_t t,
-                             uint64_t pos);
+ * continuum's search. Pure. Inline like the fast path: as a call, its
+ * arguments cost `front` 2% more instructions per lookup in the gate. */
+static inline uint32_t rb_front_table_slow(const rb_front_table *ft, const rb_vnode_ring *vr,
+                                           uint64_t t, uint64_t pos) {
+    if (t >= ft->n_slots) return vr->owner[0]; /* past a 32-bit hash's range: the wrap */
+    uint64_t e = ft->slot[t];
+    uint32_t o0, o1, o2, search, from;
+    if (ft->three)
+        o0 = (uint32_t)(e >> 28) & 0xFFF, o1 = (uint32_t)(e >> 40) & 0xFFF,
+        o2 = (uint32_t)(e >> 52), search = RB_FRONT_SEARCH3, from = (uint32_t)e & 0xFFFFFFF;
+    else
+        o0 = (uint32_t)(e >> 32) & 0xFFFF, o1 = o2 = (uint32_t)(e >> 48), search = RB_FRONT_SEARCH2,
+        from = (uint32_t)e;
+    if (o0 == search) return vr->owner[rb_vnode_ring_find_from(vr, from, vr->n, pos)];
+    if (o0 == o1 && o1 == o2) return o0; /* no change in the slot */
+    return vr->owner[rb_vnode_ring_find_from(vr, 0, vr->n, pos)];
+}
 
 /*
  * rb_front_table_owner — the owner of position `pos` (< 2^bits) on `vr`:
