@@ -21,6 +21,12 @@
  * (--hash) is not used: MD5 is part of the format; the bucket hash still
  * maps keys to buckets.
  *
+ * Lookup: libketama's binary search gives the first point >= the position;
+ * here the front table of front_table.h (2 slots per point, 8 bytes each,
+ * over the top bits of the 32-bit position) answers most lookups with one
+ * load and falls back to the same search of the continuum otherwise, so the
+ * owners are exactly the search's.
+ *
  * Equal points (libketama's qsort leaves their order unspecified) are
  * ordered by member id, digest and point index, as ring.h's total order.
  * Monotone for equal weights (the others' points stay); with unequal
@@ -32,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "front_table.h"
 #include "md5.h"
 #include "ring_impl.h"
 #include "vnode_ring.h"
@@ -41,9 +48,8 @@
 
 typedef struct {
     rb_ring hdr;
-    uint32_t *point; /* n sorted continuum points */
-    uint32_t *owner; /* member index of point[i] */
-    uint32_t n;      /* points */
+    rb_vnode_ring vr;  /* the continuum: n sorted 32-bit points and their owners */
+    rb_front_table ft; /* its front table over the points' top bits */
 } ketama_ring;
 
 /* libketama's digest count, with its float arithmetic (pct is a float,
@@ -96,42 +102,48 @@ static void make_points(const rb_ring *hdr, const uint32_t *ks, uint64_t *pos, u
     }
 }
 
-/* Sorted points into r->point/r->owner (a stable sort keeps the id order of
- * equal points). 0 or RB_ENOMEM. */
+/* Sorted points into r->vr (a stable sort keeps the id order of equal
+ * points). 0 or RB_ENOMEM. */
 static int build_continuum(const rb_ring *hdr, ketama_ring *r) {
     uint32_t *ks = malloc(hdr->n_members * sizeof *ks);
     if (!ks) return rb_set_error(RB_ENOMEM, "out of memory for %u members", hdr->n_members);
     uint64_t n = 0;
     int rc = count_points(hdr, ks, &n);
-    uint64_t *pos = NULL, *tmp_pos = NULL;
+    uint64_t *tmp_pos = NULL;
     uint32_t *tmp_owner = NULL;
     char *label = NULL;
     if (!rc) {
-        pos = malloc(n * sizeof *pos), tmp_pos = malloc(n * sizeof *tmp_pos);
-        r->owner = malloc(n * sizeof *r->owner), tmp_owner = malloc(n * sizeof *tmp_owner);
-        r->point = malloc(n * sizeof *r->point), label = malloc(RB_MAX_ID_BYTES + 12);
-        if (!pos || !tmp_pos || !r->owner || !tmp_owner || !r->point || !label)
+        r->vr.pos = malloc(n * sizeof *r->vr.pos), tmp_pos = malloc(n * sizeof *tmp_pos);
+        r->vr.owner = malloc(n * sizeof *r->vr.owner), tmp_owner = malloc(n * sizeof *tmp_owner);
+        label = malloc(RB_MAX_ID_BYTES + 12);
+        if (!r->vr.pos || !tmp_pos || !r->vr.owner || !tmp_owner || !label)
             rc = rb_set_error(RB_ENOMEM, "out of memory for a ring of %llu points",
                               (unsigned long long)n);
     }
     if (!rc) {
-        make_points(hdr, ks, pos, r->owner, label);
-        rb_sort_u64_stable(pos, r->owner, tmp_pos, tmp_owner, n);
-        for (uint64_t i = 0; i < n; i++)
-            r->point[i] = (uint32_t)pos[i];
-        r->n = (uint32_t)n;
+        make_points(hdr, ks, r->vr.pos, r->vr.owner, label);
+        rb_sort_u64_stable(r->vr.pos, r->vr.owner, tmp_pos, tmp_owner, n);
+        r->vr.n = (uint32_t)n;
     }
-    free(ks), free(pos), free(tmp_pos), free(tmp_owner), free(label);
+    free(ks), free(tmp_pos), free(tmp_owner), free(label);
     return rc;
 }
 
-static void free_ring(ketama_ring *r) { free(r->point), free(r->owner), free(r); }
+static void free_ring(ketama_ring *r) {
+    rb_vnode_ring_free(&r->vr);
+    rb_front_table_free(&r->ft);
+    free(r);
+}
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     ketama_ring *r = calloc(1, sizeof *r);
     if (!r) return rb_set_error(RB_ENOMEM, "out of memory for a ring");
     r->hdr = *hdr;
     int rc = build_continuum(hdr, r);
+    if (!rc)
+        rc = rb_front_table_build(&r->ft, &r->vr, 32, RB_FRONT_DEFAULT_SPP,
+                                  RB_FRONT_DEFAULT_MAX_BITS, RB_FRONT_DEFAULT_SLOT_OWNERS,
+                                  hdr->n_members);
     if (rc) {
         free_ring(r);
         return rc;
@@ -145,25 +157,16 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     return 0;
 }
 
-/* ketama_get_server: the first point >= h, wrapping to point 0. */
-static uint32_t owner_point(const ketama_ring *r, uint32_t h) {
-    uint32_t lo = 0, n = r->n;
-    while (n > 1) { /* branch-free lower bound */
-        uint32_t half = n / 2;
-        lo = r->point[lo + half - 1] < h ? lo + half : lo;
-        n -= half;
-    }
-    lo += r->point[lo] < h;
-    return r->owner[lo == r->n ? 0 : lo];
-}
-
+/* ketama_get_server: the first point >= the low 32 bits, wrapping to point
+ * 0 (the front table's one load, else its search of the continuum). */
 static uint32_t owner_position(const rb_ring *ring, uint64_t pos) {
-    return owner_point((const ketama_ring *)ring, (uint32_t)pos);
+    const ketama_ring *r = (const ketama_ring *)ring;
+    return rb_front_table_owner(&r->ft, &r->vr, (uint32_t)pos);
 }
 
 static size_t bytes_held(const rb_ring *ring) {
     const ketama_ring *r = (const ketama_ring *)ring;
-    return sizeof *r - sizeof(rb_ring) + (size_t)r->n * (sizeof *r->point + sizeof *r->owner);
+    return sizeof *r - sizeof(rb_ring) + rb_vnode_ring_bytes(&r->vr) + rb_front_table_bytes(&r->ft);
 }
 
 static void destroy(rb_ring *ring) { free_ring((ketama_ring *)ring); }

@@ -1,6 +1,7 @@
 /*
  * vnode_ring.h — internal: the sorted vnode ring that `linear`, `binary` (and
- * through them `table`) search. Not a public header.
+ * through them `table`) search, and the sorted continuum that `front` and
+ * `ketama` put behind a front table (front_table.h). Not a public header.
  *
  * Points are sorted by (position, member id order, vnode index): the total
  * order documented in ringbench/ring.h. Stored as two parallel arrays

@@ -6,6 +6,10 @@
 #   PEER = PATH:  the ketama_libmemcached program (libmemcached's own
 #                 weighted ketama); SKIPPED (77) when PATH is "none" (the
 #                 build found no libmemcached-dev).
+# The "2^20 keys" case reaches the rare lookups that ketama's front table
+# (impls/front_table.h) does not answer in its slot: crowded slots, and keys
+# whose truncated slot offset equals an owner change's (about 10 of 2^20
+# keys at 16 servers, half of them past the change).
 # Also: with equal weights, adding a server moves buckets only to it.
 bin=$1 peer=$2
 here=$(dirname "$0")
@@ -38,12 +42,15 @@ check() {
 
 many=$(i=1; while [ $i -le 30 ]; do printf '10.0.%d.%d:11212,' $((i / 8)) $i; i=$((i + 1)); done)
 many=${many%,}
+sixteen=$(i=1; while [ $i -le 16 ]; do printf 'w%d:11212,' $i; i=$((i + 1)); done)
+sixteen=${sixteen%,}
 if [ "$peer" = ref ]; then
     check "3 servers" 1024 "10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211" \
         "10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211"
     check "weights 300/100/50/7" 4096 "a=300,b=100,c=50,d=7" "a=300,b=100,c=50,d=7"
     check "30 servers" 4096 "$many" "$many"
     check "one server" 16 "solo:1" "solo:1"
+    check "16 servers, 2^20 keys" 1048576 "$sixteen" "$sixteen"
 else
     # libmemcached labels a server on the default port 11211 by host alone
     check "3 servers, port 11211" 1024 "10.0.1.1:11211,10.0.1.2:11211,10.0.1.3:11211" \
@@ -53,6 +60,7 @@ else
     check "weights 300/100/50/7" 4096 "a:1=300,b:2=100,c:3=50,d:4=7" \
         "a:1=300,b:2=100,c:3=50,d:4=7"
     check "30 servers" 4096 "$many" "$many"
+    check "16 servers, 2^20 keys" 1048576 "$sixteen" "$sixteen"
 fi
 
 # equal weights: adding a server moves buckets to it and nowhere else
