@@ -213,6 +213,12 @@ def targets(runs):
                       ns_per_lookup(runs, f"position/latency/anchor/xxh3/N:{n}"))
             rows.append((f"{algo} / anchor, position path, latency, N={n} V=128 (issue 13)", r,
                          "<= 2", verdict(r, 2, False)))
+    # Issue 13: "JumpBackHash, FlipHash and BinomialHash at <= 8 ns throughput at N 1,024"
+    # (pre-hashed keys: the position path).
+    for algo in ("jumpback", "fliphash", "binomial"):
+        x = ns_per_lookup(runs, f"position/throughput/{algo}/xxh3/N:1024")
+        rows.append((f"{algo} ns per lookup, position path, throughput, N=1024 (issue 13)", x,
+                     "<= 8", verdict(x, 8, False)))
     return rows
 
 

@@ -38,7 +38,9 @@ static inline uint64_t flip_pow2(uint64_t key, uint64_t hash, uint64_t mask) {
     return masked ^ (flip_key_hash(key, top, 0) & below_top);
 }
 
-uint32_t rb_flip_hash(uint64_t key, uint32_t n) {
+/* The slot of key among n, inlined into owner_position (no call per lookup);
+ * rb_flip_hash is the public form. */
+static inline uint32_t flip_slot(uint64_t key, uint32_t n) {
     if (n <= 1) return 0;
     uint64_t end = n - 1;
     unsigned end_log2 = 63u - (unsigned)__builtin_clzll(end);
@@ -54,7 +56,9 @@ uint32_t rb_flip_hash(uint64_t key, uint32_t n) {
     return (uint32_t)flip_pow2(key, hash, mask >> 1);
 }
 
-RB_SLOT_LOOKUPS(rb_flip_hash)
+uint32_t rb_flip_hash(uint64_t key, uint32_t n) { return flip_slot(key, n); }
+
+RB_SLOT_LOOKUPS(flip_slot)
 
 const rb_algo rb_algo_fliphash = {
     .name = "fliphash",
