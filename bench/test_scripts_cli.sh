@@ -78,6 +78,13 @@ for o in /dev/null/x "$tmp/a-file"; do
     out_bad run "$o/run" --smoke --no-bootstrap --no-pg --build "$BUILD"
 done
 out_bad run "$tmp/a-file" --smoke --no-bootstrap --no-pg --build "$BUILD"
+# the folder is checked before any work: with no build yet, scripts/bench must not configure
+# one first (it did: a fresh user waited for cmake before the exit 2), and scripts/run names
+# mkdir's reason for a folder that does not exist (it said "it exists and is not a folder")
+out_bad bench /proc/ringbench-no-such --build "$tmp/no-build" --smoke
+if [ -e "$tmp/no-build" ]; then fail "scripts/bench --out /proc/...: configured a build before checking --out"; else pass; fi
+out_bad run /proc/ringbench-no-such --smoke --no-bootstrap --no-pg --build "$BUILD"
+if grep -q "it exists" "$tmp/err"; then fail "scripts/run --out /proc/...: '$(cat "$tmp/err")' gives the wrong reason"; else pass; fi
 # scripts/fuzz: options that exclude each other, a repeated option or target and --seconds
 # beyond 1..86400 are usage errors (exit 2, one line, nothing built, no folder); before,
 # --smoke ignored --seconds, the last --seconds won, `keys keys` ran twice and a huge

@@ -3,8 +3,11 @@
  * Adding a command: implement `int rb_cmd_<name>(int, char **)` in its part's
  * folder, declare it in commands.h, add one line to the table below.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -28,7 +31,24 @@ static void usage(FILE *f) {
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 }
 
+/* A standard descriptor the caller closed (`>&-`, `<&-`) is reopened on /dev/null with the
+ * other access mode (stdin write-only, stdout and stderr read-only): the next file or socket
+ * opened (libpq's connection) would otherwise take its number and receive the output or the
+ * log lines. Reads and writes on it still fail (EBADF), so a command reports a closed stdin
+ * or stdout as it did. */
+static void hold_std_fds(void) {
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+        int n = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (n >= 0 && n != fd) {
+            dup2(n, fd);
+            close(n);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
+    hold_std_fds();
     if (argc < 2) {
         fprintf(stderr, "ringbench: a command is needed (ringbench --help lists them)\n");
         return RB_EXIT_USAGE;

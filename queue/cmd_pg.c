@@ -40,9 +40,14 @@ int rb_cmd_pg(int argc, char **argv) {
         pg_usage(stdout);
         return RB_EXIT_OK;
     }
-    for (size_t i = 0; i < N_PG_COMMANDS; i++)
-        if (strcmp(argv[1], pg_commands[i].name) == 0)
-            return pg_commands[i].run(argc - 1, argv + 1);
+    for (size_t i = 0; i < N_PG_COMMANDS; i++) {
+        if (strcmp(argv[1], pg_commands[i].name) != 0) continue;
+        int rc = pg_commands[i].run(argc - 1, argv + 1);
+        /* a late write error names the subcommand ("ringbench pg status: writing ...") */
+        char name[32];
+        snprintf(name, sizeof name, "pg %s", pg_commands[i].name);
+        return rc ? rc : rb_cli_finish_output(name);
+    }
     return rb_cli_usage_error("pg", "unknown subcommand '%s' (ringbench pg --help lists them)",
                               argv[1]);
 }

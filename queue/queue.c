@@ -25,6 +25,11 @@
 #define CLAIM_TEXT_ORDERED_SKIP (RB_CLAIM_ORDERED + 1)
 #define N_CLAIM_TEXTS (CLAIM_TEXT_ORDERED_SKIP + 1)
 
+/* The session's named prepared statements (run_statement): the claim of its mode, and, for an
+ * affinity worker that owns every bucket, the competing claim (rb_queue_claim). */
+typedef enum { STMT_NONE = -1, STMT_CLAIM, STMT_CLAIM_ALL, N_STMTS } stmt_id;
+static const char *const stmt_names[N_STMTS] = {"rb_claim", "rb_claim_all"};
+
 struct rb_queue {
     rb_queue_config cfg;
     char *conninfo, *schema, *planner_off;
@@ -41,10 +46,10 @@ struct rb_queue {
     size_t n_live;
     uint32_t *owned; /* owned buckets */
     size_t n_owned;
-    size_t claim_pos;           /* affinity claims start at owned[claim_pos] (buckets take turns) */
-    uint64_t conn_serial;       /* +1 per connection made: prepared statements are per session */
-    uint64_t claim_prepared_on; /* conn_serial the claim statement was prepared on (0: none) */
-    char *owned_param;          /* "{1,5,...}" for the claim */
+    size_t claim_pos;     /* affinity claims start at owned[claim_pos] (buckets take turns) */
+    uint64_t conn_serial; /* +1 per connection made: prepared statements are per session */
+    uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
+    char *owned_param;             /* "{1,5,...}" for the claim */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
     int in_tx; /* inside rb_queue_complete_and_claim's transaction: no retry, no reconnect */
 };
@@ -316,34 +321,34 @@ static double jitter_unit(void) {
  * may have committed before the drop). Returns the result (caller PQclears) or
  * NULL with RB_EDB set (one line: the server's message and SQLSTATE).
  */
-static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql, int n_params,
+static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                   const char *const *params, ExecStatusType want, int *reconnected);
 static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const char *const *params,
                             ExecStatusType want, int *reconnected) {
-    return exec_retry_named(q, NULL, sql, n_params, params, want, reconnected);
+    return exec_retry_named(q, STMT_NONE, sql, n_params, params, want, reconnected);
 }
 
 /*
- * run_statement — one execution of sql: unnamed (PQexecParams: planned for these
- * values, every time) or, with a name, the session's prepared statement `name`
- * (prepared on first use in each session; the server keeps its plan and, after a
- * few executions, a generic one that costs no planning). Only the claim is
- * prepared (rb_queue_claim): a worker sends it thousands of times with an owned-bucket
+ * run_statement — one execution of sql: unnamed (STMT_NONE; PQexecParams: planned for
+ * these values, every time) or the session's prepared statement stmt (stmt_names;
+ * prepared on first use in each session; the server keeps its plan and, after a few
+ * executions, a generic one that costs no planning). Only the claims are prepared
+ * (rb_queue_claim): a worker sends its claim thousands of times with an owned-bucket
  * array of hundreds of elements, whose planning used to cost more than its execution.
  */
-static PGresult *run_statement(rb_queue *q, const char *name, const char *sql, int n_params,
+static PGresult *run_statement(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                const char *const *params) {
-    if (!name) return PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
-    if (q->claim_prepared_on != q->conn_serial) {
-        PGresult *p = PQprepare(q->conn, name, sql, n_params, NULL);
+    if (stmt == STMT_NONE) return PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+    if (q->prepared_on[stmt] != q->conn_serial) {
+        PGresult *p = PQprepare(q->conn, stmt_names[stmt], sql, n_params, NULL);
         if (PQresultStatus(p) != PGRES_COMMAND_OK) return p;
         PQclear(p);
-        q->claim_prepared_on = q->conn_serial;
+        q->prepared_on[stmt] = q->conn_serial;
     }
-    return PQexecPrepared(q->conn, name, n_params, params, NULL, NULL, 0);
+    return PQexecPrepared(q->conn, stmt_names[stmt], n_params, params, NULL, NULL, 0);
 }
 
-static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql, int n_params,
+static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                   const char *const *params, ExecStatusType want,
                                   int *reconnected) {
     if (reconnected) *reconnected = 0;
@@ -359,7 +364,7 @@ static PGresult *exec_retry_named(rb_queue *q, const char *name, const char *sql
             q->n_reconnects++;
             if (reconnected) *reconnected = 1;
         }
-        PGresult *r = run_statement(q, name, sql, n_params, params);
+        PGresult *r = run_statement(q, stmt, sql, n_params, params);
         if (PQresultStatus(r) == want) return r;
         int kind = classify(q, r);
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
@@ -1060,10 +1065,26 @@ static int row_id_cmp(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/*
+ * owns_every_bucket — an affinity worker (not ordered) whose view gives it all B buckets
+ * (the only live member it sees): every row is of a bucket it owns (inbox checks
+ * 0 <= partition_bucket < B, and B is the session's, checked at open), so the claim "pending
+ * rows of the owned buckets" is the competing claim, exactly. rb_queue_claim then sends that
+ * statement: the global (run_at, id) order takes a batch of neighbouring rows (a few heap and
+ * index pages) where the walk over 1,024 buckets takes a bucket's rows, one page each, and
+ * the completion then pays for the scatter (bench/pg/README.md, "The claim queries"). Read
+ * on every claim: the next membership refresh that adds a member ends it. Ordered mode keeps
+ * its walk (its guard and runs live there).
+ */
+static int owns_every_bucket(const rb_queue *q) {
+    return q->cfg.mode == RB_CLAIM_AFFINITY && q->n_owned == q->cfg.ring.n_buckets;
+}
+
 int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     rb_queue_batch_free(out);
-    int affinity = q->cfg.mode != RB_CLAIM_COMPETING;
-    if (affinity && q->n_owned == 0) return 0;
+    int all = owns_every_bucket(q);
+    int affinity = q->cfg.mode != RB_CLAIM_COMPETING && !all;
+    if (q->cfg.mode != RB_CLAIM_COMPETING && q->n_owned == 0) return 0;
     char batch[16], lease[16];
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
@@ -1071,11 +1092,12 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
     snprintf(pos, sizeof pos, "%zu", q->claim_pos + 1);
     const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, q->owned_param, pos};
-    /* one prepared statement per session: a session claims in one mode */
-    const char *sql = claim_sql_of(q, q->cfg.mode);
+    /* one prepared statement per session and statement: the mode's claim and, for an affinity
+     * worker that owns every bucket, the competing claim (owns_every_bucket) */
+    const char *sql = claim_sql_of(q, all ? RB_CLAIM_COMPETING : q->cfg.mode);
     if (!sql) return RB_ENOMEM;
-    PGresult *r =
-        exec_retry_named(q, "rb_claim", sql, affinity ? 6 : 4, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry_named(q, all ? STMT_CLAIM_ALL : STMT_CLAIM, sql, affinity ? 6 : 4,
+                                   params, PGRES_TUPLES_OK, NULL);
     if (!r) return RB_EDB;
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {

@@ -294,7 +294,11 @@ size_t rb_queue_n_live(const rb_queue *q);
 /*
  * rb_queue_claim — claim up to cfg.batch rows in cfg.mode into *out (freed
  * first; 0 rows is success). Affinity modes with no owned bucket claim
- * nothing without a round trip. Ordered mode may return a run of several
+ * nothing without a round trip. An affinity worker whose view gives it every
+ * bucket (it sees no other live member) sends the competing claim, which
+ * picks exactly the same rows (any pending row is of an owned bucket) in
+ * global (run_at, id) order; the next refresh that adds a member puts it
+ * back on the walk over its owned buckets. Ordered mode may return a run of several
  * rows of one key (its oldest unfinished rows, consecutive, none of them
  * with an older row of the key pending, claimed elsewhere or, under the block
  * policy, failed), rows of several keys side by side; the rows come in

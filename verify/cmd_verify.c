@@ -212,16 +212,18 @@ static int is_one_of(const char *arg, const char *const *names) {
 /* Seeds of the random memberships: first_seed, first_seed + 1, ... Each seeds
  * its own splitmix64 generator (rb_sweep_ids), so `--seed X --seeds 1`
  * reproduces the membership of seed X alone. */
-static void note_seeds(json_t *doc, FILE *f, rb_format fmt, uint64_t first, uint32_t n) {
+static void note_seeds(const char *cmd, int quiet, json_t *doc, FILE *f, rb_format fmt,
+                       uint64_t first, uint32_t n) {
     if (fmt == RB_FMT_JSON) {
         json_t *seeds = json_array();
         for (uint32_t s = 0; s < n; s++)
             rb_json_push(seeds, rb_json_u64(first + s));
         rb_json_set(doc, "seeds", seeds);
     } else if (fmt == RB_FMT_CSV) {
-        /* csv holds only rows: the seeds go to stderr */
-        fprintf(stderr, "ringbench: member-id seeds %llu..%llu\n", (unsigned long long)first,
-                (unsigned long long)(first + n - 1));
+        /* csv holds only rows: the seeds go to stderr (with the progress: not with --quiet) */
+        if (!quiet)
+            fprintf(stderr, "ringbench %s: member-id seeds %llu..%llu\n", cmd,
+                    (unsigned long long)first, (unsigned long long)(first + n - 1));
     } else {
         rb_report_note(f, fmt,
                        "member-id seeds: %llu..%llu (worker-<hex> ids from splitmix64; "
@@ -728,7 +730,7 @@ static int run_sweep(const verify_opts *o) {
                        "p2m = bucket peak-to-mean; floor = ceil(B/N)/(B/N); samp = sampling "
                        "floor (each bucket to a uniformly random member, mean over seeds)");
     }
-    note_seeds(doc, f, o->fmt, o->first_seed, o->n_seeds);
+    note_seeds("verify", o->quiet, doc, f, o->fmt, o->first_seed, o->n_seeds);
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, verify_cols, N_VERIFY_COLS);
 
@@ -819,7 +821,7 @@ static int run_seed_example(const verify_opts *o) {
                        RB_SEED_EXAMPLE_VNODES, h->name,
                        RB_SEED_EXAMPLE_BUCKETS / (RB_SEED_EXAMPLE_N + 1));
     }
-    note_seeds(doc, f, o->fmt, o->first_seed, o->n_seeds);
+    note_seeds("verify", o->quiet, doc, f, o->fmt, o->first_seed, o->n_seeds);
     rb_report rep;
     rb_report_begin(&rep, f, o->fmt, seed_cols, sizeof seed_cols / sizeof seed_cols[0]);
     for (size_t a = 0; a < o->n_algos; a++) {
@@ -1585,7 +1587,7 @@ static void vnodes_header(json_t *doc, FILE *f, const vnodes_opts *o, const rb_c
                        "which at least %.1f%% of the memberships meet it",
                        o->n_blocks, o->n_seeds, n_max, o->quantile * 100);
     }
-    note_seeds(doc, f, o->fmt, o->first_seed, o->n_seeds * o->n_blocks);
+    note_seeds("vnodes", o->quiet, doc, f, o->fmt, o->first_seed, o->n_seeds * o->n_blocks);
 }
 
 /* Build time and bytes held per member at N n_max, seed first_seed. */
