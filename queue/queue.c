@@ -219,7 +219,20 @@ static int exec_simple(PGconn *conn, const char *sql) {
     return ok ? 0 : RB_EDB;
 }
 
-/* Connect once and prepare the session: search_path, planner switches. */
+/* The planner switch every ordered claim runs under. The run of claim_run.sql reads a key's
+ * rows from its head through inbox_blocking_key (partition_key, id) in id order and stops at
+ * the batch; with $2 known (a custom plan: the first 5 executions of a prepared statement in
+ * a session, every PQexecParams) and a few rows per key on average in the statistics, the
+ * planner prefers a bitmap heap scan of all the key's rows from the head and a sort, which
+ * for a hot key reads every one of its pending rows (1,799 rows, 20 ms for one claim in `pg
+ * bench`; bench/pg/README.md, "Where ordered mode's time goes"). With bitmap scans off the
+ * run is the ordered index scan under every plan: O(batch). */
+#define ORDERED_PLANNER_OFF "enable_bitmapscan = off"
+static const char ordered_planner_off[] = "SET " ORDERED_PLANNER_OFF;
+static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF;
+
+/* Connect once and prepare the session: search_path, planner switches (the user's, and an
+ * ordered session's, ordered_planner_off). */
 static int connect_once(rb_queue *q) {
     if (q->conn) PQfinish(q->conn);
     q->conn = PQconnectdb(q->conninfo);
@@ -246,6 +259,7 @@ static int connect_once(rb_queue *q) {
         p += len;
         if (*p == ',') p++;
     }
+    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_planner_off);
     return rc;
 }
 
@@ -1299,6 +1313,9 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
              analyze ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "", claim);
     int rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
+    /* the plan an ordered worker's session gets, whatever this session's mode */
+    if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
+        rc = RB_EDB;
     /* The claim hands out rows only to a live incarnation: an unregistered
      * session registers inside this transaction (rolled back below). */
     char inc[24];

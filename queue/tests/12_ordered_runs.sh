@@ -8,7 +8,13 @@
 # jumps an uncommitted older row: hot#1..5 committed, P1 inserts p1 and holds its transaction
 # open 5 s, P2 inserts p2a..p2c and commits; the worker's run stops before p2a: completion
 # order hot#1..5, p1, p2a..p2c. (d) A row of the run locked by another session ends the run
-# there: with hot#4 of 10 locked FOR UPDATE, a claim takes hot#1..3 only.
+# there: with hot#4 of 10 locked FOR UPDATE, a claim takes hot#1..3 only. (e) The run reads
+# O(batch) rows under every plan: with 3,000 rows of hot beside 2,000 keys of 13-14 rows
+# (statistics: about 14 rows per key), the custom plan of a batch-32 claim (what the first 5
+# claims of a session and every `pg explain` get) scans the run through inbox_blocking_key in
+# id order, not by a bitmap heap scan of all the key's rows and a sort (queue.c,
+# ordered_planner_off), both from an ordered session and from the ordered part of
+# `pg explain` in a competing session.
 source "$(dirname "$0")/lib.sh"
 W=(worker --mode ordered --batch 32 --poll-ms 10 --heartbeat-ms 100 --ttl-ms 2000 --lease-ms 5000)
 inversions() { # completions (effects.seq order) whose row id is lower than an earlier sibling's
@@ -89,4 +95,30 @@ hold_open lock 5 "SELECT id FROM inbox WHERE idempotency_key = 'hot#4' FOR UPDAT
 running lock || fail "(d) the lock ended before the claim: the check proves nothing"
 expect_eq "(d) claimed with hot#4 locked" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox WHERE status = 'claimed'")" "hot#1,hot#2,hot#3"
 wait_ok lock
+
+# (e) the run's plan
+use_schema e
+"$RB" pg migrate >/dev/null
+awk 'BEGIN { for (i = 0; i < 30000; i++) print (i % 10 == 0 ? "hot" : "k" (i % 2000)) }' >"$TMP/e.keys"
+"$RB" pg enqueue "$TMP/e.keys" >/dev/null
+q "ANALYZE inbox" >/dev/null
+run_scan() { # the scan of the run's rows (alias x in claim_run.sql) in a plan on stdin
+    grep -E 'on inbox x ' | sed -E 's/^ *(->  )?//; s/ \(.*//'
+}
+"$RB" pg explain --mode ordered --batch 32 --analyze >"$TMP/e1.plan" 2>"$TMP/e1.err" || fail "(e) explain: exit $? ($(tail -2 "$TMP/e1.err"))"
+expect_eq "(e) run scan, ordered session" "$(run_scan <"$TMP/e1.plan")" "Index Scan using inbox_blocking_key on inbox x"
+"$RB" pg explain --batch 32 --analyze >"$TMP/e2.plan" 2>"$TMP/e2.err" || fail "(e) explain: exit $? ($(tail -2 "$TMP/e2.err"))"
+expect_eq "(e) run scan, competing session" "$(run_scan <"$TMP/e2.plan")" "Index Scan using inbox_blocking_key on inbox x"
+# a worker's first claim (a custom plan) with hot's head first in its walk: no row of a bucket
+# below hot's, and hot's rows are the oldest of its bucket
+hb=$(q "SELECT partition_bucket FROM inbox WHERE partition_key = 'hot' LIMIT 1")
+q "DELETE FROM inbox WHERE partition_bucket < $hb; ANALYZE inbox" >/dev/null
+ix_read() { q "SELECT idx_tup_read FROM pg_stat_user_indexes WHERE schemaname = current_schema() AND indexrelname = 'inbox_blocking_key'"; }
+before=$(ix_read)
+"$RB" pg "${W[@]}" --id probe-e --max-claims 1 --exit-after-claim >"$TMP/probe-e.out" 2>"$TMP/probe-e.err" || fail "probe e: exit $? ($(tail -2 "$TMP/probe-e.err"))"
+expect_eq "(e) rows of hot in the worker's first claim" "$(q "SELECT count(*) FROM inbox WHERE status = 'claimed' AND partition_key = 'hot'")" 32
+wait_for 5 "SELECT idx_tup_read > $before FROM pg_stat_user_indexes WHERE schemaname = current_schema() AND indexrelname = 'inbox_blocking_key'"
+read_n=$(($(ix_read) - before))
+note "(e) the worker's first claim read $read_n entries of inbox_blocking_key (hot has 3,000 rows)"
+((read_n <= 200)) || fail "(e) entries of inbox_blocking_key read by one claim: got $read_n, expected <= 200 (O(batch), not all of hot's rows)"
 echo "PASS [$TEST]"
