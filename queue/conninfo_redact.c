@@ -117,26 +117,32 @@ static void mark_keyvalue(const char *s, size_t len, char *hide) {
         i++;
         while (i < len && isspace((unsigned char)s[i]))
             i++;
-        size_t v = i;
+        size_t v = i, v_end;             /* the value's text s[v .. v_end), quotes left out */
         char *val = malloc(len - v + 1); /* unescaped value */
         size_t n = 0;
         if (i < len && s[i] == '\'') {
-            for (i++; i < len && s[i] != '\''; i++) {
+            for (v = ++i; i < len && s[i] != '\''; i++) {
                 if (s[i] == '\\' && i + 1 < len) i++;
                 if (val) val[n++] = s[i];
             }
+            v_end = i;
             if (i < len) i++; /* closing quote */
         } else {
             for (; i < len && !isspace((unsigned char)s[i]); i++) {
                 if (s[i] == '\\' && i + 1 < len) i++;
                 if (val) val[n++] = s[i];
             }
+            v_end = i;
         }
         int secret = eq_ci(s + kw, kw_len, "password") || eq_ci(s + kw, kw_len, "sslpassword") ||
                      (eq_ci(s + kw, kw_len, "dbname") && (!val || value_has_secret(val, n)));
         free(val);
+        /* a quoted value keeps its quotes ('***'): libpq reads the redaction back as the
+         * whole value, not run together with a keyword that follows the closing quote; an
+         * empty one ('') is hidden quotes and all, so an empty password does not show */
+        if (secret && v_end == v && v > 0 && s[v - 1] == '\'') v--, v_end = i;
         if (secret)
-            for (size_t k = v; k < i; k++)
+            for (size_t k = v; k < v_end; k++)
                 hide[k] = 1;
     }
 }
