@@ -20,12 +20,8 @@ shuffled=$(printf '%s\n' $(echo "$many" | tr , ' ') | sort -r | paste -sd, -)
 
 # check NAME M B SEED MEMBERS
 check() {
-    name=$1 m=$2 b=$3 seed=$4 members=$5
-    python3 "$here/kat/maglev_ref.py" "$m" "$b" "$seed" "$members" >"$tmp/want" ||
-        { echo "FAIL maglev $name: the reference script failed" >&2; fails=$((fails + 1)); return; }
-    "$bin" table --algo maglev --hash fnv1a32 --seed "$seed" --buckets "$b" \
-        --param "table_size=$m" --members "$members" | cut -f2 >"$tmp/got"
-    kat_table_diff maglev "$name (M $m, B $b, seed $seed)"
+    kat_table_check maglev "$here/kat/maglev_ref.py" table_size "$2" "$3" "$4" "$5" "$1" \
+        "M $2, B $3, seed $4"
 }
 
 check "3 members, M 7" 7 64 0 "a,b,c"

@@ -27,12 +27,8 @@ reversed=$(echo "$weighted" | tr , '\n' | sort -r | paste -sd, -)
 
 # check NAME FANOUT_BITS B SEED MEMBERS
 check() {
-    name=$1 f=$2 b=$3 seed=$4 members=$5
-    python3 "$kat/skeleton_ref.py" "$f" "$b" "$seed" "$members" >"$tmp/want" ||
-        { echo "FAIL skeleton $name: the reference script failed" >&2; fails=$((fails + 1)); return; }
-    "$bin" table --algo skeleton --hash fnv1a32 --seed "$seed" --buckets "$b" \
-        --param "fanout_bits=$f" --members "$members" | cut -f2 >"$tmp/got"
-    kat_table_diff skeleton "$name (fanout_bits $f, B $b, seed $seed)"
+    kat_table_check skeleton "$kat/skeleton_ref.py" fanout_bits "$2" "$3" "$4" "$5" "$1" \
+        "fanout_bits $2, B $3, seed $4"
 }
 
 check "3 members" 3 64 0 "a,b,c"
