@@ -147,9 +147,37 @@ static void mark_keyvalue(const char *s, size_t len, char *hide) {
     }
 }
 
+/* Bytes at which libpq splits a URI it misreads: a password holding an unencoded '@' or '/'
+ * ends up in pieces in libpq's message (`could not translate host name "s3cr3t@localhost"`,
+ * `invalid integer value "s3cr3t" for ... "port"`). */
+#define URI_SEPARATORS "@/:?&#,"
+/* A piece shorter than this is not hidden on its own (one or two letters would mask most
+ * of a message); the whole run always is. */
+#define MIN_PIECE 3
+
+/* Length of the hidden text of s that t starts with, 0 if none: a whole hidden run, else a
+ * piece of one between URI_SEPARATORS of at least MIN_PIECE bytes. */
+static size_t hidden_at(const char *s, size_t len, const char *hide, const char *t) {
+    for (size_t a = 0; a < len; a++) { /* whole runs first: the longest match */
+        size_t b = a;
+        while (b < len && hide[b])
+            b++;
+        if (b > a && strncmp(t, s + a, b - a) == 0) return b - a;
+        a = b;
+    }
+    for (size_t a = 0; a < len; a++) {
+        size_t b = a;
+        while (b < len && hide[b] && !strchr(URI_SEPARATORS, s[b]))
+            b++;
+        if (b - a >= MIN_PIECE && strncmp(t, s + a, b - a) == 0) return b - a;
+        a = b;
+    }
+    return 0;
+}
+
 /* Copy text[0 ..) to out; with msg_mode 0, text is the conninfo s and its
  * hidden runs become "***"; with msg_mode 1, every occurrence in text of a
- * hidden run of s becomes "***". */
+ * hidden run of s, or of a piece of one (hidden_at), becomes "***". */
 static char *redact_into(const char *s, const char *text, int msg_mode, char *out,
                          size_t out_size) {
     size_t len = strlen(s), o = 0, tlen = strlen(text);
@@ -169,13 +197,7 @@ static char *redact_into(const char *s, const char *text, int msg_mode, char *ou
             while (i + run < len && hide[i + run])
                 run++;
         } else {
-            for (size_t a = 0; a < len && !run; a++) {
-                size_t b = a;
-                while (b < len && hide[b])
-                    b++;
-                if (b > a && strncmp(text + i, s + a, b - a) == 0) run = b - a;
-                a = b;
-            }
+            run = hidden_at(s, len, hide, text + i);
         }
         if (!run) {
             out[o++] = text[i];

@@ -232,15 +232,21 @@ static void note_seeds(const char *cmd, int quiet, json_t *doc, FILE *f, rb_form
     }
 }
 
-/* The member-id seeds first .. first + n - 1 must not wrap past 2^64 - 1
- * (they would silently become 0, 1, ...); else a usage error. */
-static int check_seed_range(const char *cmd, uint64_t first, uint32_t n) {
-    if (first > UINT64_MAX - (n - 1))
+/* The member-id seeds first .. first + n_blocks * n - 1 must not wrap past 2^64 - 1
+ * (they would silently become 0, 1, ...); else a usage error naming both counts
+ * (n_blocks 0: the command has no --blocks). */
+static int check_seed_range(const char *cmd, uint64_t first, uint32_t n_blocks, uint32_t n) {
+    uint64_t total = (uint64_t)(n_blocks ? n_blocks : 1) * n;
+    if (first <= UINT64_MAX - (total - 1)) return 0;
+    if (n_blocks)
         return rb_cli_usage_error(cmd,
-                                  "--seed %llu with --seeds %u goes past the largest seed "
-                                  "18446744073709551615",
-                                  (unsigned long long)first, n);
-    return 0;
+                                  "--seed %llu with --blocks %u x --seeds %u goes past the largest "
+                                  "seed 18446744073709551615",
+                                  (unsigned long long)first, n_blocks, n);
+    return rb_cli_usage_error(cmd,
+                              "--seed %llu with --seeds %u goes past the largest seed "
+                              "18446744073709551615",
+                              (unsigned long long)first, n);
 }
 
 /* Members for seeds first .. first+n_seeds-1, each a draw of `n` ids. */
@@ -1025,7 +1031,7 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
     if (o->seed_example && o->n_hashes > 1)
         return rb_cli_usage_error(cmd, "--seed-example takes one --hash, got %zu", o->n_hashes);
-    if (check_seed_range(cmd, o->first_seed, o->n_seeds)) return RB_EXIT_USAGE;
+    if (check_seed_range(cmd, o->first_seed, 0, o->n_seeds)) return RB_EXIT_USAGE;
     return RB_CLI_CONTINUE;
 }
 
@@ -1324,7 +1330,7 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
     while (v_max * 2 <= o->max_vnodes)
         v_max *= 2; /* the largest candidate */
     int size_rc = check_sizes(cmd, &o->members, v_max, o->n_buckets);
-    if (!size_rc) size_rc = check_seed_range(cmd, o->first_seed, o->n_seeds * o->n_blocks);
+    if (!size_rc) size_rc = check_seed_range(cmd, o->first_seed, o->n_blocks, o->n_seeds);
     return size_rc ? size_rc : RB_CLI_CONTINUE;
 }
 

@@ -67,6 +67,7 @@ expect 2 "--seed-example takes one --hash" verify --seed-example --hash xxh3,fnv
 # member-id seeds must not wrap past 2^64 - 1 to 0 (qa)
 expect 2 "goes past the largest seed" verify --seed-example --seed 18446744073709551615 --seeds 2
 expect 2 "goes past the largest seed" vnodes --members 3 --seed 18446744073709551614 --seeds 3
+expect 2 "with --blocks 3 x --seeds 1 goes past" vnodes --members 3 --seed 18446744073709551614 --seeds 1
 expect_out "seeds: 18446744073709551614\.\.18446744073709551615 " verify --seed-example --seed 18446744073709551614 --seeds 2
 
 # a list out of order is described by its smallest and largest N (qa)

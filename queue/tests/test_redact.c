@@ -105,6 +105,14 @@ int main(void) {
         {"postgresql://u:s3cret@[bad/x", "matching \"]\" in URI: \"postgresql://u:s3cret@[bad/x\"",
          "matching \"]\" in URI: \"postgresql://u:***@[bad/x\""},
         {"host=x password=s3cret", "no secret here", "no secret here"},
+        /* a password with an unencoded '@' or '/': libpq misreads the URI and quotes a
+         * piece of the password as a host or a port (a fresh user's finding) */
+        {"postgresql://u:p@s3cr3t@localhost:1/db",
+         "could not translate host name \"s3cr3t@localhost\" to address",
+         "could not translate host name \"***@localhost\" to address"},
+        {"postgresql://u:s3cr3t/x@localhost:1/db",
+         "invalid integer value \"s3cr3t\" for connection option \"port\"",
+         "invalid integer value \"***\" for connection option \"port\""},
     };
     for (size_t i = 0; i < sizeof msgs / sizeof msgs[0]; i++) {
         rb_conninfo_redact_message(msgs[i].conninfo, msgs[i].msg, out, sizeof out);
