@@ -95,6 +95,31 @@ static int hash_option(const char *cmd, void *ctx, int argc, char **argv, int *i
     return 1;
 }
 
+/* Under --format json, every key and member id must be UTF-8: a JSON string holds text,
+ * and a byte that is not UTF-8 has no form a reader could tell from a real character
+ * (0xFF would read back as U+00FF, the same as the key "\u00ff"). Checked before any output,
+ * so a refused batch writes nothing. 0, or RB_EXIT_USAGE after one line naming the first
+ * offender. `keys` and `ring` may be NULL. */
+static int json_text_check(const char *cmd, rb_format fmt, const rb_key_list *keys,
+                           const rb_ring *ring) {
+    if (fmt != RB_FMT_JSON) return 0;
+    static const char why[] =
+        "a JSON string holds text only; --format csv or text writes the bytes";
+    for (size_t k = 0; keys && k < keys->n; k++)
+        if (rb_hash_check(&rb_hash_fnv1a32_js, keys->keys[k], keys->len[k]))
+            return rb_cli_usage_error(cmd, "--format json: key %zu is not UTF-8 (%s); %s", k + 1,
+                                      rb_error_detail(), why);
+    for (uint32_t m = 0; ring && m < rb_ring_n_members(ring); m++) {
+        size_t len;
+        const void *id = rb_ring_member_id(ring, m, &len);
+        if (rb_hash_check(&rb_hash_fnv1a32_js, id, len))
+            return rb_cli_usage_error(cmd,
+                                      "--format json: member %u of --members is not UTF-8 (%s); %s",
+                                      m + 1, rb_error_detail(), why);
+    }
+    return 0;
+}
+
 int rb_cmd_hash(int argc, char **argv) {
     hash_opts o = {.hash = NULL, .seed = 0, .fmt = RB_FMT_TEXT};
     int n_pos, rc = rb_cli_parse_args("hash", hash_help, hash_option, &o, argc, argv, &n_pos);
@@ -103,6 +128,10 @@ int rb_cmd_hash(int argc, char **argv) {
         return rb_cli_usage_error("hash", "--hash is required (fnv1a32, fnv1a32-js, xxh3)");
     rb_key_list keys;
     if ((rc = rb_cli_read_keys("hash", n_pos, argv + 1, o.hash, &keys))) return rc;
+    if ((rc = json_text_check("hash", o.fmt, &keys, NULL))) {
+        rb_key_list_free(&keys);
+        return rc;
+    }
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "key,hash", NULL);
     for (size_t k = 0; k < keys.n; k++) {
@@ -279,7 +308,9 @@ int rb_cmd_owner(int argc, char **argv) {
         return rb_cli_usage_error("owner", "--replicas %u: %s", o.replicas, rb_error_detail());
     }
     rb_key_list keys;
-    if ((rc = rb_cli_read_keys("owner", n_pos, argv + 1, o.ring.cfg.bucket_hash, &keys))) {
+    rc = rb_cli_read_keys("owner", n_pos, argv + 1, o.ring.cfg.bucket_hash, &keys);
+    if (!rc && (rc = json_text_check("owner", o.fmt, &keys, ring))) rb_key_list_free(&keys);
+    if (rc) {
         free(owners);
         ring_free(&members, ring);
         return rc;
@@ -315,6 +346,10 @@ int rb_cmd_table(int argc, char **argv) {
     if (n_pos) {
         ring_free(&members, ring);
         return rb_cli_usage_error("table", "unexpected argument '%s'", argv[1]);
+    }
+    if ((rc = json_text_check("table", o.fmt, NULL, ring))) {
+        ring_free(&members, ring);
+        return rc;
     }
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "bucket,owner", "owner");

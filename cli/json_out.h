@@ -36,7 +36,10 @@ json_t *rb_json_sig(double x, int digits);
 json_t *rb_json_u64(uint64_t v);
 /* rb_json_bytes — bytes as a JSON string: valid UTF-8 is kept as is; each byte of an
  * invalid sequence becomes the character U+00XX of its value (what "\u00XX" read back
- * gives), so any key has a JSON form. */
+ * gives). That form is lossy (0xFF and the UTF-8 of U+00FF read back the same), so the
+ * commands refuse user bytes that are not UTF-8 under --format json (cmd_ring.c
+ * json_text_check, pg worker --id) and this fallback only keeps a stray byte (a path) from
+ * failing the whole document. */
 json_t *rb_json_bytes(const void *data, size_t len);
 /* rb_json_str — a NUL-terminated string (rb_json_bytes of it); NULL gives null. */
 json_t *rb_json_str(const char *s);

@@ -165,6 +165,10 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
     } else if (strcmp(opt, "--crash-on") == 0) {
         o->crash_on_key = v;
     } else if (strcmp(opt, "--id") == 0) {
+        if (rb_hash_check(&rb_hash_fnv1a32_js, v, strlen(v))) { /* a text column, a JSON string */
+            rb_cli_usage_error(cmd, "--id must be UTF-8 text: %s", rb_error_detail());
+            return -1;
+        }
         c->worker_id = v;
     } else if (strcmp(opt, "--planner-off") == 0) {
         c->planner_off = v;

@@ -131,6 +131,17 @@ expect_usage "empty member list" table --algo binary --members ""
 expect_usage "invalid UTF-8 key for fnv1a32-js" owner $R --hash fnv1a32-js "$(printf 'k\377')"
 expect_usage "invalid UTF-8 key for fnv1a32-js (hash)" hash --hash fnv1a32-js "$(printf '\303')"
 expect_usage "invalid UTF-8 member id for fnv1a32-js" table --algo binary --members "$(printf 'w\377'),b" --hash fnv1a32-js
+# json holds text: a key or member id that is not UTF-8 is refused before any output, since
+# 0xFF 0xFE would read back as the two characters of the UTF-8 key "\u00ff\u00fe" (fresh user)
+expect_usage "json: key not UTF-8 (hash)" hash --hash xxh3 --format json ok "$(printf '\377\376')"
+check "json: key not UTF-8 names key 2" "$(grep -c 'key 2 is not UTF-8' "$tmp/err")" 1
+expect_usage "json: key not UTF-8 (owner)" owner $R --format json "$(printf 'k\300')"
+expect_usage "json: member id not UTF-8 (owner)" owner --algo binary --members "a,$(printf 'w\377')" --format json k
+expect_usage "json: member id not UTF-8 (table)" table --algo binary --members "$(printf 'w\377'),b" --format json
+check "json: member id not UTF-8 names member 1" "$(grep -c 'member 1 of --members is not UTF-8' "$tmp/err")" 1
+expect_ok "json: the UTF-8 key U+00FF U+00FE" hash --hash xxh3 --format json "$(printf '\303\277\303\276')"
+expect_ok "csv: a key not UTF-8 is written as its bytes" owner $R --format csv "$(printf '\377\376')"
+check "csv: the key's bytes" "$(sed -n 2p "$tmp/out" | head -c 2 | od -An -tx1 | tr -d ' ')" fffe
 expect_usage "table takes no keys" table $R extra
 expect_usage "list takes no arguments" list extra
 # a repeated option is an error, never "the last one wins" (qa)

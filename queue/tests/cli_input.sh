@@ -12,7 +12,8 @@
 #     folder is created with its parents;
 #  4. options a queue does not record (--param, --table-source) and a seed the bucket trigger
 #     cannot pass on (above 2^63 - 1) are refused by pg migrate; ring options the worker
-#     would silently not use (B, bucket hash, seed: always the queue's) by pg worker.
+#     would silently not use (B, bucket hash, seed: always the queue's) by pg worker;
+#  5. a worker --id that is not UTF-8.
 set -uo pipefail
 TEST=cli_input
 TMP=$(mktemp -d)
@@ -106,6 +107,12 @@ usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's
 usage "^ringbench pg worker: --param and --table-source need --algo here" worker "${db[@]}" --until-empty --param table_size=1009
 usage "^ringbench pg worker: unknown parameter 'foo'" worker "${db[@]}" --until-empty --algo binary --param foo=1
 usage "^ringbench pg worker: --table-source does not apply to --algo binary" worker "${db[@]}" --until-empty --algo binary --table-source jump
+# 5. a worker id is text: it is stored in a text column and written in JSON, where bytes that
+#    are not UTF-8 would read back as other characters (fresh user, #14).
+usage "^ringbench pg worker: --id must be UTF-8 text" worker "${db[@]}" --until-empty --id "$(printf 'w\377')"
+rc=0
+"$RB" pg worker "${db[@]}" --until-empty --id "$(printf 'w\303\277')" >/dev/null 2>"$TMP/err" || rc=$?
+[[ $rc == 1 ]] || fail "pg worker --id 'wÿ' (UTF-8): exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
 rc=0
 "$RB" pg worker "${db[@]}" --until-empty --algo maglev --param table_size=1009 >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc == 1 ]] || fail "pg worker --algo maglev --param table_size=1009: exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
