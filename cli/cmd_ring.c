@@ -115,7 +115,7 @@ static int json_text_check(const char *cmd, rb_format fmt, const rb_key_list *ke
         if (rb_hash_check(&rb_hash_fnv1a32_js, id, len))
             return rb_cli_usage_error(cmd,
                                       "--format json: member %u of --members is not UTF-8 (%s); %s",
-                                      m + 1, rb_error_detail(), why);
+                                      m, rb_error_detail(), why);
     }
     return 0;
 }

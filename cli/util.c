@@ -318,8 +318,8 @@ int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_
             uint64_t w;
             int wrc = rb_cli_whole(eq + 1, w_min, w_max, &w);
             if (wrc) {
-                char what[48];
-                snprintf(what, sizeof what, "member %zu weight", k);
+                char what[96]; /* the id, cut to fit: a weight error names its member */
+                snprintf(what, sizeof what, "member %zu ('%.48s') weight", k, p);
                 rb_cli_whole_message(what, eq + 1, wrc, w_min, w_max, err, err_size);
                 rb_member_list_free(out);
                 return -1;

@@ -176,7 +176,7 @@ expect 2 "^ringbench owner: --buckets must be a whole number from 1 to 16777216,
     owner --algo binary --members a --buckets -3 k
 expect 2 "^ringbench owner: --replicas: 0 is out of range \(1\.\.1048576\)" \
     owner --algo binary --members a --replicas 0 k
-expect 2 "^ringbench owner: --members: member 0 weight: 99999999999999999999 is out of range \(1\.\.65536\)" \
+expect 2 "^ringbench owner: --members: member 0 \('a'\) weight: 99999999999999999999 is out of range \(1\.\.65536\)" \
     owner --algo binary --members a=99999999999999999999 k
 }
 # An error line that quotes input escapes its control bytes: one line, no raw CR or LF.

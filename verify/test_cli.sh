@@ -125,7 +125,7 @@ expect_usage "weight 0" owner --algo binary --members a=0,b k
 expect_usage "weight not a number" owner --algo binary --members a=x,b k
 # past 2^32 the message gave no range (a fresh user read "not a whole number" for 99999999999)
 expect_usage "weight past 2^32" owner --algo binary --members a=99999999999,b k
-check "weight past 2^32: the range" "$(grep -c 'member 0 weight: 99999999999 is out of range (1\.\.65536)' "$tmp/err")" 1
+check "weight past 2^32: the range, naming the member" "$(grep -c "member 0 ('a') weight: 99999999999 is out of range (1\.\.65536)" "$tmp/err")" 1
 expect_usage "empty member id" owner --algo binary --members a,,b k
 expect_usage "empty member list" table --algo binary --members ""
 expect_usage "invalid UTF-8 key for fnv1a32-js" owner $R --hash fnv1a32-js "$(printf 'k\377')"
@@ -138,7 +138,7 @@ check "json: key not UTF-8 names key 2" "$(grep -c 'key 2 is not UTF-8' "$tmp/er
 expect_usage "json: key not UTF-8 (owner)" owner $R --format json "$(printf 'k\300')"
 expect_usage "json: member id not UTF-8 (owner)" owner --algo binary --members "a,$(printf 'w\377')" --format json k
 expect_usage "json: member id not UTF-8 (table)" table --algo binary --members "$(printf 'w\377'),b" --format json
-check "json: member id not UTF-8 names member 1" "$(grep -c 'member 1 of --members is not UTF-8' "$tmp/err")" 1
+check "json: member id not UTF-8 names member 0 (counted from 0, as every member message)" "$(grep -c 'member 0 of --members is not UTF-8' "$tmp/err")" 1
 expect_ok "json: the UTF-8 key U+00FF U+00FE" hash --hash xxh3 --format json "$(printf '\303\277\303\276')"
 expect_ok "csv: a key not UTF-8 is written as its bytes" owner $R --format csv "$(printf '\377\376')"
 check "csv: the key's bytes" "$(sed -n 2p "$tmp/out" | head -c 2 | od -An -tx1 | tr -d ' ')" fffe
