@@ -88,11 +88,43 @@ def verdict(x, target, higher_is_better):
     return f"missed by {miss:.1f}%"
 
 
-def pg_limiting_cause(d, t):
-    """The measured cell of a missed pg target: its top wait events and a dry backlog."""
-    mode = t["target"].split()[0]
-    cell = next((c for c in d["cells"] if c["mode"] == mode and c["n_workers"] == t["n_workers"]
+def pg_cell(d, t, mode):
+    """The cell of target t (its W, batch and key distribution) in `mode`, or None."""
+    return next((c for c in d["cells"] if c["mode"] == mode and c["n_workers"] == t["n_workers"]
                  and c["batch"] == t["batch"] and c["dist"] == t["dist"]), None)
+
+
+def pg_mode_pair(d, t, cell):
+    """For a mode-against-mode target ("affinity / competing rows/s", wanted w): whether the
+    cell's repetitions reach w times the other cell's slowest (the miss is then within the
+    run's noise) and the two cells' buffer accesses and WAL per row, when recorded (a claim whose
+    rows lie on more heap pages makes more buffer accesses)."""
+    words = t["target"].split()
+    other = pg_cell(d, t, words[2]) if len(words) > 2 and words[1] == "/" else None
+    if other is None:
+        return []
+    parts = []
+    if cell.get("rows_per_s_max") is not None and other.get("rows_per_s_min") is not None:
+        w = t["wanted"]
+        noise = cell["rows_per_s_max"] >= w * other["rows_per_s_min"]
+        scale = "" if w == 1 else f"{w:g} x "
+        parts.append(f"repeats {cell['rows_per_s_min']:.0f}-{cell['rows_per_s_max']:.0f} vs "
+                     f"{scale}{words[2]}'s {other['rows_per_s_min']:.0f}-"
+                     f"{other['rows_per_s_max']:.0f}: "
+                     + ("within noise" if noise else "apart"))
+    if cell.get("buffers_per_row") is not None and other.get("buffers_per_row") is not None:
+        parts.append(f"buffers/row {cell['buffers_per_row']:.1f} vs "
+                     f"{other['buffers_per_row']:.1f}, WAL/row "
+                     f"{cell.get('wal_bytes_per_row') or 0:.0f} vs "
+                     f"{other.get('wal_bytes_per_row') or 0:.0f} B")
+    return parts
+
+
+def pg_limiting_cause(d, t):
+    """The measured cell of a missed pg target: its top wait events, a dry backlog and, for a
+    mode-against-mode ratio, pg_mode_pair()."""
+    mode = t["target"].split()[0]
+    cell = pg_cell(d, t, mode)
     if cell is None:
         return "-"
     share = {k: v for k, v in (cell.get("wait_events") or {}).get("share", {}).items()
@@ -101,6 +133,7 @@ def pg_limiting_cause(d, t):
     parts = [f"{k} {v * 100:.0f}%" for k, v in top]
     if cell.get("backlog_exhausted"):
         parts.append("backlog ran dry (rows/s is a floor)")
+    parts += pg_mode_pair(d, t, cell)
     return f"{mode} cell: " + (", ".join(parts) if parts else "no wait samples")
 
 

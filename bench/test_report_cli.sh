@@ -61,6 +61,28 @@ for want in "affinity cell: IO:WALSync 30%, CPU:running 15%, backlog ran dry (ro
     if grep -qF "$want" "$tmp/pg.md"; then pass; else fail "--pg-targets: no limiting cause '$want' in: $(cat "$tmp/pg.md")"; fi
 done
 
+# a mode-against-mode miss says whether the cell's repeats reach the wanted share of the
+# other mode's slowest (within noise) or not (apart), and both cells' buffers and WAL per row:
+# affinity 800-900 vs competing 1000-1100 is apart (900 < 1000); ordered 850-950 against
+# 0.8 x 1000 = 800 is within noise.
+cat >"$tmp/pair.json" <<'EOF'
+{"cells": [
+  {"mode": "competing", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 1000, "rows_per_s_max": 1100,
+   "wal_bytes_per_row": 1250.4, "buffers_per_row": 30.04, "wait_events": {"share": {}}},
+  {"mode": "affinity", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 800, "rows_per_s_max": 900,
+   "wal_bytes_per_row": 1310.6, "buffers_per_row": 36.5, "wait_events": {"share": {}}},
+  {"mode": "ordered", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 850, "rows_per_s_max": 950,
+   "wait_events": {"share": {}}}],
+ "targets": [
+  {"target": "affinity / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.8, "wanted": 1.0, "met": false},
+  {"target": "ordered / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.78, "wanted": 0.8, "met": false}]}
+EOF
+python3 "$P" "$tmp/pair.json" --pg-targets >"$tmp/pair.md" 2>"$tmp/err" || fail "--pg-targets (pair): exit $?: $(cat "$tmp/err")"
+for want in "repeats 800-900 vs competing's 1000-1100: apart, buffers/row 36.5 vs 30.0, WAL/row 1311 vs 1250 B" \
+    "repeats 850-950 vs 0.8 x competing's 1000-1100: within noise |"; do
+    if grep -qF "$want" "$tmp/pair.md"; then pass; else fail "--pg-targets: no '$want' in: $(cat "$tmp/pair.md")"; fi
+done
+
 # Where rendezvous stops being usable (key latency <= 10x binary's at the same N): ratios
 # 2, 5 and 20 at N 16, 64 and 256 give "up to N=64", past it at 256, crossing at
 # 64 + (10 - 5) * 192 / 15 = 128.

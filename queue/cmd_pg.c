@@ -352,9 +352,13 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     if (!f) return rb_cli_usage_error(cmd, "cannot open '%s': %s", path, strerror(errno));
     const char *name = f == stdin ? "stdin" : path;
     rb_key_list lines;
+    errno = 0;
     rc = rb_key_list_read(f, &lines);
+    int read_errno = errno;
     if (f != stdin) fclose(f);
-    if (rc) return rb_cli_fail(cmd, "cannot read '%s'", name);
+    if (rc)
+        return rb_cli_fail(cmd, "cannot read '%s': %s", name,
+                           read_errno ? strerror(read_errno) : "out of memory");
     rb_queue_item *items = NULL;
     char **owned = NULL;
     size_t n = 0;

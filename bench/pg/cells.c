@@ -4,6 +4,7 @@
  * reference it is divided by, its latency percentiles.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,20 @@ static void wait_backends_gone(PGconn *c) {
     }
 }
 
+/* The server's work so far: WAL bytes (the insert LSN) and shared-buffer accesses in this
+ * database (pg_stat_database; a backend's counts reach it when it exits, so read it once
+ * the workers are gone). NaN when the server cannot say. */
+static void work_now(PGconn *c, double *wal_bytes, double *buffers) {
+    char err[256];
+    if (rbb_db_double(c, wal_bytes, err, sizeof err,
+                      "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')"))
+        *wal_bytes = NAN;
+    if (rbb_db_double(c, buffers, err, sizeof err,
+                      "SELECT blks_hit + blks_read FROM pg_stat_database "
+                      "WHERE datname = current_database()"))
+        *buffers = NAN;
+}
+
 /* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                      double secs, char *err, size_t err_size) {
@@ -159,6 +174,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     if (rc)
         for (size_t i = 0; i < n; i++)
             kill(ch[i].pid, SIGTERM);
+    double wal0, buf0, wal1, buf1;
+    work_now(c, &wal0, &buf0);
     uint64_t t_go = rb_now_ns();
     close(go[1]); /* EOF: every worker starts now */
     memset(&cell->waits, 0, sizeof cell->waits);
@@ -199,6 +216,9 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         rbb_child_free(&ch[i]);
 
     wait_backends_gone(c);
+    work_now(c, &wal1, &buf1);
+    cell->wal_bytes_per_row = cell->n_rows ? (wal1 - wal0) / (double)cell->n_rows : NAN;
+    cell->buffers_per_row = cell->n_rows ? (buf1 - buf0) / (double)cell->n_rows : NAN;
     if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
     uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
     cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;

@@ -78,6 +78,11 @@ typedef struct rbb_cell {
     uint64_t n_rows, n_claims, n_empty_claims, n_short_claims, n_complete_tx, n_fenced, n_errors;
     double rows_per_s, claims_per_s, tx_per_s; /* tx: claim + completion commits */
     double claim_p50_us, claim_p99_us, complete_p50_us, complete_p99_us;
+    /* What the server did while the cell ran, per row completed: WAL bytes (the insert LSN's
+     * advance, server-wide, so autovacuum's share is in it) and shared-buffer accesses in the
+     * queue database (pg_stat_database blks_hit + blks_read: a claim whose rows lie on more
+     * heap pages makes more). NaN when the server cannot say. */
+    double wal_bytes_per_row, buffers_per_row;
     rbb_queue_counts after;
     uint64_t n_lost;           /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */

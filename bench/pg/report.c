@@ -156,6 +156,8 @@ static json_t *json_cell(const rbb_cell *c) {
     rb_json_set(o, "claim_p99_us", F(c->claim_p99_us, 1));
     rb_json_set(o, "complete_p50_us", F(c->complete_p50_us, 1));
     rb_json_set(o, "complete_p99_us", F(c->complete_p99_us, 1));
+    rb_json_set(o, "wal_bytes_per_row", F(c->wal_bytes_per_row, 1));
+    rb_json_set(o, "buffers_per_row", F(c->buffers_per_row, 1));
     rb_json_set(o, "pgbench_tps", F(c->pgbench_tps, 1));
     rb_json_set(o, "pgbench_adjacent_before_tps", F(c->pgbench_adjacent_before_tps, 1));
     rb_json_set(o, "pgbench_adjacent_after_tps", F(c->pgbench_adjacent_after_tps, 1));
@@ -598,7 +600,10 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             "rows/s: rows completed (effect written) per second, the median of %u "
             "repetitions measured in interleaved order (min-max beside it); the other figures "
             "are the median repetition's; tx/s: claim + completion "
-            "commits per second; x pgbench: rows/s ÷ pgbench TPS at the same client count, "
+            "commits per second; WAL B/row: WAL bytes the server wrote during the cell per row "
+            "done (server-wide); buffers/row: shared-buffer accesses in the queue database per "
+            "row done (a claim whose rows lie on more heap pages makes more); x pgbench: rows/s "
+            "÷ pgbench TPS at the same client count, "
             "measured right before and after the group of modes (mean; column ref TPS; "
             "drift: |after - before| / mean, **flagged** above %.0f%%, and the group is then "
             "measured once more: `again`). "
@@ -606,26 +611,27 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             p->repeats, 100 * RBB_DRIFT_MAX);
     fprintf(f,
             "| dist | W | batch | mode | rows/s | min-max | ref TPS | drift | x pgbench | tx/s | "
-            "tx x pgbench | claim p50 µs | claim p99 µs | empty claims | dead tuples | dup | "
-            "lost | top wait events |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
-            "---:|---:|---:|---:|---:|---:|---|\n");
+            "tx x pgbench | claim p50 µs | claim p99 µs | WAL B/row | buffers/row | empty claims | "
+            "dead tuples | dup | lost | top wait events |\n|---|---:|---:|---|---:|---:|---:|"
+            "---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
         if (c->failed) {
-            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||||\n", dist_name(c->dist),
+            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||||||\n", dist_name(c->dist),
                     c->n_workers, c->batch, rbb_mode_name(c->mode));
             continue;
         }
         fprintf(f,
                 "| %s | %u | %u | %s | %.0f%s | %.0f-%.0f | %.0f | %s%.0f%%%s%s | %.2f | %.0f | "
-                "%.2f | %.0f | %.0f | %llu | %llu | %llu | %llu | ",
+                "%.2f | %.0f | %.0f | %.0f | %.1f | %llu | %llu | %llu | %llu | ",
                 dist_name(c->dist), c->n_workers, c->batch, rbb_mode_name(c->mode), c->rows_per_s,
                 c->backlog_exhausted ? "*" : "", c->rows_per_s_min, c->rows_per_s_max,
                 c->pgbench_tps, c->drift_flagged ? "**" : "", 100 * c->pgbench_drift,
                 c->drift_flagged ? " flagged**" : "", c->remeasured ? " again" : "",
                 ratio(c->rows_per_s, c->pgbench_tps), c->tx_per_s,
                 ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us, c->claim_p99_us,
-                (unsigned long long)c->n_empty_claims, (unsigned long long)c->after.n_dead_tup,
+                c->wal_bytes_per_row, c->buffers_per_row, (unsigned long long)c->n_empty_claims,
+                (unsigned long long)c->after.n_dead_tup,
                 (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
                 (unsigned long long)c->n_lost);
         md_top_waits(f, &c->waits);

@@ -13,6 +13,12 @@ expect_eq "pg status --format json >&-: exit" "$rc" 1
 expect_eq "pg status >&-: lines on stderr" "$(wc -l <"$TMP/status.err")" 1
 grep -q '^ringbench pg status: writing output: ' "$TMP/status.err" ||
     fail "pg status >&-: '$(cat "$TMP/status.err")' is not 'ringbench pg status: writing output: ...'"
+# a closed stdin is a read error that says why (it said only "cannot read 'stdin'")
+rc=0
+"$RB" pg enqueue - <&- >/dev/null 2>"$TMP/enq.err" || rc=$?
+expect_eq "pg enqueue - <&-: exit" "$rc" 1
+grep -q "^ringbench pg enqueue: cannot read 'stdin': Bad file descriptor$" "$TMP/enq.err" ||
+    fail "pg enqueue - <&-: '$(cat "$TMP/enq.err")' gives no reason"
 # the worker's log lines (stderr) go nowhere; its summary (stdout) says no session broke
 "$RB" pg worker --mode competing --batch 8 --until-empty --heartbeat-ms 100 --ttl-ms 2000 \
     --lease-ms 5000 2>&- >"$TMP/worker.out" || fail "pg worker 2>&-: exit $?"
