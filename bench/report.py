@@ -36,19 +36,57 @@ def load(path):
             doc = json.load(f)
     except (OSError, ValueError) as e:
         die(f"cannot read {path}: {e}")
-    runs = {}
     benchmarks = doc.get("benchmarks") if isinstance(doc, dict) else None
     if not isinstance(benchmarks, list):
         die(f"{path} has no \"benchmarks\" list (not a Google Benchmark JSON file)")
+    reps, medians = {}, {}
     for b in benchmarks:
         if not isinstance(b, dict) or not isinstance(b.get("name"), str):
             die(f"{path}: a benchmark entry without a name")
-        if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+        name = b.get("run_name", b["name"]).split("/iterations:")[0]
+        if b.get("error_occurred"):
             continue
-        runs[b["name"].split("/iterations:")[0]] = b
-    if not runs:
+        if b.get("run_type", "iteration") == "iteration":
+            reps.setdefault(name, []).append(b)
+        elif b.get("aggregate_name") == "median":
+            medians[name] = b
+    if not reps:
         die(f"{path} holds no benchmark runs")
-    return doc.get("context", {}), runs
+    return doc.get("context", {}), {name: one_run(r, medians.get(name)) for name, r in reps.items()}
+
+
+def one_run(reps, median):
+    """A case's figures: its only repetition, or (scripts/bench --repetitions) Google
+    Benchmark's median aggregate, else the median repetition by CPU time (nearest rank); with
+    "repeats" added, the repetitions' ns per lookup (or CPU time) for the spread."""
+    if len(reps) == 1:
+        return reps[0]
+    ordered = sorted(reps, key=lambda b: b["cpu_time"])
+    run = dict(median or ordered[(len(ordered) - 1) // 2])
+    run["repeats"] = [1e9 / b["lookups_per_s"] if b.get("lookups_per_s") else
+                      b["cpu_time"] * SCALE_NS[b.get("time_unit", "ns")] for b in reps]
+    return run
+
+
+def spread_section(runs):
+    """Markdown lines: every case measured more than once, its median and min-max (ns per
+    lookup, or CPU ns per iteration where the case has no lookup rate) and the spread
+    (max - min) / median; empty when every case ran once."""
+    rows = []
+    for name, b in sorted(runs.items()):
+        r = b.get("repeats")
+        if not r:
+            continue
+        mid = ns_per_lookup(runs, name) or cpu_ns(runs, name)
+        rows.append(f"| {name} | {len(r)} | {mid:.2f} | {min(r):.2f}-{max(r):.2f} | "
+                    f"{(max(r) - min(r)) / mid * 100:.0f}% |")
+    if not rows:
+        return []
+    return ["## Repetitions", "",
+            "Cases measured more than once (scripts/bench --repetitions, interleaved at random): "
+            "every figure above is the median; here the min-max and the spread (max - min) / "
+            "median, in ns per lookup (CPU ns per iteration for builds).", "",
+            "| case | repetitions | median | min-max | spread |", "|---|--:|--:|--:|--:|"] + rows + [""]
 
 
 SCALE_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -438,6 +476,7 @@ def main(argv):
              build_table(runs, algos), "",
              "## Where rendezvous stops being usable (issue 13)", "",
              usable_section(runs, [a for a in algos if a in USABLE_ALGOS]), ""]
+    text += spread_section(runs)
     md = "\n".join(text)
     if out:
         with open(out, "w") as f:

@@ -38,7 +38,8 @@ expect_usage "unknown option" --bogus
 expect_usage "--runs without value" --runs
 # scripts/bench: what the benchmark binary rejects is a usage error (exit 2)
 if [ -x "$BUILD/bench/ringbench-bench" ]; then
-    for args in "--min-time abc" "--keys $tmp/no-such-file" "--filter no_case_matches_this"; do
+    for args in "--min-time abc" "--keys $tmp/no-such-file" "--filter no_case_matches_this" \
+        "--repetitions 0" "--repetitions 101" "--repetitions 2x"; do
         # shellcheck disable=SC2086
         "$SCRIPTS/bench" --build "$BUILD" --smoke --out "$tmp/bench" $args >/dev/null 2>"$tmp/err"
         rc=$?
