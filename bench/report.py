@@ -175,15 +175,23 @@ def pg_limiting_cause(d, t):
     return f"{mode} cell: " + (", ".join(parts) if parts else "no wait samples")
 
 
+def pg_verdict(t):
+    """verdict() of a pg target, bold when missed. The JSON's "met" was decided on the
+    unrounded ratio, "measured" is rounded to 3 places: a miss that rounds up to the wanted
+    ratio (0.9996 shown as 1.000) is "missed by < 0.05%", never "met"."""
+    v = verdict(t["measured"], t["wanted"], True)
+    if t["met"]:
+        return v
+    return "**" + ("missed by < 0.05%" if v == "met" else v) + "**"
+
+
 def pg_target_table(d):
     """The targets of a `ringbench pg bench` JSON document (pgbench.json) as Markdown lines:
     measured ratio, wanted ratio, verdict() and, for a miss, pg_limiting_cause(). The one
     renderer, used by pgbench.md (through --pg-targets) and scripts/report."""
     rows = [(t["target"], t["dist"], str(t["n_workers"]), str(t["batch"]), fmt(t["measured"], 3),
-             fmt(t["wanted"], 2),
-             verdict(t["measured"], t["wanted"], True).replace("missed", "**missed")
-             + ("" if t["met"] else "**"),
-             "" if t["met"] else pg_limiting_cause(d, t)) for t in d.get("targets") or []]
+             fmt(t["wanted"], 2), pg_verdict(t), "" if t["met"] else pg_limiting_cause(d, t))
+            for t in d.get("targets") or []]
     return ["| target | keys | W | batch | measured | wanted | verdict | limiting cause |",
             "|---|---|--:|--:|--:|--:|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows]
 

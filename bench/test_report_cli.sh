@@ -64,7 +64,8 @@ done
 # a mode-against-mode miss says whether the cell's repeats reach the wanted share of the
 # other mode's slowest (within noise) or not (apart), and both cells' buffers and WAL per row:
 # affinity 800-900 vs competing 1000-1100 is apart (900 < 1000); ordered 850-950 against
-# 0.8 x 1000 = 800 is within noise.
+# 0.8 x 1000 = 800 is within noise. A miss whose ratio rounds up to the wanted one (0.9996 is
+# written 1.000) stays a miss (the published run showed "met**").
 cat >"$tmp/pair.json" <<'EOF'
 {"cells": [
   {"mode": "competing", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 1000, "rows_per_s_max": 1100,
@@ -75,11 +76,13 @@ cat >"$tmp/pair.json" <<'EOF'
    "wait_events": {"share": {}}}],
  "targets": [
   {"target": "affinity / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.8, "wanted": 1.0, "met": false},
-  {"target": "ordered / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.78, "wanted": 0.8, "met": false}]}
+  {"target": "ordered / competing rows/s", "n_workers": 4, "batch": 32, "dist": "zipf", "measured": 0.78, "wanted": 0.8, "met": false},
+  {"target": "affinity / competing rows/s", "n_workers": 2, "batch": 8, "dist": "zipf", "measured": 1.0, "wanted": 1.0, "met": false}]}
 EOF
 python3 "$P" "$tmp/pair.json" --pg-targets >"$tmp/pair.md" 2>"$tmp/err" || fail "--pg-targets (pair): exit $?: $(cat "$tmp/err")"
 for want in "repeats 800-900 vs competing's 1000-1100: apart, buffers/row 36.5 vs 30.0, WAL/row 1311 vs 1250 B" \
-    "repeats 850-950 vs 0.8 x competing's 1000-1100: within noise |"; do
+    "repeats 850-950 vs 0.8 x competing's 1000-1100: within noise |" \
+    "| affinity / competing rows/s | zipf | 2 | 8 | 1.000 | 1.00 | **missed by < 0.05%** | -"; do
     if grep -qF "$want" "$tmp/pair.md"; then pass; else fail "--pg-targets: no '$want' in: $(cat "$tmp/pair.md")"; fi
 done
 
