@@ -17,8 +17,14 @@
 
 #include "ringbench/hash.h"
 
-/* u in (0, 1) from the top 53 bits: never 0 or 1, so ln(u) < 0 is finite. */
-static inline double rb_hrw_unit_open(uint64_t x) { return ((double)(x >> 11) + 0.5) * 0x1.0p-53; }
+/* u in (0, 1) from the top 53 bits, ((x >> 11) + 0.5) / 2^53: never 0 or 1, so ln(u) < 0 is
+ * finite. The top input's 2^53 - 0.5 is not a double and rounds to 2^53 (u = 1.0, a score of
+ * -inf for the largest hash: issue 12, section 3), so it is held at the largest double below 1
+ * (1 - 2^-53, what the input below it gives); every other input maps as the formula says. */
+static inline double rb_hrw_unit_open(uint64_t x) {
+    double u = ((double)(x >> 11) + 0.5) * 0x1.0p-53;
+    return u < 1.0 ? u : 0x1.fffffffffffffp-1;
+}
 
 /* The weighted score w / -ln(u) of (pos, id); > 0, finite for w > 0. Pure. */
 static inline double rb_hrw_score(double w, uint64_t pos, uint64_t id) {

@@ -142,6 +142,12 @@ check "json: member id not UTF-8 names member 0 (counted from 0, as every member
 expect_ok "json: the UTF-8 key U+00FF U+00FE" hash --hash xxh3 --format json "$(printf '\303\277\303\276')"
 expect_ok "csv: a key not UTF-8 is written as its bytes" owner $R --format csv "$(printf '\377\376')"
 check "csv: the key's bytes" "$(sed -n 2p "$tmp/out" | head -c 2 | od -An -tx1 | tr -d ' ')" fffe
+# issue 12, section 3: the top score word gave u = 1.0 (a score of -inf), so the weighted
+# path handed this key to y while equal weights gave w-Byyd07 (fresh user, the issue's case)
+for w in "w-Byyd07,y" "w-Byyd07=2,y=2" "w-Byyd07=5,y"; do
+    run owner --algo rendezvous --members "$w" --hash fnv1a32 --buckets 262144 k64756
+    check "rendezvous at u = 1, --members $w" "$(cut -f3 "$tmp/out")" w-Byyd07
+done
 expect_usage "table takes no keys" table $R extra
 expect_usage "list takes no arguments" list extra
 # a repeated option is an error, never "the last one wins" (qa)
