@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
 static int prefix_ci(const char *s, const char *p) {
     for (; *p; s++, p++)
         if (tolower((unsigned char)*s) != *p) return 0;
@@ -19,6 +21,18 @@ static int prefix_ci(const char *s, const char *p) {
 
 static int eq_ci(const char *s, size_t n, const char *w) {
     return strlen(w) == n && prefix_ci(s, w);
+}
+
+/* Whether libpq knows keyword s[0 .. n) (PQconndefaults; exact case, as libpq parses). An
+ * unknown keyword is most often a mistyped one ("passwrd"), and its value may be the
+ * secret: its value is hidden. Out of memory: unknown (hidden, the safe side). */
+static int known_keyword(const char *s, size_t n) {
+    PQconninfoOption *opts = PQconndefaults();
+    int known = 0;
+    for (PQconninfoOption *o = opts; o && o->keyword && !known; o++)
+        known = strlen(o->keyword) == n && strncmp(o->keyword, s, n) == 0;
+    PQconninfoFree(opts);
+    return known;
 }
 
 static int hexval(int c) {
@@ -135,7 +149,8 @@ static void mark_keyvalue(const char *s, size_t len, char *hide) {
             v_end = i;
         }
         int secret = eq_ci(s + kw, kw_len, "password") || eq_ci(s + kw, kw_len, "sslpassword") ||
-                     (eq_ci(s + kw, kw_len, "dbname") && (!val || value_has_secret(val, n)));
+                     (eq_ci(s + kw, kw_len, "dbname") && (!val || value_has_secret(val, n))) ||
+                     !known_keyword(s + kw, kw_len);
         free(val);
         /* a quoted value keeps its quotes ('***'): libpq reads the redaction back as the
          * whole value, not run together with a keyword that follows the closing quote; an

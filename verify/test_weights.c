@@ -68,11 +68,11 @@ static void check_issue_case(void) {
     char a[64], b[64], c[64];
     issue_owner("rendezvous", 1, 1, a);
     rb_unit_true("issue 12 case, weights (2, 2)", "rendezvous",
-                 strcmp(issue_owner("rendezvous", 2, 2, b), a) == 0, "owner %s, (1, 1) gives %s",
-                 b, a);
+                 strcmp(issue_owner("rendezvous", 2, 2, b), a) == 0, "owner %s, (1, 1) gives %s", b,
+                 a);
     rb_unit_true("issue 12 case, weights (5, 1)", "rendezvous",
-                 strcmp(issue_owner("rendezvous", 5, 1, c), a) == 0, "owner %s, (1, 1) gives %s",
-                 c, a);
+                 strcmp(issue_owner("rendezvous", 5, 1, c), a) == 0, "owner %s, (1, 1) gives %s", c,
+                 a);
 }
 
 /* Owners of N_POS random positions (seeded) on algo over ms. Caller frees. */

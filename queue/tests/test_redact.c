@@ -14,6 +14,9 @@ static const struct {
     {"host=db port=5432 password=hunter2 user=rb", "host=db port=5432 password=*** user=rb",
      "hunter2"},
     {"password=hunter2", "password=***", "hunter2"},
+    /* a keyword libpq does not know (mistyped) may hold the secret: its value is hidden */
+    {"host=127.0.0.1 port=1 passwrd=S3cr3tPW", "host=127.0.0.1 port=1 passwrd=***", "S3cr3tPW"},
+    {"host=x pass='a b' user=rb", "host=x pass='***' user=rb", "a b"},
     {"PASSWORD=hunter2 host=x", "PASSWORD=*** host=x", "hunter2"},
     {"host=db password = hunter2", "host=db password = ***", "hunter2"},
     {"host=db password='two words' user=rb", "host=db password='***' user=rb", "two words"},
@@ -27,7 +30,8 @@ static const struct {
     {"application_name='password=x' host=y", "application_name='password=x' host=y", NULL},
     {"options='-c password_encryption=md5' password=s3cret",
      "options='-c password_encryption=md5' password=***", "s3cret"},
-    {"passwordx=1 xpassword=2", "passwordx=1 xpassword=2", NULL},
+    /* keywords libpq does not know: hidden too (one may be a mistyped password) */
+    {"passwordx=1 xpassword=2", "passwordx=*** xpassword=***", NULL},
     /* dbname that is itself a conninfo or URI with a secret */
     {"dbname='host=a password=s3cret' user=u", "dbname='***' user=u", "s3cret"},
     {"dbname=postgresql://u:s3cret@h/db", "dbname=***", "s3cret"},
@@ -68,8 +72,8 @@ static const struct {
     {"postgresql://db/app?sslpassword=hunter2", "postgresql://db/app?sslpassword=***", "hunter2"},
     /* empty and odd input */
     {"", "", NULL},
-    {"garbage==", "garbage==", NULL},
-    {"=password", "=password", NULL},
+    {"garbage==", "garbage=***", NULL},
+    {"=password", "=***", NULL},
 };
 
 int main(void) {
