@@ -187,13 +187,15 @@ static int derive_step(const char *cmd, const char *spec, rb_member_list *member
     rb_member_list next;
     char err[256];
     if (rb_member_list_parse(spec, &next, err, sizeof err))
-        return rb_cli_usage_error(cmd, "--derive '%s': %s", spec, err);
+        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec,
+                                  strlen(spec) > 60 ? "..." : "", err);
     rb_ring *derived = NULL;
     int rc = rb_ring_derive(*ring, next.members, next.n, &derived);
     if (rc) {
         rb_member_list_free(&next);
         if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
-        return rb_cli_usage_error(cmd, "--derive '%s': %s", spec, rb_error_detail());
+        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec,
+                                  strlen(spec) > 60 ? "..." : "", rb_error_detail());
     }
     rb_ring_destroy(*ring);
     rb_member_list_free(members);
@@ -204,18 +206,14 @@ static int derive_step(const char *cmd, const char *spec, rb_member_list *member
 
 /* Apply the --derive steps in order. 0 or an exit code (message printed). */
 static int derive_all(const char *cmd, const char *steps, rb_member_list *members, rb_ring **ring) {
-    char spec[4096];
     while (steps) { /* an empty list or step ('', 'a;', 'a;;b') is an error, not "no step" */
         const char *end = strchr(steps, ';');
         size_t len = end ? (size_t)(end - steps) : strlen(steps);
-        if (len == 0 || len >= sizeof spec)
-            return rb_cli_usage_error(cmd,
-                                      "--derive: each step must be a membership of 1 to %zu "
-                                      "bytes (got %zu at '%.20s')",
-                                      sizeof spec - 1, len, steps);
-        memcpy(spec, steps, len);
-        spec[len] = '\0';
+        if (len == 0) return rb_cli_usage_error(cmd, "--derive: an empty step (at '%.20s')", steps);
+        char *spec = strndup(steps, len); /* as long as --members may be */
+        if (!spec) return rb_cli_fail(cmd, "out of memory for a --derive step of %zu bytes", len);
         int rc = derive_step(cmd, spec, members, ring);
+        free(spec);
         if (rc) return rc;
         steps = end ? end + 1 : NULL;
     }

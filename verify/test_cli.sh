@@ -121,6 +121,12 @@ expect_usage "duplicate members" owner --algo binary --members a,b,a k
 expect_usage "duplicate members (table)" table --algo jump --members w1,w1
 expect_usage "empty --derive" table --algo anchor --members a,b,c --derive ''
 expect_usage "--derive with an empty last step" table --algo anchor --members a,b,c --derive 'a,b;'
+# a --derive step is as long as --members may be (it stopped at 4,095 bytes; fresh user), and an
+# error about a long step shows its start, then the reason (the reason was cut off)
+long=$(i=0; while [ $i -lt 5000 ]; do printf 'member-%d,' $i; i=$((i + 1)); done; printf 'last')
+expect_ok "--derive step of 58 kB" owner --algo binary --members a --derive "$long" k
+expect_usage "--derive step past anchor's capacity" owner --algo anchor --members a --derive "$long" k
+check "--derive long step: cut, then the reason" "$(grep -c "^ringbench owner: --derive 'member-0,.*\.\.\.': anchor: .*capacity" "$tmp/err")" 1
 expect_usage "weight 0" owner --algo binary --members a=0,b k
 expect_usage "weight not a number" owner --algo binary --members a=x,b k
 # past 2^32 the message gave no range (a fresh user read "not a whole number" for 99999999999)
