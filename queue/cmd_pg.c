@@ -28,7 +28,10 @@ static void pg_usage(FILE *f) {
                "subcommands:\n");
     for (size_t i = 0; i < N_PG_COMMANDS; i++)
         fprintf(f, "  %-9s %s\n", pg_commands[i].name, pg_commands[i].summary);
-    fprintf(f, "\nsession options (every subcommand):\n%s", rb_pg_session_help);
+    fprintf(f,
+            "\nsession options (every subcommand but bench, which takes --db only: it makes its "
+            "own\ndatabases and sessions):\n%s",
+            rb_pg_session_help);
 }
 
 int rb_cmd_pg(int argc, char **argv) {
