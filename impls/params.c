@@ -53,7 +53,8 @@ int rb_config_set_param(rb_config *cfg, const char *assign) {
     errno = 0;
     unsigned long long value = strtoull(v, &end, 10);
     if (*v < '0' || *v > '9' || *end)
-        return rb_set_error(RB_EINVAL, "--param '%s': the value must be a whole number", assign);
+        return rb_set_error(RB_EINVAL, "--param '%s': the value must be a whole number (0 or more)",
+                            assign);
     if (errno) /* all digits, past 2^64 - 1: the algorithm's own range is checked later */
         return rb_set_error(RB_ERANGE, "--param '%s': the value is out of range (0..%llu)", assign,
                             (unsigned long long)UINT64_MAX);
@@ -69,9 +70,9 @@ int rb_config_set_param(rb_config *cfg, const char *assign) {
 
 int rb_param_check_value(const rb_algo *algo, const rb_param_spec *sp, uint64_t value) {
     if (value < sp->min || value > sp->max)
-        return rb_set_error(RB_ERANGE, "%s: --param %s must be from %llu to %llu, got %llu",
-                            algo->name, sp->name, (unsigned long long)sp->min,
-                            (unsigned long long)sp->max, (unsigned long long)value);
+        return rb_set_error(RB_ERANGE, "%s: --param %s: %llu is out of range (%llu..%llu)",
+                            algo->name, sp->name, (unsigned long long)value,
+                            (unsigned long long)sp->min, (unsigned long long)sp->max);
     int rc = sp->check ? sp->check(value) : 0;
     if (rc) {
         char why[160];
