@@ -17,14 +17,12 @@
 
 #include "ringbench/hash.h"
 
-/* u in (0, 1) from the top 53 bits, ((x >> 11) + 0.5) / 2^53: never 0 or 1, so ln(u) < 0 is
- * finite. The top input's 2^53 - 0.5 is not a double and rounds to 2^53 (u = 1.0, a score of
- * -inf for the largest hash: issue 12, section 3), so it is held at the largest double below 1
- * (1 - 2^-53, what the input below it gives); every other input maps as the formula says. */
-static inline double rb_hrw_unit_open(uint64_t x) {
-    double u = ((double)(x >> 11) + 0.5) * 0x1.0p-53;
-    return u < 1.0 ? u : 0x1.fffffffffffffp-1;
-}
+/* u in (0, 1) from the top 53 bits with the lowest forced to 1, ((x >> 11) | 1) / 2^53: an
+ * odd multiple of 2^-53 from 2^-53 to 1 - 2^-53, exact in a double, so never 0 or 1 and
+ * ln(u) < 0 is finite. (The former ((x >> 11) + 0.5) / 2^53 rounded to 1.0 for the top
+ * input, 2^53 - 0.5 not being a double: a score of -inf for the largest hash, issue 12,
+ * section 3.) Two inputs that differ only in bit 11 tie; the callers break ties by index. */
+static inline double rb_hrw_unit_open(uint64_t x) { return (double)((x >> 11) | 1) * 0x1.0p-53; }
 
 /* The weighted score w / -ln(u) of (pos, id); > 0, finite for w > 0. Pure. */
 static inline double rb_hrw_score(double w, uint64_t pos, uint64_t id) {

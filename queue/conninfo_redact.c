@@ -56,6 +56,8 @@ static int pct_eq_ci(const char *s, size_t n, const char *w) {
 }
 
 static int is_uri(const char *s) {
+    while (isspace((unsigned char)*s)) /* a pasted leading space: still the URI's secrets */
+        s++;
     return prefix_ci(s, "postgresql://") || prefix_ci(s, "postgres://");
 }
 
@@ -67,8 +69,13 @@ static void mark_uri_params(const char *s, size_t len, size_t from, char *hide) 
         while (amp < len && s[amp] != '&')
             amp++;
         const char *eq = memchr(s + i, '=', amp - i);
-        if (eq && (pct_eq_ci(s + i, (size_t)(eq - s) - i, "password") ||
-                   pct_eq_ci(s + i, (size_t)(eq - s) - i, "sslpassword")))
+        size_t n = eq ? (size_t)(eq - s) - i : 0;
+        /* a password, or a name libpq does not know (a mistyped one, or percent-encoded) */
+        /* (a name holding '@', '/' or '?' comes from a '?' of the user info tried as the
+         * query's start, not a parameter libpq would read) */
+        int misread = memchr(s + i, '@', n) || memchr(s + i, '/', n) || memchr(s + i, '?', n);
+        if (eq && (pct_eq_ci(s + i, n, "password") || pct_eq_ci(s + i, n, "sslpassword") ||
+                   (!misread && (memchr(s + i, '%', n) || !known_keyword(s + i, n)))))
             for (size_t k = (size_t)(eq - s) + 1; k < amp; k++)
                 hide[k] = 1;
         i = amp + 1;
@@ -235,4 +242,33 @@ char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size) {
 char *rb_conninfo_redact_message(const char *conninfo, const char *msg, char *out,
                                  size_t out_size) {
     return redact_into(conninfo ? conninfo : "", msg ? msg : "", 1, out, out_size);
+}
+
+char *rb_conninfo_parse_error(const char *conninfo, const char *msg, char *out, size_t out_size) {
+    const char *c = conninfo ? conninfo : "", *m = msg ? msg : "";
+    size_t o = 0;
+    if (out_size == 0) return out;
+    while (*m && o + 1 < out_size) {
+        const char *close = *m == '"' ? strchr(m + 1, '"') : NULL;
+        if (!close) {
+            out[o++] = *m++;
+            continue;
+        }
+        size_t n = (size_t)(close - m - 1);
+        int shown = n == 1 && m[1] == '='; /* missing "=" after ... */
+        for (const char *p = c; !shown && n && *p; p++) {
+            if (strncmp(p, m + 1, n) != 0 || (p > c && !isspace((unsigned char)p[-1]))) continue;
+            const char *q = p + n;
+            while (isspace((unsigned char)*q))
+                q++;
+            shown = *q == '='; /* a keyword as typed, before its '=' */
+        }
+        const char *text = shown ? m : "\"***\"";
+        size_t len = shown ? n + 2 : 5;
+        for (size_t k = 0; k < len && o + 1 < out_size; k++)
+            out[o++] = text[k];
+        m = close + 1;
+    }
+    out[o] = 0;
+    return out;
 }

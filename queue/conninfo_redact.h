@@ -12,7 +12,8 @@
  *     user info (`user:***@host`; the user stays: from the first ':' to the
  *     last '@' of the string, a superset of libpq's reading), and the value of
  *     every query parameter whose name, after
- *     percent-decoding, is `password` or `sslpassword`.
+ *     percent-decoding, is `password` or `sslpassword`, or that libpq does not know;
+ *   - both forms: the value of a keyword libpq does not know (a mistyped `passwrd`).
  * Nothing else changes, so the message still says which host and user.
  * Pure; thread-safe.
  */
@@ -36,5 +37,14 @@ char *rb_conninfo_redact(const char *conninfo, char *out, size_t out_size);
  * (`invalid percent-encoded token: "pass%zz"`). Same truncation as above.
  */
 char *rb_conninfo_redact_message(const char *conninfo, const char *msg, char *out, size_t out_size);
+/*
+ * rb_conninfo_parse_error — libpq's message about a conninfo it could not parse, for a message
+ * that does not echo the conninfo (a string libpq cannot parse cannot be told apart into
+ * keywords and values, so its secrets cannot be found): every double-quoted part of `msg`
+ * becomes "***" unless it is "=" or a keyword as typed in `conninfo` (at its start or after
+ * white space, followed by '='): `invalid connection option "passwrd"` keeps the mistyped
+ * keyword, `missing "=" after "password hunter2"` hides the text. Same truncation as above.
+ */
+char *rb_conninfo_parse_error(const char *conninfo, const char *msg, char *out, size_t out_size);
 
 #endif

@@ -163,13 +163,12 @@ int rb_queue_config_validate(const rb_queue_config *c) {
         char *err = NULL;
         PQconninfoOption *opts = PQconninfoParse(c->conninfo, &err);
         if (!opts) {
+            /* not echoed: what cannot be parsed cannot be split into keywords and secrets */
             char msg[256];
-            rb_conninfo_redact_message(c->conninfo, err ? err : "out of memory", msg, sizeof msg);
+            rb_conninfo_parse_error(c->conninfo, err ? err : "out of memory", msg, sizeof msg);
             msg[strcspn(msg, "\n")] = 0;
             PQfreemem(err);
-            char shown[160];
-            return rb_set_error(RB_EINVAL, "bad conninfo '%s': %s",
-                                rb_conninfo_redact(c->conninfo, shown, sizeof shown), msg);
+            return rb_set_error(RB_EINVAL, "bad conninfo (not shown): %s", msg);
         }
         PQconninfoFree(opts);
     }

@@ -7,8 +7,8 @@
  *                   1, 2^11 - 1, 2^11 and the top inputs 2^64 - 1 and
  *                   2^64 - 2^11 (whose top 53 bits are all ones: (2^53 - 0.5) /
  *                   2^53 rounds to 1.0 in a double, which gave a score of -inf);
- *                   the top input maps to the largest double below 1 and the
- *                   score of every one of them is finite and > 0;
+ *                   the top input maps to the largest double below 1, 0 to
+ *                   2^-53, and the score of every one of them is finite and > 0;
  *   the issue's case `owner --algo rendezvous --hash fnv1a32 --buckets 262144
  *                   k64756` over w-Byyd07, y: the same owner with weights
  *                   (1, 1), (2, 2) and (5, 1) (it was y for the last two);
@@ -46,6 +46,8 @@ static void check_unit_interval(void) {
     rb_unit_true("top input maps to 1 - 2^-53", "x = 2^64 - 1",
                  rb_hrw_unit_open(UINT64_MAX) == 0x1.fffffffffffffp-1, "u = %.17g",
                  rb_hrw_unit_open(UINT64_MAX));
+    rb_unit_true("0 maps to 2^-53", "x = 0", rb_hrw_unit_open(0) == 0x1.0p-53, "u = %.17g",
+                 rb_hrw_unit_open(0));
 }
 
 /* Owner id of `key` on algo over members with the given weights (fnv1a32, B 262144). */

@@ -14,8 +14,8 @@ the member set itself at every lookup, re-deriving each level from the keys.
                in digit order
   group id     fmix64(top b(d + 1) bits of the key ^ (d + 1) * 0x9E3779B97F4A7C15)
   choice       the group with the highest W / -ln(u), W its members' total
-               weight, u = ((fmix64(pos ^ id) >> 11) + 0.5) * 2^-53, held at
-               1 - 2^-53 where it rounds to 1.0 (the top 53 bits all ones); the
+               weight, u = ((fmix64(pos ^ id) >> 11) | 1) * 2^-53 (never 0 or
+               1: the top input gives 1 - 2^-53); the
                first in digit order on equal scores
   position     ring_hash of the bucket's decimal label
 
@@ -68,7 +68,7 @@ def owner(pos, ms, d, b):
             n = b * (d + 1)
             pre = g[0][0] if n >= 64 else (g[0][0] >> (64 - n)) << (64 - n)
             gid = fmix64(pre ^ (((d + 1) * GOLDEN) & MASK))
-            u = min(((fmix64(pos ^ gid) >> 11) + 0.5) * 2.0 ** -53, 1.0 - 2.0 ** -53)
+            u = ((fmix64(pos ^ gid) >> 11) | 1) * 2.0 ** -53
             score = -float(sum(w for _, _, w in g)) / math.log(u)
             if top is None or score > top:
                 best, top = g, score
