@@ -31,6 +31,15 @@ expect "stdout full" 1 /dev/full "$tmp/one.json"
 expect "--out into a missing folder" 1 /dev/null "$tmp/one.json" --out "$tmp/no/such/report.md"
 expect "--pg-targets on a file that is no pgbench.json" 2 /dev/null "$tmp/empty.json" --pg-targets
 
+# has_lines CASE FILE TEXT... : FILE holds each TEXT (fixed strings)
+has_lines() {
+    case_=$1 file=$2
+    shift 2
+    for want in "$@"; do
+        if grep -qF -- "$want" "$file"; then pass; else fail "$case_: no '$want' in: $(cat "$file")"; fi
+    done
+}
+
 # --pg-targets: a met target, a miss with its cell's top wait events (idle left out) and a dry
 # backlog, a miss whose cell has no samples.
 cat >"$tmp/pg.json" <<'EOF'
@@ -56,10 +65,9 @@ if awk -F' [|] ' 'NR > 2 {
 else
     fail "--pg-targets verdicts: $(cat "$tmp/awk.out")"
 fi
-for want in "affinity cell: IO:WALSync 30%, CPU:running 15%, backlog ran dry (rows/s is a floor)" \
-    "ordered cell: no wait samples"; do
-    if grep -qF "$want" "$tmp/pg.md"; then pass; else fail "--pg-targets: no limiting cause '$want' in: $(cat "$tmp/pg.md")"; fi
-done
+has_lines "--pg-targets: limiting cause" "$tmp/pg.md" \
+    "affinity cell: IO:WALSync 30%, CPU:running 15%, backlog ran dry (rows/s is a floor)" \
+    "ordered cell: no wait samples"
 
 # a mode-against-mode miss says whether the cell's repeats reach the wanted share of the
 # other mode's slowest (within noise) or not (apart), and both cells' buffers and WAL per row:
@@ -80,11 +88,10 @@ cat >"$tmp/pair.json" <<'EOF'
   {"target": "affinity / competing rows/s", "n_workers": 2, "batch": 8, "dist": "zipf", "measured": 1.0, "wanted": 1.0, "met": false}]}
 EOF
 python3 "$P" "$tmp/pair.json" --pg-targets >"$tmp/pair.md" 2>"$tmp/err" || fail "--pg-targets (pair): exit $?: $(cat "$tmp/err")"
-for want in "repeats 800-900 vs competing's 1000-1100: apart, buffers/row 36.5 vs 30.0, WAL/row 1311 vs 1250 B" \
+has_lines "--pg-targets (pair)" "$tmp/pair.md" \
+    "repeats 800-900 vs competing's 1000-1100: apart, buffers/row 36.5 vs 30.0, WAL/row 1311 vs 1250 B" \
     "repeats 850-950 vs 0.8 x competing's 1000-1100: within noise |" \
-    "| affinity / competing rows/s | zipf | 2 | 8 | 1.000 | 1.00 | **missed by < 0.05%** | -"; do
-    if grep -qF "$want" "$tmp/pair.md"; then pass; else fail "--pg-targets: no '$want' in: $(cat "$tmp/pair.md")"; fi
-done
+    "| affinity / competing rows/s | zipf | 2 | 8 | 1.000 | 1.00 | **missed by < 0.05%** | -"
 
 # --repetitions: a case run 3 times is judged on Google Benchmark's median aggregate (8 ns:
 # 1.25e8 lookups/s), not on its last repetition (20 ns), and "Repetitions" gives its min-max
@@ -97,10 +104,9 @@ rep() { printf '{"name": "position/throughput/fliphash/xxh3/N:1024", "run_name":
     rep aggregate median 1.25e8; printf ']}\n'
 } >"$tmp/rep.json"
 python3 "$P" "$tmp/rep.json" >"$tmp/rep.md" 2>"$tmp/err" || fail "report (repetitions): exit $?: $(cat "$tmp/err")"
-for want in "| fliphash ns per lookup, position path, throughput, N=1024 (issue 13) | 8.00 | <= 8 | met |" \
-    "| position/throughput/fliphash/xxh3/N:1024 | 3 | 8.00 | 7.00-20.00 | 162% |"; do
-    if grep -qF "$want" "$tmp/rep.md"; then pass; else fail "report (repetitions): no '$want' in: $(cat "$tmp/rep.md")"; fi
-done
+has_lines "report (repetitions)" "$tmp/rep.md" \
+    "| fliphash ns per lookup, position path, throughput, N=1024 (issue 13) | 8.00 | <= 8 | met |" \
+    "| position/throughput/fliphash/xxh3/N:1024 | 3 | 8.00 | 7.00-20.00 | 162% |"
 
 # Where rendezvous stops being usable (key latency <= 10x binary's at the same N): ratios
 # 2, 5 and 20 at N 16, 64 and 256 give "up to N=64", past it at 256, crossing at
