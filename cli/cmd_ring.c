@@ -186,16 +186,15 @@ static int owner_option(const char *cmd, void *ctx, int argc, char **argv, int *
 static int derive_step(const char *cmd, const char *spec, rb_member_list *members, rb_ring **ring) {
     rb_member_list next;
     char err[256];
+    const char *more = strlen(spec) > 60 ? "..." : ""; /* messages show the first 60 bytes */
     if (rb_member_list_parse(spec, &next, err, sizeof err))
-        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec,
-                                  strlen(spec) > 60 ? "..." : "", err);
+        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec, more, err);
     rb_ring *derived = NULL;
     int rc = rb_ring_derive(*ring, next.members, next.n, &derived);
     if (rc) {
         rb_member_list_free(&next);
         if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
-        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec,
-                                  strlen(spec) > 60 ? "..." : "", rb_error_detail());
+        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec, more, rb_error_detail());
     }
     rb_ring_destroy(*ring);
     rb_member_list_free(members);

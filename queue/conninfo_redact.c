@@ -23,16 +23,14 @@ static int eq_ci(const char *s, size_t n, const char *w) {
     return strlen(w) == n && prefix_ci(s, w);
 }
 
-/* Whether libpq knows keyword s[0 .. n) (PQconndefaults; exact case, as libpq parses). An
- * unknown keyword is most often a mistyped one ("passwrd"), and its value may be the
- * secret: its value is hidden. Out of memory: unknown (hidden, the safe side). */
-static int known_keyword(const char *s, size_t n) {
-    PQconninfoOption *opts = PQconndefaults();
-    int known = 0;
-    for (PQconninfoOption *o = opts; o && o->keyword && !known; o++)
-        known = strlen(o->keyword) == n && strncmp(o->keyword, s, n) == 0;
-    PQconninfoFree(opts);
-    return known;
+/* Whether libpq knows keyword s[0 .. n): one of `known` (PQconndefaults, taken once per
+ * redaction; exact case, as libpq parses). An unknown keyword is most often a mistyped one
+ * ("passwrd"), and its value may be the secret: its value is hidden. `known` NULL (out of
+ * memory): unknown, hidden, the safe side. */
+static int known_keyword(const PQconninfoOption *known, const char *s, size_t n) {
+    for (const PQconninfoOption *o = known; o && o->keyword; o++)
+        if (strlen(o->keyword) == n && strncmp(o->keyword, s, n) == 0) return 1;
+    return 0;
 }
 
 static int hexval(int c) {
@@ -63,26 +61,27 @@ static int is_uri(const char *s) {
 
 /* Hide the password values of the query parameters s[from .. len), split
  * on '&' as libpq's conninfo_uri_parse_params splits them. */
-static void mark_uri_params(const char *s, size_t len, size_t from, char *hide) {
+static void mark_uri_params(const char *s, size_t len, size_t from, char *hide,
+                            const PQconninfoOption *known) {
     for (size_t i = from; i < len;) {
         size_t amp = i;
         while (amp < len && s[amp] != '&')
             amp++;
         const char *eq = memchr(s + i, '=', amp - i);
         size_t n = eq ? (size_t)(eq - s) - i : 0;
-        /* a password, or a name libpq does not know (a mistyped one, or percent-encoded) */
-        /* (a name holding '@', '/' or '?' comes from a '?' of the user info tried as the
-         * query's start, not a parameter libpq would read) */
+        /* a password, or a name libpq does not know (a mistyped one, or percent-encoded);
+         * a name holding '@', '/' or '?' comes from a '?' of the user info tried as the
+         * query's start, not a parameter libpq would read */
         int misread = memchr(s + i, '@', n) || memchr(s + i, '/', n) || memchr(s + i, '?', n);
         if (eq && (pct_eq_ci(s + i, n, "password") || pct_eq_ci(s + i, n, "sslpassword") ||
-                   (!misread && (memchr(s + i, '%', n) || !known_keyword(s + i, n)))))
+                   (!misread && (memchr(s + i, '%', n) || !known_keyword(known, s + i, n)))))
             for (size_t k = (size_t)(eq - s) + 1; k < amp; k++)
                 hide[k] = 1;
         i = amp + 1;
     }
 }
 
-static void mark_uri(const char *s, size_t len, char *hide) {
+static void mark_uri(const char *s, size_t len, char *hide, const PQconninfoOption *known) {
     size_t start = (size_t)(strstr(s, "://") - s) + 3;
     /* user info: up to the last '@' of the whole string. libpq ends it at the
      * first '@' before any '/', but a password may hold an unencoded '/', '?'
@@ -102,7 +101,7 @@ static void mark_uri(const char *s, size_t len, char *hide) {
      * the start, so a password is hidden wherever libpq finds it. */
     for (const char *q = memchr(s + start, '?', len - start); q;
          q = memchr(q + 1, '?', len - (size_t)(q + 1 - s)))
-        mark_uri_params(s, len, (size_t)(q - s) + 1, hide);
+        mark_uri_params(s, len, (size_t)(q - s) + 1, hide, known);
 }
 
 /* Does the value v[0 .. n) (escapes removed) hold a secret? */
@@ -120,7 +119,7 @@ static int value_has_secret(const char *v, size_t n) {
     return secret;
 }
 
-static void mark_keyvalue(const char *s, size_t len, char *hide) {
+static void mark_keyvalue(const char *s, size_t len, char *hide, const PQconninfoOption *known) {
     size_t i = 0;
     while (i < len) {
         while (i < len && isspace((unsigned char)s[i]))
@@ -157,7 +156,7 @@ static void mark_keyvalue(const char *s, size_t len, char *hide) {
         }
         int secret = eq_ci(s + kw, kw_len, "password") || eq_ci(s + kw, kw_len, "sslpassword") ||
                      (eq_ci(s + kw, kw_len, "dbname") && (!val || value_has_secret(val, n))) ||
-                     !known_keyword(s + kw, kw_len);
+                     !known_keyword(known, s + kw, kw_len);
         free(val);
         /* a quoted value keeps its quotes ('***'): libpq reads the redaction back as the
          * whole value, not run together with a keyword that follows the closing quote; an
@@ -209,10 +208,12 @@ static char *redact_into(const char *s, const char *text, int msg_mode, char *ou
         snprintf(out, out_size, "%s", tlen ? "***" : "");
         return out;
     }
+    PQconninfoOption *known = PQconndefaults(); /* the keywords libpq knows */
     if (is_uri(s))
-        mark_uri(s, len, hide);
+        mark_uri(s, len, hide, known);
     else
-        mark_keyvalue(s, len, hide);
+        mark_keyvalue(s, len, hide, known);
+    PQconninfoFree(known);
     for (size_t i = 0; i < tlen && o + 1 < out_size; i++) {
         size_t run = 0; /* length of the hidden text that starts at text[i] */
         if (!msg_mode) {
