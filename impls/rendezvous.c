@@ -9,11 +9,7 @@
  * share w_i / sum(w).
  *
  * score input: u64 = fmix64(position XOR member_key), member_key =
- * fmix64(ring_hash(id, seed)). Members whose keys are equal (a 32-bit ring
- * hash collides, likely from about 77,000 ids; a 64-bit one is not checked)
- * would tie at every position, so one of them would own nothing: each of
- * them gets fmix64(xxh3(id, seed) XOR "RENDEZVO") instead (from its id
- * alone, so still order-free). Unweighted memberships compare the 64-bit
+ * fmix64(ring_hash(id, seed)). Unweighted memberships compare the 64-bit
  * values directly (same order as the logarithm, no floating point). Equal
  * scores go to the member first in id order, so the owner does not depend on
  * list order. O(N) per lookup. Replicas (owners_k): the k highest scores,
@@ -30,40 +26,6 @@ typedef struct {
     uint32_t *member_idx; /* member index of member_key[i] */
     double *weight;       /* per member in id order; NULL when all are 1 */
 } hrw_ring;
-
-/* A member's key and its place in id order, sorted by key to find collisions. */
-typedef struct {
-    uint64_t key;
-    uint32_t k;
-} keyed;
-
-static int keyed_cmp(const void *a, const void *b) {
-    uint64_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
-    return (x > y) - (x < y);
-}
-
-/* Members whose keys collide get keys from the 64-bit xxh3 of their ids (see the top).
- * 0, or RB_ENOMEM. Pure but for r; thread-safe. */
-static int split_collisions(hrw_ring *r) {
-    uint32_t n = r->hdr.n_members;
-    keyed *by_key = malloc(n * sizeof *by_key);
-    if (!by_key) return rb_set_error(RB_ENOMEM, "out of memory for %u members", n);
-    for (uint32_t k = 0; k < n; k++)
-        by_key[k] = (keyed){r->member_key[k], k};
-    qsort(by_key, n, sizeof *by_key, keyed_cmp);
-    for (uint32_t a = 0, b; a < n; a = b) {
-        for (b = a + 1; b < n && by_key[b].key == by_key[a].key; b++)
-            ;
-        for (uint32_t j = a; b - a > 1 && j < b; j++) {
-            uint32_t k = by_key[j].k;
-            const rb_member *m = &r->hdr.members[r->member_idx[k]];
-            r->member_key[k] = rb_hash_fmix64(rb_hash_xxh3.fn(m->id, m->id_len, r->hdr.cfg.seed) ^
-                                              0x52454E44455A564FULL); /* "RENDEZVO" */
-        }
-    }
-    free(by_key);
-    return 0;
-}
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     uint32_t n = hdr->n_members;
@@ -86,11 +48,6 @@ static int build(const rb_ring *hdr, rb_ring **out) {
         r->member_key[k] = rb_hash_fmix64(hdr->cfg.ring_hash->fn(m->id, m->id_len, hdr->cfg.seed));
         r->member_idx[k] = i;
         if (weighted) r->weight[k] = m->weight;
-    }
-    /* a 64-bit ring hash collides with probability about N^2 / 2^65: not looked for */
-    if (hdr->cfg.ring_hash->bits < 64 && split_collisions(r)) {
-        free(r->member_key), free(r->member_idx), free(r->weight), free(r);
-        return RB_ENOMEM;
     }
     *out = &r->hdr;
     return 0;

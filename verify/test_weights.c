@@ -14,8 +14,6 @@
  *                   (1, 1), (2, 2) and (5, 1) (it was y for the last two);
  *   scaling         multiplying every weight by k (2, 3, 7) changes no owner of
  *                   100,000 random positions, N 2, 5 and 17, weights 1..4;
- *   collisions      ids whose 32-bit ring hashes collide (mlpfs, m4vja under
- *                   fnv1a32) own their weight's share (one owned nothing);
  *   raising         raising one member's weight (x2, +1) never loses it a
  *                   position; under rendezvous no other member gains one either
  *                   (skeleton may move positions to the member's group-mates:
@@ -152,46 +150,8 @@ static void check_weights(const char *algo, const rb_hash *h, size_t n) {
     rb_unit_members_free(&ms);
 }
 
-/* Two ids whose fnv1a32 hashes collide (3706980687; fresh user): under rendezvous they tied
- * at every position and one owned nothing. With weights (3, 1, 1) over mlpfs, m4vja, x each
- * must own its share w / 5 of 100,000 positions within 6 binomial standard deviations, in
- * both list orders (skeleton too). */
-static void check_collision(const char *algo) {
-    const rb_hash *h = rb_hash_by_name("fnv1a32");
-    rb_unit_true("precondition: the ids collide", "fnv1a32",
-                 h->fn("mlpfs", 5, 0) == h->fn("m4vja", 5, 0), "%llu vs %llu",
-                 (unsigned long long)h->fn("mlpfs", 5, 0),
-                 (unsigned long long)h->fn("m4vja", 5, 0));
-    for (int order = 0; order < 2; order++) {
-        rb_unit_members ms = {0};
-        rb_unit_members_make(&ms, 3, "c%u");
-        const char *ids[2][3] = {{"mlpfs", "m4vja", "x"}, {"x", "m4vja", "mlpfs"}};
-        for (int i = 0; i < 3; i++) {
-            ms.m[i].id = ids[order][i];
-            ms.m[i].id_len = strlen(ids[order][i]);
-            ms.m[i].weight = strcmp(ids[order][i], "mlpfs") == 0 ? 3 : 1;
-        }
-        char case_[64];
-        snprintf(case_, sizeof case_, "%s fnv1a32, list order %d", algo, order);
-        uint32_t *o = owners(algo, h, &ms, case_);
-        uint32_t count[3] = {0};
-        for (int k = 0; o && k < N_POS; k++)
-            count[o[k]]++;
-        for (int i = 0; o && i < 3; i++) {
-            double p = ms.m[i].weight / 5.0, want = p * N_POS, sd = sqrt(N_POS * p * (1 - p));
-            rb_unit_true("colliding ids own their weight's share", case_,
-                         fabs(count[i] - want) <= 6 * sd, "%s owns %u of %d, want %.0f +- %.0f",
-                         ids[order][i], count[i], N_POS, want, 6 * sd);
-        }
-        free(o);
-        rb_unit_members_free(&ms);
-    }
-}
-
 int main(void) {
     check_unit_interval();
-    check_collision("rendezvous");
-    check_collision("skeleton");
     check_issue_case();
     const char *algos[] = {"rendezvous", "skeleton"};
     const char *hashes[] = {"fnv1a32", "xxh3"};
