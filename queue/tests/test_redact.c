@@ -70,7 +70,8 @@ static const struct {
     /* sslpassword (the client key's passphrase) is a secret too */
     {"host=x sslpassword=hunter2 port=1", "host=x sslpassword=*** port=1", "hunter2"},
     {"postgresql://db/app?sslpassword=hunter2", "postgresql://db/app?sslpassword=***", "hunter2"},
-    {"postgresql://localhost:1/db?passwd=hunter2", "postgresql://localhost:1/db?passwd=***", "hunter2"},
+    {"postgresql://localhost:1/db?passwd=hunter2", "postgresql://localhost:1/db?passwd=***",
+     "hunter2"},
     {" postgresql://bob:hunter2@localhost:1/db", " postgresql://bob:***@localhost:1/db", "hunter2"},
     /* empty and odd input */
     {"", "", NULL},
