@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "ringbench/ring.h"
+#include "ringbench/utf8.h"
 
 #define RB_EXIT_OK 0
 #define RB_EXIT_FAILURE 1
@@ -217,8 +218,9 @@ int rb_cli_parse_double(const char *s, double *out);
  * rb_member_list — members parsed from "id[=weight],id[=weight],...". Ids
  * may contain ':' (e.g. "s1:1"); the weight follows the last '='. Each id is
  * a non-empty byte string without ','; weight 1 when absent, else a whole
- * number 1 .. RB_MAX_WEIGHT (the message of a bad one names the member, from
- * 0, and that range). Owns the ids.
+ * number 1 .. RB_MAX_WEIGHT (the message of a bad one names the member,
+ * counted from 1 like every position the CLI prints, and that range). Owns
+ * the ids.
  */
 typedef struct rb_member_list {
     rb_member *members;

@@ -98,24 +98,34 @@ static int hash_option(const char *cmd, void *ctx, int argc, char **argv, int *i
 /* Under --format json, every key and member id must be UTF-8: a JSON string holds text,
  * and a byte that is not UTF-8 has no form a reader could tell from a real character
  * (0xFF would read back as U+00FF, the same as the key "\u00ff"). Checked before any output,
- * so a refused batch writes nothing. 0, or RB_EXIT_USAGE after one line naming the first
- * offender. `keys` and `ring` may be NULL. */
-static int json_text_check(const char *cmd, rb_format fmt, const rb_key_list *keys,
-                           const rb_ring *ring) {
-    if (fmt != RB_FMT_JSON) return 0;
-    static const char why[] =
-        "a JSON string holds text only; --format csv or text writes the bytes";
-    for (size_t k = 0; keys && k < keys->n; k++)
-        if (rb_hash_check(&rb_hash_fnv1a32_js, keys->keys[k], keys->len[k]))
-            return rb_cli_usage_error(cmd, "--format json: key %zu is not UTF-8 (%s); %s", k + 1,
-                                      rb_error_detail(), why);
-    for (uint32_t m = 0; ring && m < rb_ring_n_members(ring); m++) {
-        size_t len;
-        const void *id = rb_ring_member_id(ring, m, &len);
-        if (rb_hash_check(&rb_hash_fnv1a32_js, id, len))
+ * so a refused batch writes nothing. json_keys_check: the keys (`keys` may be NULL);
+ * json_members_check: the members of the printed ring, named by where the user wrote them
+ * (`origin`: "--members", "--derive step 2"). Both: 0, or RB_EXIT_USAGE after one line
+ * naming the first offender, counted from 1. */
+static const char json_why[] =
+    "a JSON string holds text only; --format csv or text writes the bytes";
+
+static int json_keys_check(const char *cmd, rb_format fmt, const rb_key_list *keys) {
+    for (size_t k = 0; fmt == RB_FMT_JSON && keys && k < keys->n; k++) {
+        ptrdiff_t bad = rb_utf8_check(keys->keys[k], keys->len[k]);
+        if (bad >= 0)
             return rb_cli_usage_error(cmd,
-                                      "--format json: member %u of --members is not UTF-8 (%s); %s",
-                                      m, rb_error_detail(), why);
+                                      "--format json: key %zu is not UTF-8 (invalid byte at "
+                                      "offset %td); %s",
+                                      k + 1, bad, json_why);
+    }
+    return 0;
+}
+
+static int json_members_check(const char *cmd, rb_format fmt, const rb_member_list *members,
+                              const char *origin) {
+    for (size_t m = 0; fmt == RB_FMT_JSON && m < members->n; m++) {
+        ptrdiff_t bad = rb_utf8_check(members->members[m].id, members->members[m].id_len);
+        if (bad >= 0)
+            return rb_cli_usage_error(cmd,
+                                      "--format json: member %zu of %s is not UTF-8 (invalid "
+                                      "byte at offset %td); %s",
+                                      m + 1, origin, bad, json_why);
     }
     return 0;
 }
@@ -128,7 +138,7 @@ int rb_cmd_hash(int argc, char **argv) {
         return rb_cli_usage_error("hash", "--hash is required (fnv1a32, fnv1a32-js, xxh3)");
     rb_key_list keys;
     if ((rc = rb_cli_read_keys("hash", n_pos, argv + 1, o.hash, &keys))) return rc;
-    if ((rc = json_text_check("hash", o.fmt, &keys, NULL))) {
+    if ((rc = json_keys_check("hash", o.fmt, &keys))) {
         rb_key_list_free(&keys);
         return rc;
     }
@@ -180,21 +190,25 @@ static int owner_option(const char *cmd, void *ctx, int argc, char **argv, int *
     return ring_option(cmd, ctx, argc, argv, i);
 }
 
-/* One --derive step: *ring (over *members) becomes the ring over `spec`.
- * 0, or prints a message and returns an exit code (the old ring and list
- * stay with the caller). */
-static int derive_step(const char *cmd, const char *spec, rb_member_list *members, rb_ring **ring) {
+/* Step `step` (counted from 1) of --derive: *ring (over *members) becomes the ring over
+ * `spec`. 0, or prints a message naming the step and returns an exit code (the old ring and
+ * list stay with the caller). */
+static int derive_step(const char *cmd, size_t step, const char *spec, rb_member_list *members,
+                       rb_ring **ring) {
     rb_member_list next;
     char err[256];
-    const char *more = strlen(spec) > 60 ? "..." : ""; /* messages show the first 60 bytes */
+    size_t len = strlen(spec), cut = rb_utf8_cut(spec, len, 60); /* messages quote 60 bytes */
+    const char *more = cut < len ? "..." : "";
     if (rb_member_list_parse(spec, &next, err, sizeof err))
-        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec, more, err);
+        return rb_cli_usage_error(cmd, "step %zu of --derive ('%.*s%s'): %s", step, (int)cut,
+                                  spec, more, err);
     rb_ring *derived = NULL;
     int rc = rb_ring_derive(*ring, next.members, next.n, &derived);
     if (rc) {
         rb_member_list_free(&next);
         if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
-        return rb_cli_usage_error(cmd, "--derive '%.60s%s': %s", spec, more, rb_error_detail());
+        return rb_cli_usage_error(cmd, "step %zu of --derive ('%.*s%s'): %s", step, (int)cut,
+                                  spec, more, rb_error_detail());
     }
     rb_ring_destroy(*ring);
     rb_member_list_free(members);
@@ -203,17 +217,23 @@ static int derive_step(const char *cmd, const char *spec, rb_member_list *member
     return 0;
 }
 
-/* Apply the --derive steps in order. 0 or an exit code (message printed). */
-static int derive_all(const char *cmd, const char *steps, rb_member_list *members, rb_ring **ring) {
+/* Apply the --derive steps in order; *n_steps counts those applied. 0 or an exit code
+ * (message printed). */
+static int derive_all(const char *cmd, const char *steps, rb_member_list *members, rb_ring **ring,
+                      size_t *n_steps) {
+    *n_steps = 0;
     while (steps) { /* an empty list or step ('', 'a;', 'a;;b') is an error, not "no step" */
         const char *end = strchr(steps, ';');
-        size_t len = end ? (size_t)(end - steps) : strlen(steps);
-        if (len == 0) return rb_cli_usage_error(cmd, "--derive: an empty step (at '%.20s')", steps);
+        size_t len = end ? (size_t)(end - steps) : strlen(steps), step = *n_steps + 1;
+        if (len == 0)
+            return rb_cli_usage_error(cmd, "step %zu of --derive is empty (steps count from 1)",
+                                      step);
         char *spec = strndup(steps, len); /* as long as --members may be */
         if (!spec) return rb_cli_fail(cmd, "out of memory for a --derive step of %zu bytes", len);
-        int rc = derive_step(cmd, spec, members, ring);
+        int rc = derive_step(cmd, step, spec, members, ring);
         free(spec);
         if (rc) return rc;
+        *n_steps = step;
         steps = end ? end + 1 : NULL;
     }
     return 0;
@@ -232,7 +252,11 @@ static int ring_command_setup(const char *cmd, const char *const *help, rb_cli_o
     if (rc != RB_CLI_CONTINUE) return rc;
     rc = rb_cli_ring_build(cmd, &o->ring, members, ring);
     if (rc) return rc;
-    if ((rc = derive_all(cmd, o->derive, members, ring))) {
+    size_t n_steps;
+    char origin[48] = "--members"; /* where the printed ring's members were written */
+    if (!(rc = derive_all(cmd, o->derive, members, ring, &n_steps)) && n_steps)
+        snprintf(origin, sizeof origin, "--derive step %zu", n_steps);
+    if (rc || (rc = json_members_check(cmd, o->fmt, members, origin))) {
         rb_ring_destroy(*ring);
         rb_member_list_free(members);
         return rc;
@@ -306,7 +330,7 @@ int rb_cmd_owner(int argc, char **argv) {
     }
     rb_key_list keys;
     rc = rb_cli_read_keys("owner", n_pos, argv + 1, o.ring.cfg.bucket_hash, &keys);
-    if (!rc && (rc = json_text_check("owner", o.fmt, &keys, ring))) rb_key_list_free(&keys);
+    if (!rc && (rc = json_keys_check("owner", o.fmt, &keys))) rb_key_list_free(&keys);
     if (rc) {
         free(owners);
         ring_free(&members, ring);
@@ -343,10 +367,6 @@ int rb_cmd_table(int argc, char **argv) {
     if (n_pos) {
         ring_free(&members, ring);
         return rb_cli_usage_error("table", "unexpected argument '%s'", argv[1]);
-    }
-    if ((rc = json_text_check("table", o.fmt, NULL, ring))) {
-        ring_free(&members, ring);
-        return rc;
     }
     rb_out out;
     rb_out_begin(&out, stdout, o.fmt, "bucket,owner", "owner");

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "ringbench/hash.h"
+#include "ringbench/utf8.h"
 
 /* Set when a constructor, rb_json_set or rb_json_push failed since the last emit. */
 static int build_failed;
@@ -78,7 +78,7 @@ json_t *rb_json_bytes(const void *data, size_t len) {
         size_t n = (c >= 0xF0) ? 4 : (c >= 0xE0) ? 3 : (c >= 0xC0) ? 2 : 1;
         if (c < 0x80) {
             buf[w++] = c;
-        } else if (n > 1 && i + n <= len && rb_hash_check(&rb_hash_fnv1a32_js, p + i, n) == 0) {
+        } else if (n > 1 && i + n <= len && rb_utf8_check(p + i, n) < 0) {
             memcpy(buf + w, p + i, n); /* a valid UTF-8 sequence, as is */
             w += n;
             i += n - 1;

@@ -15,7 +15,12 @@
 static void vreport(const char *cmd, const char *fmt, va_list ap) {
     char msg[2048];
     int n = vsnprintf(msg, sizeof msg, fmt, ap);
-    size_t len = n < 0 ? 0 : (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1;
+    size_t len = n < 0 ? 0 : (size_t)n;
+    if (len >= sizeof msg) { /* cut on a character boundary, and marked */
+        len = rb_utf8_cut(msg, sizeof msg - 1, sizeof msg - 4);
+        memcpy(msg + len, "...", 3);
+        len += 3;
+    }
     while (len && msg[len - 1] == '\n') /* a server message's own line end */
         len--;
     fprintf(stderr, "ringbench %s: ", cmd);
@@ -319,7 +324,9 @@ int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_
             int wrc = rb_cli_whole(eq + 1, w_min, w_max, &w);
             if (wrc) {
                 char what[96]; /* the id, cut to fit: a weight error names its member */
-                snprintf(what, sizeof what, "member %zu ('%.48s') weight", k, p);
+                size_t id_len = strlen(p), cut = rb_utf8_cut(p, id_len, 48);
+                snprintf(what, sizeof what, "member %zu ('%.*s%s') weight", k + 1, (int)cut, p,
+                         cut < id_len ? "..." : "");
                 rb_cli_whole_message(what, eq + 1, wrc, w_min, w_max, err, err_size);
                 rb_member_list_free(out);
                 return -1;
@@ -327,7 +334,7 @@ int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_
             m->weight = (uint32_t)w;
         }
         if (*p == '\0') {
-            snprintf(err, err_size, "member %zu has an empty id (list '%s')", k, spec);
+            snprintf(err, err_size, "member %zu has an empty id (list '%s')", k + 1, spec);
             rb_member_list_free(out);
             return -1;
         }

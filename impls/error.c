@@ -1,5 +1,6 @@
 /* error.c — messages for the RB_E* codes and the thread-local detail. */
 #include "ringbench/error.h"
+#include "ringbench/utf8.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@ int rb_set_error(int code, const char *fmt, ...) {
     va_start(ap, fmt);
     int n = vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
-    if (n >= (int)sizeof detail)
-        memcpy(detail + sizeof detail - 4, "...", 4); /* the cut is marked */
+    if (n >= (int)sizeof detail) /* cut on a character boundary, and marked */
+        memcpy(detail + rb_utf8_cut(detail, sizeof detail - 1, sizeof detail - 4), "...", 4);
     return code;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ring_impl.h"
+#include "ringbench/utf8.h"
 
 unsigned rb_algo_flags(const rb_algo *algo, const rb_config *cfg) {
     return (cfg && algo->flags_for) ? algo->flags_for(cfg) : algo->flags;
@@ -49,18 +50,20 @@ int rb_config_set_param(rb_config *cfg, const char *assign) {
         return rb_set_error(RB_EINVAL, "--param '%s': the name must be 1 to %u bytes", assign,
                             RB_MAX_PARAM_NAME - 1);
     const char *v = eq + 1;
-    char *end;
+    size_t v_len = strlen(v), digits = strspn(v, "0123456789");
+    if (v_len == 0 || digits != v_len) { /* strtoull would take " 3", "+3", "-3" */
+        size_t cut = rb_utf8_cut(v, v_len, 60);
+        return rb_set_error(RB_EINVAL, "--param %.*s: '%.*s%s' is not a whole number", (int)len,
+                            assign, (int)cut, v, cut < v_len ? "..." : "");
+    }
     errno = 0;
-    unsigned long long value = strtoull(v, &end, 10);
-    if (*v < '0' || *v > '9' || *end)
-        return rb_set_error(RB_EINVAL, "--param '%s': the value must be a whole number (0 or more)",
-                            assign);
-    if (errno) /* all digits, past 2^64 - 1: the algorithm's own range is checked later */
-        return rb_set_error(RB_ERANGE, "--param '%s': the value is out of range (0..%llu)", assign,
-                            (unsigned long long)UINT64_MAX);
-    rb_param p = {.value = value};
+    rb_param p = {.value = strtoull(v, NULL, 10), .past_u64 = errno == ERANGE};
     memcpy(p.name, assign, len);
     p.name[len] = '\0';
+    if (v_len < RB_MAX_PARAM_TEXT) /* digits: ASCII, cut anywhere */
+        memcpy(p.text, v, v_len + 1);
+    else
+        snprintf(p.text, sizeof p.text, "%.*s...", (int)RB_MAX_PARAM_TEXT - 4, v);
     if (find_set(cfg, p.name)) return rb_set_error(RB_EINVAL, "--param %s given twice", p.name);
     if (cfg->n_params >= RB_MAX_PARAMS)
         return rb_set_error(RB_EINVAL, "more than %u --param", RB_MAX_PARAMS);
@@ -68,11 +71,18 @@ int rb_config_set_param(rb_config *cfg, const char *assign) {
     return 0;
 }
 
-int rb_param_check_value(const rb_algo *algo, const rb_param_spec *sp, uint64_t value) {
-    if (value < sp->min || value > sp->max)
-        return rb_set_error(RB_ERANGE, "%s: --param %s: %llu is out of range (%llu..%llu)",
-                            algo->name, sp->name, (unsigned long long)value,
-                            (unsigned long long)sp->min, (unsigned long long)sp->max);
+int rb_param_check_value(const rb_algo *algo, const rb_param_spec *sp, const rb_param *p) {
+    uint64_t value = p->value;
+    if (p->past_u64 || value < sp->min || value > sp->max) {
+        char given[RB_MAX_PARAM_TEXT];
+        if (p->text[0]) /* as written: '007' is not 7 to its writer */
+            snprintf(given, sizeof given, "%s", p->text);
+        else /* set in code, not by rb_config_set_param */
+            snprintf(given, sizeof given, "%llu", (unsigned long long)value);
+        return rb_set_error(RB_ERANGE, "%s: --param %s: '%s' is out of range (%llu..%llu)",
+                            algo->name, sp->name, given, (unsigned long long)sp->min,
+                            (unsigned long long)sp->max);
+    }
     int rc = sp->check ? sp->check(value) : 0;
     if (rc) {
         char why[160];
@@ -104,7 +114,7 @@ int rb_algo_check_params(const rb_algo *const *algos, size_t n, const rb_config 
             const rb_param_spec *sp = rb_algo_param_spec(algos[a], p->name);
             if (!sp) continue;
             n_declaring++;
-            int rc = rb_param_check_value(algos[a], sp, p->value);
+            int rc = rb_param_check_value(algos[a], sp, p);
             if (rc) return rc;
         }
         if (!n_declaring) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ring_impl.h"
+#include "ringbench/utf8.h"
 
 void rb_config_init(rb_config *cfg) {
     cfg->n_vnodes = RB_DEFAULT_N_VNODES;
@@ -60,14 +61,15 @@ static int check_members(const rb_member *m, size_t n, uint64_t *total_weight) {
     uint64_t tw = 0;
     for (size_t i = 0; i < n; i++) {
         if (m[i].id_len == 0 || m[i].id == NULL)
-            return rb_set_error(RB_EINVAL, "member %zu has an empty id", i);
+            return rb_set_error(RB_EINVAL, "member %zu has an empty id", i + 1);
         if (m[i].id_len > RB_MAX_ID_BYTES)
-            return rb_set_error(RB_ERANGE, "member %zu id is %zu bytes (limit %u)", i, m[i].id_len,
+            return rb_set_error(RB_ERANGE, "member %zu id is %zu bytes (limit %u)", i + 1, m[i].id_len,
                                 RB_MAX_ID_BYTES);
         if (m[i].weight == 0)
-            return rb_set_error(RB_ENOPOINT, "member %zu has weight 0 and would own no point", i);
+            return rb_set_error(RB_ENOPOINT, "member %zu has weight 0 and would own no point",
+                                i + 1);
         if (m[i].weight > RB_MAX_WEIGHT)
-            return rb_set_error(RB_ERANGE, "member %zu weight %u exceeds the limit %u", i,
+            return rb_set_error(RB_ERANGE, "member %zu weight %u exceeds the limit %u", i + 1,
                                 m[i].weight, RB_MAX_WEIGHT);
         tw += m[i].weight;
     }
@@ -85,7 +87,8 @@ static int check_ids_encoding(const rb_hash *h, const rb_member *m, size_t n) {
         if (rc) {
             char why[128];
             snprintf(why, sizeof why, "%s", rb_error_detail());
-            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i, h->name,
+            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i + 1,
+                                h->name,
                                 why);
         }
     }
@@ -104,9 +107,10 @@ static int order_members(rb_ring *h) {
     for (uint32_t i = 1; i < n; i++) {
         const rb_member *a = &h->members[order[i - 1]], *b = &h->members[order[i]];
         if (rb_member_id_cmp(a, b) == 0) {
-            int len = b->id_len > 64 ? 64 : (int)b->id_len;
-            return rb_set_error(RB_EDUP, "duplicate member id '%.*s' (members %u and %u)", len,
-                                (const char *)b->id, order[i - 1], order[i]);
+            size_t len = rb_utf8_cut(b->id, b->id_len, 64);
+            return rb_set_error(RB_EDUP, "duplicate member id '%.*s%s' (members %u and %u)",
+                                (int)len, (const char *)b->id, len < b->id_len ? "..." : "",
+                                order[i - 1] + 1, order[i] + 1);
         }
     }
     return 0;
@@ -168,7 +172,7 @@ static int check_param_values(const rb_algo *algo, const rb_config *cfg) {
                             RB_MAX_PARAMS);
     for (uint32_t i = 0; i < cfg->n_params; i++) {
         const rb_param_spec *sp = rb_algo_param_spec(algo, cfg->params[i].name);
-        int rc = sp ? rb_param_check_value(algo, sp, cfg->params[i].value) : 0;
+        int rc = sp ? rb_param_check_value(algo, sp, &cfg->params[i]) : 0;
         if (rc) return rc;
     }
     return 0;

@@ -54,8 +54,9 @@ static inline uint32_t rb_ring_owner_key_of(const rb_ring *r, const void *key, s
  * (same id), >0. Pure. */
 int rb_member_id_cmp(const rb_member *a, const rb_member *b);
 
-/* rb_param_check_value — `value` against spec's range and check, for
- * `algo`: 0, or RB_ERANGE / the check's code with a detail naming both. */
-int rb_param_check_value(const rb_algo *algo, const rb_param_spec *spec, uint64_t value);
+/* rb_param_check_value — the value of `p` against spec's range and check, for
+ * `algo`: 0, or RB_ERANGE ("ALGO: --param NAME: 'VALUE' is out of range
+ * (MIN..MAX)", the range spec declares) / the check's code with a detail. */
+int rb_param_check_value(const rb_algo *algo, const rb_param_spec *spec, const rb_param *p);
 
 #endif

@@ -46,7 +46,9 @@ const char *rb_strerror(int code);
 
 /*
  * rb_error_detail — the calling thread's last detailed error message, e.g.
- * "duplicate member id 'w1' at positions 0 and 3". Empty string when no
+ * "duplicate member id 'w1' (members 1 and 4)": positions in messages count
+ * from 1 (the first member of a list is member 1), quoted input is cut on a
+ * UTF-8 character boundary (rb_utf8_cut). Empty string when no
  * function has failed on this thread yet. Valid until the next failing call
  * on the same thread. Thread-local; never NULL.
  */

@@ -58,14 +58,20 @@ typedef struct rb_member {
 } rb_member;
 
 /* Per-algorithm parameters: at most RB_MAX_PARAMS set on one config, names of
- * at most RB_MAX_PARAM_NAME - 1 bytes, values whole numbers. */
+ * at most RB_MAX_PARAM_NAME - 1 bytes, values whole numbers (decimal digits
+ * only). RB_MAX_PARAM_TEXT holds the 20 digits of 2^64 - 1, "..." and NUL. */
 #define RB_MAX_PARAMS 4u
 #define RB_MAX_PARAM_NAME 32u
+#define RB_MAX_PARAM_TEXT 24u
 
-/* One parameter set on a config: `name=value`. */
+/* One parameter set on a config: `name=value`. `text` is the value as written (cut to
+ * 20 bytes + "..."), quoted by messages; `past_u64` is 1 when it is all digits but above
+ * 2^64 - 1 (value is then UINT64_MAX and the algorithm's range check refuses it). */
 typedef struct rb_param {
     char name[RB_MAX_PARAM_NAME];
     uint64_t value;
+    char text[RB_MAX_PARAM_TEXT];
+    int past_u64;
 } rb_param;
 
 /*
@@ -230,12 +236,13 @@ const rb_param_spec *rb_algo_param_spec(const rb_algo *algo, const char *name);
 /* --- per-algorithm parameters --- */
 
 /*
- * rb_config_set_param — record `assign` ("NAME=VALUE", VALUE a decimal whole
- * number) on cfg. Syntax only: which algorithm reads it is checked by
- * rb_algo_check_params. Returns 0, or RB_EINVAL (no '=', empty or too long
- * name, VALUE not a whole number, the name set twice, more than
- * RB_MAX_PARAMS) or RB_ERANGE (VALUE all digits but past 2^64 - 1: "out of
- * range") with a detail. Copies the name.
+ * rb_config_set_param — record `assign` ("NAME=VALUE", VALUE decimal digits
+ * only: no sign, space, "0x" or empty) on cfg. Syntax only: which algorithm
+ * reads it, and its range, are checked by rb_algo_check_params (a value past
+ * 2^64 - 1 too, so its message gives the parameter's own range). Returns 0, or
+ * RB_EINVAL (no '=', empty or too long name, "--param NAME: 'VALUE' is not a
+ * whole number", the name set twice, more than RB_MAX_PARAMS) with a detail.
+ * Copies the name and the value's text.
  */
 int rb_config_set_param(rb_config *cfg, const char *assign);
 

@@ -11,6 +11,7 @@
 #include "ringbench/error.h"
 #include "ringbench/hash.h"
 #include "ringbench/ring.h"
+#include "ringbench/utf8.h"
 #include "ringbench/version.h"
 
 #endif
