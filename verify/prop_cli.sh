@@ -122,10 +122,24 @@ expect 2 "^ringbench owner: --param 'x' is not NAME=VALUE" owner --algo binary -
     --param x k
 expect 2 "^ringbench verify: unknown parameter 'nope'" verify --algo binary --members 2 \
     --vnodes 1 --seeds 1 --quiet --param nope=3
-expect 2 "^ringbench owner: --param 'table_size=99999999999999999999': the value is out of range \(0\.\.18446744073709551615\)" \
+# A value out of range gives the parameter's own range, also past 2^64 - 1 (it gave 0..2^64-1),
+# and quotes the value as written; only plain decimal digits are a whole number (fresh user).
+expect 2 "^ringbench owner: maglev: --param table_size: '99999999999999999999' is out of range \(2\.\.16777216\)\$" \
     owner --algo maglev --members a --param table_size=99999999999999999999 k
-expect 2 "^ringbench owner: maglev: --param table_size: [0-9]+ is out of range \(2\.\.[0-9]+\)" owner --algo maglev --members a \
-    --param table_size=18446744073709551615 k
+expect 2 "^ringbench owner: maglev: --param table_size: '18446744073709551615' is out of range \(2\.\.16777216\)\$" \
+    owner --algo maglev --members a --param table_size=18446744073709551615 k
+for v in 99999999999999999999999 5000000000 07 1 4; do
+    expect 2 "^ringbench table: front: --param slot_owners: '$v' is out of range \(2\.\.3\)\$" \
+        table --algo front --members a,b --param "slot_owners=$v"
+done
+expect 2 "^ringbench table: anchor: --param capacity: '12345678901234567890\.\.\.' is out of range \(0\.\.[0-9]+\)\$" \
+    table --algo anchor --members a,b --param capacity=1234567890123456789012345678901234567890
+for v in huge '3 ' ' 3' '+3' '-3' 0x10 '' 3.0 1e3; do
+    v_re=$(printf '%s' "$v" | sed 's/[.+]/\\&/g')
+    expect 2 "^ringbench table: --param slot_owners: '$v_re' is not a whole number\$" \
+        table --algo front --members a,b --param "slot_owners=$v"
+done
+expect_out "^0	[ab]\$" table --algo front --members a,b --param slot_owners=2
 expect 2 "^ringbench owner: --param a given twice" owner --algo binary --members a \
     --param a=1 --param a=2 k
 
@@ -176,7 +190,7 @@ expect 2 "^ringbench owner: --buckets must be a whole number from 1 to 16777216,
     owner --algo binary --members a --buckets -3 k
 expect 2 "^ringbench owner: --replicas: 0 is out of range \(1\.\.1048576\)" \
     owner --algo binary --members a --replicas 0 k
-expect 2 "^ringbench owner: --members: member 0 \('a'\) weight: 99999999999999999999 is out of range \(1\.\.65536\)" \
+expect 2 "^ringbench owner: --members: member 1 \('a'\) weight: 99999999999999999999 is out of range \(1\.\.65536\)" \
     owner --algo binary --members a=99999999999999999999 k
 }
 # An error line that quotes input escapes its control bytes: one line, no raw CR or LF.

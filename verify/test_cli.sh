@@ -121,18 +121,30 @@ expect_usage "duplicate members" owner --algo binary --members a,b,a k
 expect_usage "duplicate members (table)" table --algo jump --members w1,w1
 expect_usage "empty --derive" table --algo anchor --members a,b,c --derive ''
 expect_usage "--derive with an empty last step" table --algo anchor --members a,b,c --derive 'a,b;'
+check "--derive 'a,b;' names step 2" "$(grep -c '^ringbench table: step 2 of --derive is empty' "$tmp/err")" 1
+# an empty step in the middle is named by its number (it quoted ';b', the rest; fresh user)
+expect_usage "--derive with an empty middle step" table --algo binary --members a,b --derive 'a;;b'
+check "--derive 'a;;b' names step 2" "$(grep -c '^ringbench table: step 2 of --derive is empty' "$tmp/err")" 1
+expect_usage "--derive bad weight in step 2" table --algo binary --members a,b --derive 'a;b,c=x'
+check "--derive bad weight: step 2, member 2" "$(grep -c "^ringbench table: step 2 of --derive ('b,c=x'): member 2 ('c') weight" "$tmp/err")" 1
 # a --derive step is as long as --members may be (it stopped at 4,095 bytes; fresh user), and an
 # error about a long step shows its start, then the reason (the reason was cut off)
 long=$(i=0; while [ $i -lt 5000 ]; do printf 'member-%d,' $i; i=$((i + 1)); done; printf 'last')
 expect_ok "--derive step of 58 kB" owner --algo binary --members a --derive "$long" k
 expect_usage "--derive step past anchor's capacity" owner --algo anchor --members a --derive "$long" k
-check "--derive long step: cut, then the reason" "$(grep -c "^ringbench owner: --derive 'member-0,.*\.\.\.': anchor: .*capacity" "$tmp/err")" 1
+check "--derive long step: cut, then the reason" "$(grep -c "^ringbench owner: step 1 of --derive ('member-0,.*\.\.\.'): anchor: .*capacity" "$tmp/err")" 1
 expect_usage "weight 0" owner --algo binary --members a=0,b k
 expect_usage "weight not a number" owner --algo binary --members a=x,b k
 # past 2^32 the message gave no range (a fresh user read "not a whole number" for 99999999999)
 expect_usage "weight past 2^32" owner --algo binary --members a=99999999999,b k
-check "weight past 2^32: the range, naming the member" "$(grep -c "member 0 ('a') weight: 99999999999 is out of range (1\.\.65536)" "$tmp/err")" 1
+check "weight past 2^32: the range, naming the member" "$(grep -c "member 1 ('a') weight: 99999999999 is out of range (1\.\.65536)" "$tmp/err")" 1
 expect_usage "empty member id" owner --algo binary --members a,,b k
+# positions count from 1 in every message (members were counted from 0, keys and steps from 1)
+check "empty member id: member 2" "$(grep -c "member 2 has an empty id" "$tmp/err")" 1
+expect_usage "duplicate member ids" table --algo binary --members a,b,a
+check "duplicate member ids: members 1 and 3" "$(grep -c "duplicate member id 'a' (members 1 and 3)" "$tmp/err")" 1
+expect_usage "member id not UTF-8 for fnv1a32-js" table --algo binary --members "a,$(printf 'w\377')" --hash fnv1a32-js
+check "member id not UTF-8 for fnv1a32-js: member 2" "$(grep -c "member 2 id is not valid input for hash fnv1a32-js" "$tmp/err")" 1
 expect_usage "empty member list" table --algo binary --members ""
 expect_usage "invalid UTF-8 key for fnv1a32-js" owner $R --hash fnv1a32-js "$(printf 'k\377')"
 expect_usage "invalid UTF-8 key for fnv1a32-js (hash)" hash --hash fnv1a32-js "$(printf '\303')"
@@ -144,7 +156,37 @@ check "json: key not UTF-8 names key 2" "$(grep -c 'key 2 is not UTF-8' "$tmp/er
 expect_usage "json: key not UTF-8 (owner)" owner $R --format json "$(printf 'k\300')"
 expect_usage "json: member id not UTF-8 (owner)" owner --algo binary --members "a,$(printf 'w\377')" --format json k
 expect_usage "json: member id not UTF-8 (table)" table --algo binary --members "$(printf 'w\377'),b" --format json
-check "json: member id not UTF-8 names member 0 (counted from 0, as every member message)" "$(grep -c 'member 0 of --members is not UTF-8' "$tmp/err")" 1
+check "json: member id not UTF-8 names member 1 (counted from 1, as every position)" "$(grep -c 'member 1 of --members is not UTF-8' "$tmp/err")" 1
+# a member of a --derive step is named by its step, not as one of --members (fresh user)
+expect_usage "json: derived member id not UTF-8 (table)" table --algo binary --members a,b --format json --derive "a;a,b,$(printf '\377\376')"
+check "json: derived member names --derive step 2" "$(grep -c 'member 3 of --derive step 2 is not UTF-8' "$tmp/err")" 1
+expect_usage "json: derived member id not UTF-8 (owner)" owner --algo anchor --members a,b --format json --derive "$(printf 'a,\377')" k
+check "json: derived member names --derive step 1" "$(grep -c 'member 2 of --derive step 1 is not UTF-8' "$tmp/err")" 1
+expect_ok "json: a member not UTF-8 that --derive removes is never written" table --algo binary --members "a,$(printf '\377')" --format json --derive a
+# A message quotes at most 60 bytes of an input (48 of a member id, 64 of a duplicate id) and
+# cuts it on a character boundary: a cut inside 'é' wrote invalid UTF-8 to stderr (fresh user).
+a47=$(printf '%047d' 0 | tr 0 a)
+# cut_check CASE ARGS...: exit 2, stderr UTF-8, the quote cut before the 'é' and marked
+# ($cut_end: what follows the "..."; a quote's closing ')
+cut_end="'"
+cut_check() {
+    case_=$1
+    shift
+    expect_usage "$case_" "$@"
+    if iconv -f UTF-8 -t UTF-8 <"$tmp/err" >/dev/null 2>&1; then pass; else
+        fail "$case_" "stderr is not UTF-8: $(od -c "$tmp/err" | tail -n 3)"
+    fi
+    check "$case_: cut before the 'é', marked" "$(grep -c "a\.\.\.$cut_end" "$tmp/err")" 1
+}
+cut_check "cut: --derive step at 60 bytes" table --algo binary --members a --derive "${a47}aaaaaaaaaaaaé=x"
+cut_check "cut: member id at 48 bytes" table --algo binary --members "${a47}é=x"
+cut_check "cut: duplicate id at 64 bytes" table --algo binary --members "${a47}aaaaaaaaaaaaaaaaé,${a47}aaaaaaaaaaaaaaaaé"
+cut_check "cut: --param value at 60 bytes" table --algo multiprobe --members a --param "probes=${a47}aaaaaaaaaaaaé"
+# the whole message's limits: the library's detail (1,023 bytes) and the line (2,047 bytes)
+a1000=$(printf '%01000d' 0 | tr 0 a)
+cut_end='$'
+cut_check "cut: a library detail at 1,020 bytes" table --algo "${a1000}éé" --members a
+cut_check "cut: a message at 2,044 bytes" table --format "${a1000}${a1000}aaéxyz" --algo binary --members a
 expect_ok "json: the UTF-8 key U+00FF U+00FE" hash --hash xxh3 --format json "$(printf '\303\277\303\276')"
 expect_ok "csv: a key not UTF-8 is written as its bytes" owner $R --format csv "$(printf '\377\376')"
 check "csv: the key's bytes" "$(sed -n 2p "$tmp/out" | head -c 2 | od -An -tx1 | tr -d ' ')" fffe
