@@ -63,8 +63,8 @@ static int check_members(const rb_member *m, size_t n, uint64_t *total_weight) {
         if (m[i].id_len == 0 || m[i].id == NULL)
             return rb_set_error(RB_EINVAL, "member %zu has an empty id", i + 1);
         if (m[i].id_len > RB_MAX_ID_BYTES)
-            return rb_set_error(RB_ERANGE, "member %zu id is %zu bytes (limit %u)", i + 1, m[i].id_len,
-                                RB_MAX_ID_BYTES);
+            return rb_set_error(RB_ERANGE, "member %zu id is %zu bytes (limit %u)", i + 1,
+                                m[i].id_len, RB_MAX_ID_BYTES);
         if (m[i].weight == 0)
             return rb_set_error(RB_ENOPOINT, "member %zu has weight 0 and would own no point",
                                 i + 1);
@@ -88,8 +88,7 @@ static int check_ids_encoding(const rb_hash *h, const rb_member *m, size_t n) {
             char why[128];
             snprintf(why, sizeof why, "%s", rb_error_detail());
             return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i + 1,
-                                h->name,
-                                why);
+                                h->name, why);
         }
     }
     return 0;
