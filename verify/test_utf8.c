@@ -25,9 +25,7 @@ static void check_cases(void) {
         {"", 0, -1},
         {"abc", 3, -1},
         {"\xc3\xa9", 2, -1},
-        {"a\x00"
-         "b",
-         3, -1},
+        {"a\0b", 3, -1},
         {"a\xff", 2, 1},
         {"\xc0\xaf", 2, 0},              /* overlong '/' */
         {"\xe0\x80\xaf", 3, 0},          /* overlong, three bytes */
