@@ -69,7 +69,7 @@ static int count_points(const rb_ring *hdr, uint32_t *ks, uint64_t *n_points) {
             return rb_set_error(RB_ENOPOINT,
                                 "ketama: member %u weight %u is below 1/(40 N) of the total "
                                 "weight %llu and would own no point",
-                                i + 1, hdr->members[i].weight, (unsigned long long)tw);
+                                i, hdr->members[i].weight, (unsigned long long)tw);
         total += (uint64_t)ks[i] * KETAMA_POINTS_PER_DIGEST;
     }
     if (total > RB_MAX_POINTS)

@@ -61,15 +61,14 @@ static int check_members(const rb_member *m, size_t n, uint64_t *total_weight) {
     uint64_t tw = 0;
     for (size_t i = 0; i < n; i++) {
         if (m[i].id_len == 0 || m[i].id == NULL)
-            return rb_set_error(RB_EINVAL, "member %zu has an empty id", i + 1);
+            return rb_set_error(RB_EINVAL, "member %zu has an empty id", i);
         if (m[i].id_len > RB_MAX_ID_BYTES)
-            return rb_set_error(RB_ERANGE, "member %zu id is %zu bytes (limit %u)", i + 1,
-                                m[i].id_len, RB_MAX_ID_BYTES);
+            return rb_set_error(RB_ERANGE, "member %zu id is %zu bytes (limit %u)", i, m[i].id_len,
+                                RB_MAX_ID_BYTES);
         if (m[i].weight == 0)
-            return rb_set_error(RB_ENOPOINT, "member %zu has weight 0 and would own no point",
-                                i + 1);
+            return rb_set_error(RB_ENOPOINT, "member %zu has weight 0 and would own no point", i);
         if (m[i].weight > RB_MAX_WEIGHT)
-            return rb_set_error(RB_ERANGE, "member %zu weight %u exceeds the limit %u", i + 1,
+            return rb_set_error(RB_ERANGE, "member %zu weight %u exceeds the limit %u", i,
                                 m[i].weight, RB_MAX_WEIGHT);
         tw += m[i].weight;
     }
@@ -87,8 +86,8 @@ static int check_ids_encoding(const rb_hash *h, const rb_member *m, size_t n) {
         if (rc) {
             char why[128];
             snprintf(why, sizeof why, "%s", rb_error_detail());
-            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i + 1,
-                                h->name, why);
+            return rb_set_error(rc, "member %zu id is not valid input for hash %s: %s", i, h->name,
+                                why);
         }
     }
     return 0;
@@ -109,7 +108,7 @@ static int order_members(rb_ring *h) {
             size_t len = rb_utf8_cut(b->id, b->id_len, 64);
             return rb_set_error(RB_EDUP, "duplicate member id '%.*s%s' (members %u and %u)",
                                 (int)len, (const char *)b->id, len < b->id_len ? "..." : "",
-                                order[i - 1] + 1, order[i] + 1);
+                                order[i - 1], order[i]);
         }
     }
     return 0;

@@ -46,9 +46,10 @@ const char *rb_strerror(int code);
 
 /*
  * rb_error_detail — the calling thread's last detailed error message, e.g.
- * "duplicate member id 'w1' (members 1 and 4)": positions in messages count
- * from 1 (the first member of a list is member 1), quoted input is cut on a
- * UTF-8 character boundary (rb_utf8_cut). Empty string when no
+ * "duplicate member id 'w1' (members 0 and 3)": the library's messages number
+ * members from 0 (the Postgres extension maps them to SQL's members[k+1]),
+ * quoted input is cut on a UTF-8 character boundary (rb_utf8_cut). Empty
+ * string when no
  * function has failed on this thread yet. Valid until the next failing call
  * on the same thread. Thread-local; never NULL.
  */
