@@ -159,7 +159,7 @@ int rb_cli_whole(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 
 /*
  * rb_cli_whole_message — the message for rb_cli_whole's failure `rc` on `s`,
- * for the value called `what` (an option name, "--eps item 2", "member 0
+ * for the value called `what` (an option name, "--eps item 2", "member 1
  * weight"), into buf (snprintf rules; returns the length needed):
  *   RB_CLI_NOT_WHOLE:    "WHAT must be a whole number from MIN to MAX, got 'S'"
  *   RB_CLI_OUT_OF_RANGE: "WHAT: S is out of range (MIN..MAX)"
