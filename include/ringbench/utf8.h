@@ -22,8 +22,45 @@ extern "C" {
  * truncated sequence) stores U+FFFD, sets *valid to 0 and consumes its maximal
  * valid prefix (at least the lead byte), which is where TextDecoder puts one
  * replacement character; else *valid is 1. Pure; thread-safe; cannot fail.
+ * Inline: fnv1a32-js decodes every key with it (the gate counts its
+ * instructions; a call per character more than doubled them).
  */
-size_t rb_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp, int *valid);
+static inline size_t rb_utf8_decode(const unsigned char *p, size_t n, uint32_t *cp, int *valid) {
+    unsigned char c = p[0];
+    *valid = 1;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    size_t need;
+    uint32_t v;
+    unsigned char lo = 0x80, hi = 0xBF; /* range of the next continuation byte */
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1, v = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2, v = c & 0x0F;
+        if (c == 0xE0) lo = 0xA0; /* overlong below U+0800 */
+        if (c == 0xED) hi = 0x9F; /* surrogates U+D800..DFFF */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3, v = c & 0x07;
+        if (c == 0xF0) lo = 0x90; /* overlong below U+10000 */
+        if (c == 0xF4) hi = 0x8F; /* above U+10FFFF */
+    } else {
+        need = 0, v = 0; /* 80..C1, F5..FF never start a sequence */
+        *valid = 0;
+    }
+    size_t i = 1;
+    for (; *valid && i <= need; i++) {
+        if (i >= n || p[i] < lo || p[i] > hi) {
+            *valid = 0;
+            break;
+        }
+        v = (v << 6) | (p[i] & 0x3F);
+        lo = 0x80, hi = 0xBF;
+    }
+    *cp = *valid ? v : 0xFFFD;
+    return i;
+}
 
 /*
  * rb_utf8_check — whether the `len` bytes at `data` (may be NULL when len is
