@@ -6,7 +6,9 @@
 -- and failed rows are never deleted. A done row is deleted only while its effect row (same
 -- idempotency key) exists: that row keeps the key, and the inbox_done_key trigger skips a
 -- re-enqueue of it (queue/README.md, "Retention"). Retention off (NULL): the cutoff is NULL
--- and nothing is deleted. Returns (lock won, rows deleted).
+-- and nothing is deleted. Returns (lock won, rows deleted, retention_batch): a batch that came
+-- back full tells the caller (rb_queue_housekeep) that more may be due, and it runs the
+-- statement again, each run bounded by retention_batch rows.
 WITH lock AS MATERIALIZED (
     SELECT pg_try_advisory_xact_lock(29282, hashtext(current_schema())) AS won),
 old AS MATERIALIZED (
@@ -20,4 +22,5 @@ old AS MATERIALIZED (
     LIMIT (SELECT retention_batch FROM queue_config)),
 gone AS (
     DELETE FROM inbox i USING old WHERE i.id = old.id AND i.status = 'done' RETURNING 1)
-SELECT (SELECT won FROM lock), (SELECT count(*) FROM gone)
+SELECT (SELECT won FROM lock), (SELECT count(*) FROM gone),
+       (SELECT retention_batch FROM queue_config)
