@@ -163,6 +163,8 @@ typedef struct rbb_soak_interval {
     double rows_per_s;     /* rows completed in the interval per second */
     uint64_t n_inbox_rows; /* rows in inbox at its end (every status) */
     uint64_t n_pending;    /* of those, pending */
+    uint64_t n_done;       /* of those, done (kept until the retention deletes them) */
+    uint64_t n_completed;  /* rows completed since the soak started (effects) */
     uint64_t n_dead_tup;   /* pg_stat_user_tables.n_dead_tup, inbox + effects */
     uint64_t inbox_bytes;  /* pg_total_relation_size('inbox') */
     uint64_t n_autovacuum; /* autovacuums of inbox so far (pg_stat_user_tables) */
@@ -184,6 +186,13 @@ typedef struct rbb_soak {
     /* the retention in effect (queue_config; set by the soak, off again after it) */
     uint64_t retention_ms;
     uint32_t retention_batch;
+    /* Is the inbox bounded: done rows at the end of the last interval against the most the
+     * retention may keep: the rows completed since the last interval end at least retention
+     * + one heartbeat interval (the most a row waits for a round) before it, plus one
+     * retention batch; 0 when the retention is off. */
+    double done_bound_rows;
+    int inbox_bounded;
+    uint32_t heartbeat_ms; /* of the soak's workers: a housekeeping round per interval */
     int failed;
 } rbb_soak;
 

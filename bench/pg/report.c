@@ -397,6 +397,10 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(o, "wanted_last_vs_first", json_real(0.9));
     rb_json_set(o, "retention_ms", U(s->retention_ms));
     rb_json_set(o, "retention_batch", U(s->retention_batch));
+    rb_json_set(o, "heartbeat_ms", U(s->heartbeat_ms));
+    rb_json_set(o, "done_bound_rows", F(s->done_bound_rows, 0));
+    rb_json_set(o, "inbox_bounded",
+                s->retention_ms ? B(s->inbox_bounded) : json_null()); /* null: retention off */
     rb_json_set(o, "autovacuum", S(s->autovacuum));
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
@@ -405,6 +409,8 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "rows_per_s", F(v->rows_per_s, 1));
         rb_json_set(x, "n_inbox_rows", U(v->n_inbox_rows));
         rb_json_set(x, "n_pending", U(v->n_pending));
+        rb_json_set(x, "n_done", U(v->n_done));
+        rb_json_set(x, "n_completed", U(v->n_completed));
         rb_json_set(x, "n_dead_tup", U(v->n_dead_tup));
         rb_json_set(x, "inbox_bytes", U(v->inbox_bytes));
         rb_json_set(x, "n_autovacuum", U(v->n_autovacuum));
@@ -539,20 +545,27 @@ static void md_soak(FILE *f, const rbb_soak *s) {
                 (unsigned long long)s->retention_ms, s->retention_batch);
     else
         fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
-    fprintf(f,
-            "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB | autovacuums |\n"
-            "|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(f, "| until s | rows/s | inbox rows | pending | done | dead tuples | inbox MB | "
+               "autovacuums |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++)
-        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
                 s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
-                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_dead_tup,
-                (double)s->iv[i].inbox_bytes / 1048576.0,
+                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_done,
+                (unsigned long long)s->iv[i].n_dead_tup, (double)s->iv[i].inbox_bytes / 1048576.0,
                 (unsigned long long)s->iv[i].n_autovacuum);
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",
             s->last_vs_first, (unsigned long long)s->n_rows, (unsigned long long)s->n_lost,
             (unsigned long long)s->n_duplicates, s->autovacuum);
+    if (s->retention_ms && s->n_intervals)
+        fprintf(f,
+                "\nInbox bounded: **%s**: %llu done rows at the end against at most %.0f, the "
+                "rows completed since the latest interval end at least the retention + one "
+                "heartbeat interval (%llu ms) before the last, plus one retention batch.\n",
+                s->inbox_bounded ? "yes" : "no",
+                (unsigned long long)s->iv[s->n_intervals - 1].n_done, s->done_bound_rows,
+                (unsigned long long)(s->retention_ms + s->heartbeat_ms));
 }
 
 /* The target table: rendered by bench/report.py --pg-targets from the JSON document just

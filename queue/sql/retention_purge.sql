@@ -19,8 +19,16 @@ old AS MATERIALIZED (
       AND (SELECT won FROM lock)
       AND EXISTS (SELECT 1 FROM effects e WHERE e.idempotency_key = i.idempotency_key)
     ORDER BY i.completed_at
-    LIMIT (SELECT retention_batch FROM queue_config)),
+    LIMIT (SELECT retention_batch FROM queue_config)
+    -- locked: they stay done (the status test is rechecked on the locked row) until deleted
+    FOR UPDATE OF i SKIP LOCKED),
 gone AS (
-    DELETE FROM inbox i USING old WHERE i.id = old.id AND i.status = 'done' RETURNING 1)
+    -- The locked ids as one array probed through the primary key: O(batch) whatever the
+    -- inbox holds. A join with `old` that also tested status = 'done' (DELETE ... USING old)
+    -- was planned as a scan of every done row (the partial index) x the batch when the
+    -- statistics said few done rows (a fresh or fast-growing inbox): 13 s for 2,000 of
+    -- 25,000 done rows, so the purge fell ever further behind (the published soak).
+    DELETE FROM inbox i WHERE i.id = ANY ((SELECT array_agg(id) FROM old)::bigint[])
+    RETURNING 1)
 SELECT (SELECT won FROM lock), (SELECT count(*) FROM gone),
        (SELECT retention_batch FROM queue_config)
