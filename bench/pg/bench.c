@@ -52,7 +52,8 @@ static const char usage_text[] =
     "  --pgbench PATH   pgbench binary (default: newest /usr/lib/postgresql/N/bin/pgbench)\n"
     "  --workers LIST   worker counts W, e.g. 1,2,4,8\n"
     "  --modes LIST     competing,affinity,ordered\n"
-    "  --batch LIST     rows per claim, e.g. 1,8,32\n"
+    "  --batch LIST     rows per claim, e.g. 1,8,32; none: no matrix (the chain group and the\n"
+    "                   events only)\n"
     "  --dist LIST      uniform,zipf\n"
     "  --rows R         rows enqueued per cell (default: sized from the cell time)\n"
     "  --keys K         partition keys (default 10000)\n"
@@ -364,7 +365,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             custom = 1;
         } else if (strcmp(a, "--batch") == 0) {
             NEED_VALUE();
-            if (parse_u32_list(a, v, 1, 1000, p->batches, &p->n_batches)) return RB_EXIT_USAGE;
+            if (strcmp(v, "none") == 0)
+                p->n_batches = 0; /* no matrix: the chain group and the events only */
+            else if (parse_u32_list(a, v, 1, 1000, p->batches, &p->n_batches))
+                return RB_EXIT_USAGE;
             custom = 1;
         } else if (strcmp(a, "--modes") == 0) {
             NEED_VALUE();
