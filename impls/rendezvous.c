@@ -9,7 +9,8 @@
  * share w_i / sum(w).
  *
  * score input: u64 = fmix64(position XOR member_key), member_key =
- * fmix64(ring_hash(id, seed)). Unweighted memberships compare the 64-bit
+ * fmix64(ring_hash(id, seed)) for a 64-bit ring hash and fmix64(xxh3(id,
+ * seed)) for a 32-bit one (see member_key). Unweighted memberships compare the 64-bit
  * values directly (same order as the logarithm, no floating point). Equal
  * scores go to the member first in id order, so the owner does not depend on
  * list order. O(N) per lookup. Replicas (owners_k): the k highest scores,
@@ -26,6 +27,17 @@ typedef struct {
     uint32_t *member_idx; /* member index of member_key[i] */
     double *weight;       /* per member in id order; NULL when all are 1 */
 } hrw_ring;
+
+/* A member's key: fmix64 of a 64-bit hash of its id. Under a 32-bit ring hash
+ * two ids can collide (mlpfs and m4vja under fnv1a32, both 3706980687); they
+ * would tie at every position and one of them would own nothing. Such ids are
+ * keyed by xxh3 instead: a function of the id alone, so a member's key never
+ * depends on who else is a member, and a join or leave moves positions only
+ * to or from the changed member. */
+static uint64_t member_key(const rb_ring *hdr, const rb_member *m) {
+    const rb_hash *h = hdr->cfg.ring_hash->bits < 64 ? &rb_hash_xxh3 : hdr->cfg.ring_hash;
+    return rb_hash_fmix64(h->fn(m->id, m->id_len, hdr->cfg.seed));
+}
 
 static int build(const rb_ring *hdr, rb_ring **out) {
     uint32_t n = hdr->n_members;
@@ -45,7 +57,7 @@ static int build(const rb_ring *hdr, rb_ring **out) {
     for (uint32_t k = 0; k < n; k++) {
         uint32_t i = hdr->id_order[k];
         const rb_member *m = &hdr->members[i];
-        r->member_key[k] = rb_hash_fmix64(hdr->cfg.ring_hash->fn(m->id, m->id_len, hdr->cfg.seed));
+        r->member_key[k] = member_key(hdr, m);
         r->member_idx[k] = i;
         if (weighted) r->weight[k] = m->weight;
     }

@@ -22,7 +22,8 @@
  * member i the share w_i / sum(w), as flat weighted rendezvous does.
  *
  * The hierarchy (order-free and local): member i's key is
- * fmix64(ring_hash(id_i, seed)) as in `rendezvous`; the members form a trie
+ * fmix64(ring_hash(id_i, seed)) (a trie needs the ring hash's prefixes;
+ * `rendezvous` keys ids by xxh3 under a 32-bit ring hash); the members form a trie
  * over their keys, f = 2^fanout_bits children per level from the top bits,
  * with chains of one child skipped (path compression), so every node has
  * >= 2 children and adding or removing a member changes only the nodes on

@@ -14,6 +14,12 @@
  *                   (1, 1), (2, 2) and (5, 1) (it was y for the last two);
  *   scaling         multiplying every weight by k (2, 3, 7) changes no owner of
  *                   100,000 random positions, N 2, 5 and 17, weights 1..4;
+ *   collisions      ids whose 32-bit ring hashes collide (mlpfs, m4vja under
+ *                   fnv1a32, 3706980687) own their weight's share, in both
+ *                   list orders (under rendezvous one owned nothing), and a
+ *                   colliding member's join or leave moves positions only to
+ *                   or from it, about 1/N of them (a fix that re-keyed only
+ *                   colliding ids moved positions among existing members);
  *   raising         raising one member's weight (x2, +1) never loses it a
  *                   position; under rendezvous no other member gains one either
  *                   (skeleton may move positions to the member's group-mates:
@@ -150,8 +156,104 @@ static void check_weights(const char *algo, const rb_hash *h, size_t n) {
     rb_unit_members_free(&ms);
 }
 
+/* The ids mlpfs and m4vja collide under fnv1a32 (fresh user). */
+static const char *const COLL_A = "mlpfs", *const COLL_B = "m4vja";
+
+/* Members ids[0 .. n) with weights w[i] (NULL: all 1) into ms. */
+static void set_members(rb_unit_members *ms, const char *const *ids, const uint32_t *w, size_t n) {
+    rb_unit_members_make(ms, n, "c%u");
+    for (size_t i = 0; i < n; i++) {
+        ms->m[i].id = ids[i];
+        ms->m[i].id_len = strlen(ids[i]);
+        ms->m[i].weight = w ? w[i] : 1;
+    }
+}
+
+/* With weights (3, 1, 1) over mlpfs, m4vja, x each must own its share w / 5 of N_POS
+ * positions within 6 binomial standard deviations, in both list orders. */
+static void check_collision_shares(const char *algo, const rb_hash *h) {
+    const char *ids[2][3] = {{COLL_A, COLL_B, "x"}, {"x", COLL_B, COLL_A}};
+    const uint32_t w[2][3] = {{3, 1, 1}, {1, 1, 3}};
+    for (int order = 0; order < 2; order++) {
+        rb_unit_members ms;
+        set_members(&ms, ids[order], w[order], 3);
+        char case_[64];
+        snprintf(case_, sizeof case_, "%s fnv1a32, list order %d", algo, order);
+        uint32_t *o = owners(algo, h, &ms, case_), count[3] = {0};
+        for (int k = 0; o && k < N_POS; k++)
+            count[o[k]]++;
+        for (int i = 0; o && i < 3; i++) {
+            double p = w[order][i] / 5.0, want = p * N_POS, sd = sqrt(N_POS * p * (1 - p));
+            rb_unit_true("colliding ids own their weight's share", case_,
+                         fabs(count[i] - want) <= 6 * sd, "%s owns %u of %d, want %.0f +- %.0f",
+                         ids[order][i], count[i], N_POS, want, 6 * sd);
+        }
+        free(o);
+        rb_unit_members_free(&ms);
+    }
+}
+
+/* Members x, y, mlpfs (3) and the same plus m4vja (4): under a monotone algorithm
+ * (rendezvous) every position whose owner differs belongs to m4vja in the larger membership
+ * (its join moves positions only to it, its leave only from it), and about N_POS / 4 move;
+ * otherwise (skeleton) at most the declared movement_bound x N_POS / 4 move. Then the partner
+ * leaves: x, y, m4vja against the four, positions moving only from mlpfs. */
+static void check_collision_join(const char *algo, const rb_hash *h) {
+    const char *four[] = {"x", COLL_A, "y", COLL_B}, *without_b[] = {"x", COLL_A, "y"},
+               *without_a[] = {"x", "y", COLL_B};
+    const char *const *small[2] = {without_b, without_a}, *changed[2] = {COLL_B, COLL_A};
+    const rb_algo *a = rb_algo_by_name(algo);
+    int monotone = (a->flags & RB_ALGO_MONOTONE) != 0;
+    rb_unit_members big;
+    set_members(&big, four, NULL, 4);
+    char case_[64];
+    snprintf(case_, sizeof case_, "%s fnv1a32, 4 members", algo);
+    uint32_t *ob = owners(algo, h, &big, case_);
+    for (int t = 0; ob && t < 2; t++) {
+        rb_unit_members sm;
+        set_members(&sm, small[t], NULL, 3);
+        snprintf(case_, sizeof case_, "%s fnv1a32, %s joins/leaves", algo, changed[t]);
+        uint32_t *os = owners(algo, h, &sm, case_);
+        size_t moved = 0, among_others = 0;
+        for (int k = 0; os && k < N_POS; k++) {
+            const char *before = small[t][os[k]], *after = four[ob[k]];
+            if (strcmp(before, after) == 0) continue;
+            moved++;
+            among_others += strcmp(after, changed[t]) != 0;
+        }
+        double want = N_POS / 4.0, sd = sqrt(N_POS * 0.25 * 0.75);
+        if (monotone) {
+            rb_unit_true("a colliding member's join moves positions only to it", case_,
+                         os && among_others == 0, "%zu of %zu moved positions went between others",
+                         among_others, moved);
+            rb_unit_true("a colliding member's join moves about 1/N", case_,
+                         os && fabs(moved - want) <= 6 * sd, "moved %zu of %d, want %.0f +- %.0f",
+                         moved, N_POS, want, 6 * sd);
+        } else {
+            rb_unit_true("a colliding member's join moves within the declared bound", case_,
+                         os && moved <= a->movement_bound * want, "moved %zu of %d, bound %.0f",
+                         moved, N_POS, a->movement_bound * want);
+        }
+        free(os);
+        rb_unit_members_free(&sm);
+    }
+    free(ob);
+    rb_unit_members_free(&big);
+}
+
+static void check_collision(const char *algo) {
+    const rb_hash *h = rb_hash_by_name("fnv1a32");
+    rb_unit_true("precondition: the ids collide", "fnv1a32",
+                 h->fn(COLL_A, 5, 0) == h->fn(COLL_B, 5, 0), "%llu vs %llu",
+                 (unsigned long long)h->fn(COLL_A, 5, 0), (unsigned long long)h->fn(COLL_B, 5, 0));
+    check_collision_shares(algo, h);
+    check_collision_join(algo, h);
+}
+
 int main(void) {
     check_unit_interval();
+    check_collision("rendezvous");
+    check_collision("skeleton");
     check_issue_case();
     const char *algos[] = {"rendezvous", "skeleton"};
     const char *hashes[] = {"fnv1a32", "xxh3"};
