@@ -312,6 +312,16 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
  * (bad options or membership) / RB_EXIT_FAILURE (out of memory). */
 int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, rb_ring **out);
 
+/* rb_cli_warn_id_collisions — under a ring hash of fewer than 64 bits, one line on stderr
+ * (`ringbench CMD: warning: ...`) for each pair of member ids that hash alike when one of the
+ * two owns no bucket of `ring`: the FNV hashes are state machines over the bytes, so every
+ * vnode label that extends one id hashes like the same label of the other, their ring points
+ * coincide, and the documented tie order gives all of them to one member (vnode rings,
+ * multiprobe; rendezvous and skeleton key such ids apart). The ring is left as built (it is the
+ * seed's behaviour). Costs one lookup per bucket, only when two ids collide. Not thread safe
+ * (writes stderr); no error. */
+void rb_cli_warn_id_collisions(const char *cmd, const rb_ring *ring);
+
 /* The help text of the shared ring options (for each command's --help);
  * rb_cli_parse_args follows it with rb_cli_print_algos. */
 extern const char rb_cli_ring_help[];

@@ -237,6 +237,7 @@ static int ring_command_setup(const char *cmd, const char *const *help, rb_cli_o
         rb_member_list_free(members);
         return rc;
     }
+    rb_cli_warn_id_collisions(cmd, *ring);
     return RB_CLI_CONTINUE;
 }
 

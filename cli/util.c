@@ -568,3 +568,53 @@ int rb_cli_ring_build(const char *cmd, rb_cli_ring *o, rb_member_list *members, 
     if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
     return rb_cli_usage_error(cmd, "%s", rb_error_detail());
 }
+
+#define CUT(s, len) ((len) > 60 ? 60 : (len)) /* TEMP until rb_utf8_cut lands */
+typedef struct {
+    uint64_t h;
+    uint32_t idx;
+} id_hash;
+
+static int id_hash_cmp(const void *a, const void *b) {
+    const id_hash *x = a, *y = b;
+    return x->h < y->h ? -1 : x->h > y->h ? 1 : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Buckets owned per member (calloc'd; NULL when out of memory). */
+static uint32_t *buckets_owned(const rb_ring *ring) {
+    uint32_t *owned = calloc(rb_ring_n_members(ring), sizeof *owned);
+    for (uint32_t b = 0; owned && b < rb_ring_n_buckets(ring); b++)
+        owned[rb_ring_owner_bucket(ring, b)]++;
+    return owned;
+}
+
+void rb_cli_warn_id_collisions(const char *cmd, const rb_ring *ring) {
+    const rb_config *cfg = rb_ring_config(ring);
+    uint32_t n = rb_ring_n_members(ring), *owned = NULL;
+    if (cfg->ring_hash->bits >= 64 || n < 2) return;
+    id_hash *hs = malloc(n * sizeof *hs);
+    if (!hs) return;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len;
+        const void *id = rb_ring_member_id(ring, i, &len);
+        hs[i] = (id_hash){cfg->ring_hash->fn(id, len, cfg->seed), i};
+    }
+    qsort(hs, n, sizeof *hs, id_hash_cmp);
+    for (uint32_t k = 1; k < n; k++) {
+        if (hs[k].h != hs[k - 1].h) continue;
+        if (!owned && !(owned = buckets_owned(ring))) break;
+        uint32_t a = hs[k - 1].idx, b = hs[k].idx;
+        if (owned[a] && owned[b]) continue;
+        size_t la, lb;
+        const char *ia = rb_ring_member_id(ring, a, &la), *ib = rb_ring_member_id(ring, b, &lb);
+        int ca = (int)CUT(ia, la), cb = (int)CUT(ib, lb);
+        fprintf(stderr,
+                "ringbench %s: warning: members %u ('%.*s') and %u ('%.*s') hash alike under %s "
+                "(%llu), so their ring points coincide and member %u owns no bucket; use "
+                "--hash xxh3 or rename one\n",
+                cmd, a + 1, ca, ia, b + 1, cb, ib, cfg->ring_hash->name,
+                (unsigned long long)hs[k].h, owned[a] ? b + 1 : a + 1);
+    }
+    free(owned);
+    free(hs);
+}

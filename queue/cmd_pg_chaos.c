@@ -243,39 +243,15 @@ static int spawn(chaos *c, slot *s) {
         snprintf(lease, sizeof lease, "%d", LEASE_MS);
         snprintf(ttl, sizeof ttl, "%d", TTL_MS);
         snprintf(hb, sizeof hb, "%d", HEARTBEAT_MS);
-        char *argv[] = {"ringbench",
-                        "pg",
-                        "worker",
-                        "--db",
-                        (char *)c->d.conninfo,
-                        "--schema",
-                        (char *)c->d.schema,
-                        "--id",
-                        s->id,
-                        "--batch",
-                        "8",
-                        "--work-ms",
-                        work,
-                        "--lease-ms",
-                        lease,
-                        "--ttl-ms",
-                        ttl,
-                        "--heartbeat-ms",
-                        hb,
-                        "--max-attempts",
-                        "3",
-                        "--fail-pct",
-                        "1",
-                        "--fail-attempts",
-                        "99",
-                        "--backoff-base-ms",
-                        "50",
-                        "--backoff-cap-ms",
-                        "200",
-                        "--retry-ms",
-                        c->retry,
-                        "--until-empty",
-                        NULL};
+        char *argv[] = {"ringbench", "pg", "worker", "--db", (char *)c->d.conninfo, "--schema",
+                        (char *)c->d.schema, "--id", s->id, "--batch", "8", "--work-ms", work,
+                        "--lease-ms", lease, "--ttl-ms", ttl, "--heartbeat-ms", hb,
+                        "--max-attempts", "3", "--fail-pct", "1", "--fail-attempts", "99",
+                        "--backoff-base-ms", "50", "--backoff-cap-ms", "200", "--retry-ms",
+                        c->retry, "--until-empty",
+                        /* every second worker chains its completion and next claim (one
+                         * pipelined transaction): its fault paths are under test too */
+                        c->n_spawned % 2 == 0 ? "--chain" : NULL, NULL};
         execv("/proc/self/exe", argv);
         _exit(127);
     }
@@ -525,6 +501,7 @@ static json_t *json_report(const chaos *c, const result *r, const fault *faults,
     rb_json_set(o, "heartbeat_ms", json_integer(HEARTBEAT_MS));
     rb_json_set(o, "pause_ms", json_integer(PAUSE_MS));
     rb_json_set(o, "work_ms", rb_json_u64(c->p->work_ms));
+    rb_json_set(o, "chain_every", json_integer(2)); /* the 2nd, 4th, ... worker spawned: --chain */
     rb_json_set(o, "restart_cmd_given", json_boolean(c->o->restart_cmd));
     rb_json_set(o, "handler_starts_per_row", json_hist(r->starts_hist));
     rb_json_set(o, "claims_per_row", json_hist(r->claims_hist));
@@ -562,8 +539,9 @@ static void print_report(FILE *out, const chaos *c, const result *r, const fault
     fprintf(out, "# ringbench pg chaos (%s, seed %llu): %s\n\n", c->p->name,
             (unsigned long long)c->o->seed, verdict);
     fprintf(out,
-            "%u workers (lease %d ms, TTL %d ms, heartbeat %d ms, batch 8, %u ms per row, 1%% of "
-            "rows fail every run: max attempts 3) drained %lld rows in %.1f s.\n\n",
+            "%u workers (lease %d ms, TTL %d ms, heartbeat %d ms, batch 8, every second one "
+            "--chain, %u ms per row, 1%% of rows fail every run: max attempts 3) drained %lld rows "
+            "in %.1f s.\n\n",
             c->p->workers, LEASE_MS, TTL_MS, HEARTBEAT_MS, c->p->work_ms, r->rows, r->elapsed_s);
     fprintf(out, "| figure | value |\n|---|---|\n");
     fprintf(out, "| rows done | %lld |\n| failed by policy (dead letters) | %lld |\n", r->done,

@@ -254,28 +254,17 @@ static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
     double p99_us = (double)percentile(w->claim_ns, w->n_claim_ns, 0.99) / 1e3;
     uint64_t elapsed_ms = st->elapsed_ms;
     double rows_per_s = elapsed_ms ? (double)st->n_completed * 1000.0 / (double)elapsed_ms : 0;
-    const char *names[] = {
-        "claims",      "empty_claims", "rows_claimed", "max_claim_rows", "handler_runs",
-        "completed",   "failed",       "lost",         "skipped",        "held_back",
-        "complete_tx", "marked_dead",  "released",     "purged",         "membership_changes",
-        "heartbeats",  "reconnects"};
-    uint64_t v[] = {st->n_claims,
-                    st->n_empty_claims,
-                    st->n_rows_claimed,
-                    st->max_claim_rows,
-                    st->n_handler_runs,
-                    st->n_completed,
-                    st->n_failed,
-                    st->n_lost,
-                    st->n_skipped,
-                    st->n_held_back,
-                    st->n_complete_tx,
-                    st->n_marked_dead,
-                    st->n_released,
-                    st->n_purged,
-                    st->n_membership_changes,
-                    st->n_heartbeats,
-                    rb_queue_n_reconnects(q)};
+    const char *names[] = {"claims",       "empty_claims", "rows_claimed", "max_claim_rows",
+                           "handler_runs", "completed",    "failed",       "lost",
+                           "skipped",      "held_back",    "complete_tx",  "chained_tx",
+                           "marked_dead",  "released",     "purged",       "membership_changes",
+                           "heartbeats",   "reconnects"};
+    uint64_t v[] = {
+        st->n_claims,       st->n_empty_claims,      st->n_rows_claimed, st->max_claim_rows,
+        st->n_handler_runs, st->n_completed,         st->n_failed,       st->n_lost,
+        st->n_skipped,      st->n_held_back,         st->n_complete_tx,  st->n_chained,
+        st->n_marked_dead,  st->n_released,          st->n_purged,       st->n_membership_changes,
+        st->n_heartbeats,   rb_queue_n_reconnects(q)};
     const size_t nf = sizeof v / sizeof v[0];
     const char *mode = rb_claim_mode_name(o->cfg->mode);
     int rc = 0;

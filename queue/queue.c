@@ -51,7 +51,6 @@ struct rb_queue {
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
     char *owned_param;             /* "{1,5,...}" for the claim */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
-    int in_tx; /* inside rb_queue_complete_and_claim's transaction: no retry, no reconnect */
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -354,10 +353,6 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
     uint64_t deadline = 0;
     uint32_t backoff_ms = 10;
     for (;;) {
-        if (q->in_tx && (!q->conn || PQstatus(q->conn) != CONNECTION_OK)) {
-            rb_set_error(RB_EDB, "connection lost inside a transaction");
-            return NULL;
-        }
         if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
             if (reconnect(q)) return NULL;
             q->n_reconnects++;
@@ -368,7 +363,7 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
         int kind = classify(q, r);
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
         int stop = interrupted(q);
-        if (kind == ERR_FATAL || q->in_tx || stop || mono_ms() >= deadline) {
+        if (kind == ERR_FATAL || stop || mono_ms() >= deadline) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
             msg[strcspn(msg, "\n")] = 0;
@@ -1079,31 +1074,45 @@ static int owns_every_bucket(const rb_queue *q) {
     return q->cfg.mode == RB_CLAIM_AFFINITY && q->n_owned == q->cfg.ring.n_buckets;
 }
 
-int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
-    rb_queue_batch_free(out);
+/* One claim's statement and parameters (claim_call_init), sent by rb_queue_claim or in the
+ * pipeline of rb_queue_complete_and_claim. */
+typedef struct claim_call {
+    const char *sql;
+    stmt_id stmt;
+    int n_params, affinity;
+    const char *params[6];
+    char batch[16], lease[16], pos[24];
+} claim_call;
+
+/* This session's claim: 1 when there is one to send, 0 when the worker owns no bucket (an
+ * empty claim), RB_ENOMEM. c must outlive the send (params point into it and into q). */
+static int claim_call_init(rb_queue *q, claim_call *c) {
     int all = owns_every_bucket(q);
-    int affinity = q->cfg.mode != RB_CLAIM_COMPETING && !all;
+    c->affinity = q->cfg.mode != RB_CLAIM_COMPETING && !all;
     if (q->cfg.mode != RB_CLAIM_COMPETING && q->n_owned == 0) return 0;
-    char batch[16], lease[16];
-    snprintf(batch, sizeof batch, "%u", q->cfg.batch);
-    snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
-    char pos[24];
+    snprintf(c->batch, sizeof c->batch, "%u", q->cfg.batch);
+    snprintf(c->lease, sizeof c->lease, "%u", q->cfg.lease_ms);
     if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
-    snprintf(pos, sizeof pos, "%zu", q->claim_pos + 1);
-    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, q->owned_param, pos};
+    snprintf(c->pos, sizeof c->pos, "%zu", q->claim_pos + 1);
+    const char *params[] = {q->worker_id,         c->batch,       c->lease,
+                            q->incarnation_param, q->owned_param, c->pos};
+    memcpy(c->params, params, sizeof params);
+    c->n_params = c->affinity ? 6 : 4;
     /* one prepared statement per session and statement: the mode's claim and, for an affinity
      * worker that owns every bucket, the competing claim (owns_every_bucket) */
-    const char *sql = claim_sql_of(q, all ? RB_CLAIM_COMPETING : q->cfg.mode);
-    if (!sql) return RB_ENOMEM;
-    PGresult *r = exec_retry_named(q, all ? STMT_CLAIM_ALL : STMT_CLAIM, sql, affinity ? 6 : 4,
-                                   params, PGRES_TUPLES_OK, NULL);
-    if (!r) return RB_EDB;
+    c->stmt = all ? STMT_CLAIM_ALL : STMT_CLAIM;
+    c->sql = claim_sql_of(q, all ? RB_CLAIM_COMPETING : q->cfg.mode);
+    return c->sql ? 1 : RB_ENOMEM;
+}
+
+/* The claimed rows of result r into out (which takes r); 0 or RB_ENOMEM (r cleared). */
+static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_batch *out) {
     size_t n = (size_t)PQntuples(r);
     if (n == 0) {
         PQclear(r);
         return 0;
     }
-    if (affinity) /* the next claim starts after the bucket served last */
+    if (c->affinity) /* the next claim starts after the bucket served last */
         q->claim_pos =
             owned_index(q, (uint32_t)strtoul(PQgetvalue(r, (int)n - 1, 2), NULL, 10)) + 1;
     out->rows = calloc(n, sizeof *out->rows);
@@ -1128,6 +1137,15 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     out->n = n;
     out->result_ = r;
     return 0;
+}
+
+int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
+    rb_queue_batch_free(out);
+    claim_call c;
+    int rc = claim_call_init(q, &c);
+    if (rc != 1) return rc;
+    PGresult *r = exec_retry_named(q, c.stmt, c.sql, c.n_params, c.params, PGRES_TUPLES_OK, NULL);
+    return r ? claim_read(q, &c, r, out) : RB_EDB;
 }
 
 /* ---- fenced writes ---- */
@@ -1376,12 +1394,10 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) 
 
 /* ---- added for `ringbench pg bench` (issue 6): batched completion ---- */
 
-int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
-                            const char *const *effects, unsigned char *done, size_t *n_done) {
-    if (n_done) *n_done = 0;
-    if (done) memset(done, 0, n);
-    if (n == 0) return 0;
-    char *arr[3] = {0};
+/* The three array parameters of complete_batch for rows[0 .. n): ids, lease generations,
+ * effects ("{...}", malloc'd into arr[3]). 0 or RB_ENOMEM (nothing left allocated). */
+static int complete_arrays(const rb_queue_row *rows, size_t n, const char *const *effects,
+                           char *arr[3]) {
     size_t len[3] = {0}, cap[3] = {0};
     for (int a = 0; a < 3; a++) {
         cap[a] = 64 + n * 24;
@@ -1402,11 +1418,36 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
         else
             arr[a][len[a]++] = '}', arr[a][len[a]] = 0;
     }
-    if (!ok) {
-        for (int a = 0; a < 3; a++)
-            free(arr[a]);
-        return rb_set_error(RB_ENOMEM, "out of memory");
+    if (ok) return 0;
+    for (int a = 0; a < 3; a++)
+        free(arr[a]), arr[a] = NULL;
+    return rb_set_error(RB_ENOMEM, "out of memory");
+}
+
+/* Mark done[i] for each row of rows[0 .. n) that complete_batch's result r names (the ids
+ * it completed); the count. r is not cleared. */
+static size_t complete_read(const PGresult *r, const rb_queue_row *rows, size_t n,
+                            unsigned char *done) {
+    size_t k = 0;
+    for (int t = 0; t < PQntuples(r); t++) {
+        long long got = strtoll(PQgetvalue(r, t, 0), NULL, 10);
+        for (size_t i = 0; i < n; i++)
+            if (rows[i].id == got) {
+                if (done && !done[i]) done[i] = 1;
+                k++;
+                break;
+            }
     }
+    return k;
+}
+
+int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
+                            const char *const *effects, unsigned char *done, size_t *n_done) {
+    if (n_done) *n_done = 0;
+    if (done) memset(done, 0, n);
+    if (n == 0) return 0;
+    char *arr[3];
+    if (complete_arrays(rows, n, effects, arr)) return RB_ENOMEM;
     const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
     int reconnected = 0;
     PGresult *r =
@@ -1420,16 +1461,7 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
     for (int a = 0; a < 3; a++)
         free(arr[a]);
     if (!r) return RB_EDB;
-    size_t k = 0;
-    for (int t = 0; t < PQntuples(r); t++) {
-        long long got = strtoll(PQgetvalue(r, t, 0), NULL, 10);
-        for (size_t i = 0; i < n; i++)
-            if (rows[i].id == got) {
-                if (done && !done[i]) done[i] = 1;
-                k++;
-                break;
-            }
-    }
+    size_t k = complete_read(r, rows, n, done);
     PQclear(r);
     if (n_done) *n_done = k;
     return 0;
@@ -1535,26 +1567,113 @@ int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t 
 
 /* ---- issue 11, target 4: one commit per row at batch 1 ---- */
 
+/* Statements of the chained transaction, in the order they are sent and read. */
+enum { CHAIN_BEGIN, CHAIN_COMPLETE, CHAIN_PREPARE, CHAIN_CLAIM, CHAIN_COMMIT, N_CHAIN };
+
+/* Send the chained transaction in pipeline mode: BEGIN, the completion, the claim (prepared
+ * first when this session has not prepared it: sent[CHAIN_PREPARE]), COMMIT, then a sync;
+ * one round trip and one commit. 0, or RB_EDB when libpq refused to send. */
+static int chain_send(rb_queue *q, const char *const *complete_params, const claim_call *c,
+                      int sent[N_CHAIN]) {
+    PGconn *k = q->conn;
+    memset(sent, 0, N_CHAIN * sizeof *sent);
+    sent[CHAIN_BEGIN] = PQsendQueryParams(k, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
+    sent[CHAIN_COMPLETE] =
+        sent[CHAIN_BEGIN] && PQsendQueryParams(k, rb_queue_sql("complete_batch"), 4, NULL,
+                                               complete_params, NULL, NULL, 0);
+    int ok = sent[CHAIN_COMPLETE];
+    if (ok && q->prepared_on[c->stmt] != q->conn_serial)
+        ok = sent[CHAIN_PREPARE] = PQsendPrepare(k, stmt_names[c->stmt], c->sql, c->n_params, NULL);
+    ok = ok && (sent[CHAIN_CLAIM] = PQsendQueryPrepared(k, stmt_names[c->stmt], c->n_params,
+                                                        c->params, NULL, NULL, 0));
+    ok = ok && (sent[CHAIN_COMMIT] = PQsendQueryParams(k, "COMMIT", 0, NULL, NULL, NULL, NULL, 0));
+    /* the sync goes out even after a refusal, so that chain_drain finds the end of the pipeline */
+    if (PQpipelineSync(k) && ok) return 0;
+    return rb_set_error(RB_EDB, "%s", PQerrorMessage(k));
+}
+
+/* The result of the next statement of the pipeline (caller PQclears) when its status is
+ * `want`; else NULL with RB_EDB set (the server's message). Consumes the NULL that ends it. */
+static PGresult *chain_result(rb_queue *q, ExecStatusType want) {
+    PGresult *r = PQgetResult(q->conn), *end = r ? PQgetResult(q->conn) : NULL;
+    PQclear(end);
+    if (r && PQresultStatus(r) == want) return r;
+    rb_set_error(RB_EDB, "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(q->conn));
+    PQclear(r);
+    return NULL;
+}
+
+/* Read every result up to the pipeline's sync and leave pipeline mode; a session that cannot
+ * leave it (results still owed) is closed, so that the next statement reconnects. */
+static void chain_drain(rb_queue *q) {
+    for (int guard = 0; guard < 4 * N_CHAIN && PQstatus(q->conn) == CONNECTION_OK; guard++) {
+        PGresult *r = PQgetResult(q->conn);
+        int sync = r && PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        PQclear(r);
+        if (sync) break;
+    }
+    if (!PQexitPipelineMode(q->conn)) {
+        PQfinish(q->conn);
+        q->conn = NULL;
+    }
+}
+
+/* One try of the chained transaction in one round trip (chain_send); 0 when it committed
+ * (done, *n_done, next filled), else RB_EDB / RB_ENOMEM with nothing of it committed,
+ * unless the reply to COMMIT was lost. */
+static int chain_once(rb_queue *q, const rb_queue_row *rows, size_t n, const char *const *params,
+                      const claim_call *c, unsigned char *done, size_t *n_done,
+                      rb_queue_batch *next) {
+    int sent[N_CHAIN];
+    if (!PQenterPipelineMode(q->conn)) return rb_set_error(RB_EDB, "%s", PQerrorMessage(q->conn));
+    int rc = chain_send(q, params, c, sent);
+    PGresult *begin = rc ? NULL : chain_result(q, PGRES_COMMAND_OK);
+    PGresult *completed = begin ? chain_result(q, PGRES_TUPLES_OK) : NULL;
+    PGresult *prepared = completed && sent[CHAIN_PREPARE] ? chain_result(q, PGRES_COMMAND_OK)
+                         : completed                      ? begin
+                                                          : NULL;
+    if (prepared && sent[CHAIN_PREPARE]) q->prepared_on[c->stmt] = q->conn_serial;
+    PGresult *claimed = prepared ? chain_result(q, PGRES_TUPLES_OK) : NULL;
+    PGresult *committed = claimed ? chain_result(q, PGRES_COMMAND_OK) : NULL;
+    chain_drain(q);
+    if (committed) {
+        *n_done = complete_read(completed, rows, n, done);
+        rc = claim_read(q, c, claimed, next);
+        claimed = NULL; /* next holds it, or claim_read cleared it */
+    } else if (!rc)
+        rc = RB_EDB;
+    if (prepared != begin) PQclear(prepared);
+    PQclear(begin), PQclear(completed), PQclear(claimed), PQclear(committed);
+    return rc;
+}
+
 int rb_queue_complete_and_claim(rb_queue *q, const rb_queue_row *rows, size_t n,
                                 const char *const *effects, unsigned char *done, size_t *n_done,
                                 rb_queue_batch *next, int *chained) {
     rb_queue_batch_free(next);
     if (chained) *chained = 0;
-    if (q->conn && PQstatus(q->conn) == CONNECTION_OK && exec_simple(q->conn, "BEGIN") == 0) {
-        q->in_tx = 1;
-        int rc = rb_queue_complete_batch(q, rows, n, effects, done, n_done);
-        if (!rc) rc = rb_queue_claim(q, next);
-        q->in_tx = 0;
-        if (!rc) rc = exec_simple(q->conn, "COMMIT");
-        if (!rc) {
-            if (chained) *chained = 1;
-            return 0;
+    if (n_done) *n_done = 0;
+    if (done) memset(done, 0, n);
+    claim_call c;
+    char *arr[3] = {0};
+    int can = n && done && n_done && q->conn && PQstatus(q->conn) == CONNECTION_OK &&
+              claim_call_init(q, &c) == 1 && complete_arrays(rows, n, effects, arr) == 0;
+    if (can) {
+        const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
+        int rc = chain_once(q, rows, n, params, &c, done, n_done, next);
+        for (int a = 0; a < 3; a++)
+            free(arr[a]);
+        if (rc == 0 || rc == RB_ENOMEM) {
+            if (chained) *chained = rc == 0;
+            return rc;
         }
         /* Nothing committed, unless the reply to COMMIT was lost: then the completion
          * below finds the rows done (completed_check after its reconnect), and the rows
          * the lost claim took stay leased to this worker until their lease ends. */
         rb_queue_batch_free(next);
-        if (PQstatus(q->conn) == CONNECTION_OK) exec_simple(q->conn, "ROLLBACK");
+        if (q->conn && PQstatus(q->conn) == CONNECTION_OK &&
+            PQtransactionStatus(q->conn) != PQTRANS_IDLE)
+            exec_simple(q->conn, "ROLLBACK");
     }
     int rc = rb_queue_complete_batch(q, rows, n, effects, done, n_done);
     return rc ? rc : rb_queue_claim(q, next);

@@ -402,7 +402,8 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
 /*
  * rb_queue_complete_and_claim — rb_queue_complete_batch(rows, n, effects, done, n_done),
  * then rb_queue_claim(next), in ONE transaction: one commit per claim-complete cycle, so
- * at batch 1 one commit per row instead of two (issue 11, target 4). The completion is
+ * at batch 1 one commit per row instead of two (issue 11, target 4). BEGIN, the two
+ * statements and COMMIT go out together in libpq's pipeline mode: one round trip. The completion is
  * fenced by (id, lease_generation) exactly as rb_queue_complete_batch's; the claim is the
  * session's claim statement; the claim sees the completion (ordered mode may take the
  * next row of a key just completed). *chained (may be NULL) gets 1 when both ran in the

@@ -255,7 +255,11 @@ static int duties(run *r) {
         size_t n_owned;
         rb_queue_owned_buckets(r->q, &n_owned);
         r->st->n_membership_changes++;
-        event(r, "membership: %zu live, owns %zu buckets", rb_queue_n_live(r->q), n_owned);
+        event(r, "membership: %zu live, owns %zu buckets%s", rb_queue_n_live(r->q), n_owned,
+              n_owned || rb_queue_config_of(r->q)->mode == RB_CLAIM_COMPETING
+                  ? ""
+                  : " (none: more members than buckets, or this id hashes like another "
+                    "member's under a 32-bit ring hash; `ringbench table` warns of that)");
     }
     rb_queue_housekeeping hk;
     if ((rc = rb_queue_housekeep(r->q, &hk))) return rc;

@@ -7,6 +7,11 @@
 #  2. It keeps exactly-once under SIGKILL: two chained workers at batch 1, one killed mid-run;
 #     the survivor and a late worker drain the queue: every row done, one effect per row,
 #     0 duplicates, 0 lost.
+#  3. A chained transaction that fails midway (it is sent in one round trip, libpq's pipeline
+#     mode) falls back and goes on chaining: triggers make the effect insert of the completion
+#     fail twice and the COMMIT fail twice (a deferred constraint trigger); the worker goes on
+#     (its session left the pipeline and the failed transaction) and exits 0, every row done
+#     once.
 source "$(dirname "$0")/lib.sh"
 N=400
 [[ $RINGBENCH_PG_CONNINFO != *://* ]] || { echo "SKIP [$TEST]: needs a keyword conninfo (dbname=...)"; exit 77; }
@@ -63,4 +68,31 @@ expect_eq "effects" "$(q "SELECT count(*) FROM effects")" "$M"
 expect_eq "duplicate effects" "$(q "SELECT count(*) - count(DISTINCT idempotency_key) FROM effects")" 0
 expect_eq "effects of a lease that is not the row's last" "$(q "SELECT count(*) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE e.lease_generation <> i.lease_generation")" 0
 note "killed wK holding $held rows; $(q "SELECT count(*) FROM inbox WHERE lease_generation > 1") rows claimed more than once"
+
+# A chained transaction that fails in its completion, and one that fails at COMMIT.
+use_schema fault
+"$RB" pg migrate >/dev/null
+q "CREATE SEQUENCE boom_now; CREATE SEQUENCE boom_commit;
+   CREATE FUNCTION boom_now() RETURNS trigger LANGUAGE plpgsql AS \$\$
+   BEGIN IF nextval('boom_now') IN (5, 60) THEN RAISE EXCEPTION 'injected: effect insert'; END IF; RETURN NEW; END \$\$;
+   CREATE FUNCTION boom_commit() RETURNS trigger LANGUAGE plpgsql AS \$\$
+   BEGIN IF nextval('boom_commit') IN (30, 90) THEN RAISE EXCEPTION 'injected: commit'; END IF; RETURN NEW; END \$\$;
+   CREATE TRIGGER boom_now BEFORE INSERT ON effects FOR EACH ROW EXECUTE FUNCTION boom_now();
+   CREATE CONSTRAINT TRIGGER boom_commit AFTER INSERT ON effects DEFERRABLE INITIALLY DEFERRED
+     FOR EACH ROW EXECUTE FUNCTION boom_commit()" >/dev/null
+F=200
+for i in $(seq 1 "$F"); do echo "acct:$i"; done >"$TMP/keys"
+"$RB" pg enqueue "$TMP/keys" >/dev/null
+"$RB" pg worker --chain --mode competing --batch 1 --heartbeat-ms 1000 --until-empty --format json >"$TMP/fault.out" 2>"$TMP/fault.err" ||
+    fail "chained worker with injected failures exited non-zero: $(tail -3 "$TMP/fault.err")"
+summary=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["reconnects"], d["chained_tx"], d["complete_tx"])' <"$TMP/fault.out")
+read -r reconnects chained complete_tx <<<"$summary"
+note "injected failures: $complete_tx completions, $chained chained, $reconnects reconnects"
+expect_eq "reconnects after injected failures (the session stays usable)" "$reconnects" 0
+# each of the 4 failures costs one chained transaction; the drain's first and last do not chain
+awk -v c="$chained" -v t="$complete_tx" 'BEGIN { exit !(c >= t - 6) }' ||
+    fail "only $chained of $complete_tx completions chained after the injected failures"
+expect_eq "rows done after injected failures" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" "$F"
+expect_eq "effects after injected failures" "$(q "SELECT count(*) FROM effects")" "$F"
+expect_eq "injected failures that fired" "$(q "SELECT (SELECT last_value >= 60 FROM boom_now) AND (SELECT last_value >= 90 FROM boom_commit)")" t
 echo "PASS [$TEST]"
