@@ -58,7 +58,16 @@ def load(path):
 def one_run(reps, median):
     """A case's figures: its only repetition, or (scripts/bench --repetitions) Google
     Benchmark's median aggregate, else the median repetition by CPU time (nearest rank); with
-    "repeats" added, the repetitions' ns per lookup (or CPU time) for the spread."""
+    "repeats" added, the repetitions' ns per lookup (or CPU time) for the spread.
+
+    The rate is the median aggregate's lookups_per_s, the median of the repetitions' rates
+    (Google Benchmark aggregates each counter), and ns per lookup is 1e9 / that rate. With an
+    even count the median is the mean of the two middle values, and 1e9 / mean(rates) is not
+    mean(1e9 / rates) (the harmonic and arithmetic means of the two middle ns differ by
+    (a - b)^2 / (4ab) of the value: 0.25% for two repetitions 10% apart); the report keeps the
+    rate, as Google Benchmark reports it, and derives ns from it, so the Repetitions section's
+    median can sit marginally off the midpoint of its two middle ns. An odd count has one
+    middle value, and both agree."""
     if len(reps) == 1:
         return reps[0]
     ordered = sorted(reps, key=lambda b: b["cpu_time"])
@@ -127,9 +136,11 @@ def verdict(x, target, higher_is_better):
 
 
 def pg_cell(d, t, mode):
-    """The cell of target t (its W, batch and key distribution) in `mode`, or None."""
+    """The cell of target t (its W, batch, key distribution and completion: "batch" where a
+    document predates the field) in `mode`, or None."""
     return next((c for c in d["cells"] if c["mode"] == mode and c["n_workers"] == t["n_workers"]
-                 and c["batch"] == t["batch"] and c["dist"] == t["dist"]), None)
+                 and c["batch"] == t["batch"] and c["dist"] == t["dist"]
+                 and c.get("completion", "batch") == t.get("completion", "batch")), None)
 
 
 def pg_mode_pair(d, t, cell):
@@ -144,12 +155,17 @@ def pg_mode_pair(d, t, cell):
     parts = []
     if cell.get("rows_per_s_max") is not None and other.get("rows_per_s_min") is not None:
         w = t["wanted"]
-        noise = cell["rows_per_s_max"] >= w * other["rows_per_s_min"]
         scale = "" if w == 1 else f"{w:g} x "
-        parts.append(f"repeats {cell['rows_per_s_min']:.0f}-{cell['rows_per_s_max']:.0f} vs "
-                     f"{scale}{words[2]}'s {other['rows_per_s_min']:.0f}-"
-                     f"{other['rows_per_s_max']:.0f}: "
-                     + ("within noise" if noise else "apart"))
+        if 1 in (cell.get("n_repeats"), other.get("n_repeats")):
+            # one sample has no spread: neither "within noise" nor "apart" can be said
+            parts.append(f"one sample: {cell['rows_per_s']:.0f} vs {scale}{words[2]}'s "
+                         f"{other['rows_per_s']:.0f}")
+        else:
+            noise = cell["rows_per_s_max"] >= w * other["rows_per_s_min"]
+            parts.append(f"repeats {cell['rows_per_s_min']:.0f}-{cell['rows_per_s_max']:.0f} vs "
+                         f"{scale}{words[2]}'s {other['rows_per_s_min']:.0f}-"
+                         f"{other['rows_per_s_max']:.0f}: "
+                         + ("within noise" if noise else "apart"))
     if cell.get("buffers_per_row") is not None and other.get("buffers_per_row") is not None:
         parts.append(f"buffers/row {cell['buffers_per_row']:.1f} vs "
                      f"{other['buffers_per_row']:.1f}, WAL/row "

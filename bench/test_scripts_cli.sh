@@ -79,6 +79,19 @@ for o in /dev/null/x "$tmp/a-file"; do
     out_bad run "$o/run" --smoke --no-bootstrap --no-pg --build "$BUILD"
 done
 out_bad run "$tmp/a-file" --smoke --no-bootstrap --no-pg --build "$BUILD"
+# scripts/bench-enqueue hands the conninfo (maybe with a password) to psql through the PG*
+# variables, never on a command line `ps` shows: libpq parses it (scripts/pylib/pg_env.py) into
+# the variables libpq names for its keywords; a string libpq refuses is exit 2, one line.
+got=$(RB_CONNINFO="postgresql://u:pw@h:7/db?sslmode=disable" python3 "$SCRIPTS/pylib/pg_env.py" | sort | tr '\n' ' ')
+want="export PGDATABASE=db export PGHOST=h export PGPASSWORD=pw export PGPORT=7 export PGSSLMODE=disable export PGUSER=u "
+if [ "$got" = "$want" ]; then pass; else fail "pg_env.py: got '$got', expected '$want'"; fi
+RINGBENCH_PG_CONNINFO=nokey "$SCRIPTS/bench-enqueue" --build "$BUILD" --rows 10 >/dev/null 2>"$tmp/err" </dev/null
+rc=$?
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err" | tr -d ' ')" -eq 1 ] && grep -q '^scripts/bench-enqueue: --conninfo: the connection string does not parse' "$tmp/err"; then
+    pass
+else
+    fail "bench-enqueue with an unparsable conninfo: exit $rc, stderr '$(head -c 300 "$tmp/err")'; expected exit 2, one line"
+fi
 # the folder is checked before any work: with no build yet, scripts/bench must not configure
 # one first (it did: a fresh user waited for cmake before the exit 2), and scripts/run names
 # mkdir's reason for a folder that does not exist (it said "it exists and is not a folder")

@@ -1232,15 +1232,27 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     rep->n_failed = strtoul(PQgetvalue(r, 0, 3), NULL, 10);
     if (!PQgetisnull(r, 0, 4)) rep->marked_dead = xstrdup(PQgetvalue(r, 0, 4));
     PQclear(r);
-    /* Retention: its own statement (its own short transaction) under the same lock. */
-    r = exec_retry(q, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK, NULL);
-    if (!r) { /* on an error the caller frees nothing */
-        free(rep->marked_dead);
-        rep->marked_dead = NULL;
-        return RB_EDB;
+    /* Retention: its own statements (each its own short transaction, bounded by
+     * retention_batch rows) under the same lock, repeated while a batch comes back full,
+     * for at most half a heartbeat interval: one round then deletes more done rows than
+     * the queue completes in an interval, whatever the completion rate, and the next
+     * round is never late for it (the keeper thread heartbeats meanwhile). */
+    uint64_t until_ms = mono_ms() + q->cfg.heartbeat_ms / 2;
+    for (;;) {
+        r = exec_retry(q, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK, NULL);
+        if (!r) { /* on an error the caller frees nothing */
+            free(rep->marked_dead);
+            rep->marked_dead = NULL;
+            return RB_EDB;
+        }
+        int won = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        size_t n = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
+        size_t cap = strtoul(PQgetvalue(r, 0, 2), NULL, 10);
+        PQclear(r);
+        rep->n_purged += n;
+        rep->n_purge_statements++;
+        if (!won || n < cap || mono_ms() >= until_ms) break;
     }
-    rep->n_purged = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
-    PQclear(r);
     return 0;
 }
 

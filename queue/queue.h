@@ -335,12 +335,13 @@ int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms);
 
 /* What one housekeeping round did. */
 typedef struct rb_queue_housekeeping {
-    int won_lock;         /* 1 when this session held the advisory lock */
-    size_t n_marked_dead; /* workers this round marked dead */
-    size_t n_released;    /* expired leases released to pending */
-    size_t n_failed;      /* expired leases out of attempts, now 'failed' */
-    char *marked_dead;    /* comma-separated ids marked dead (malloc'd, or NULL) */
-    size_t n_purged;      /* done rows past the retention deleted (rb_queue_retention) */
+    int won_lock;              /* 1 when this session held the advisory lock */
+    size_t n_marked_dead;      /* workers this round marked dead */
+    size_t n_released;         /* expired leases released to pending */
+    size_t n_failed;           /* expired leases out of attempts, now 'failed' */
+    char *marked_dead;         /* comma-separated ids marked dead (malloc'd, or NULL) */
+    size_t n_purged;           /* done rows past the retention deleted (rb_queue_retention) */
+    size_t n_purge_statements; /* retention DELETE statements run (each <= retention_batch) */
 } rb_queue_housekeeping;
 
 /*
@@ -350,8 +351,13 @@ typedef struct rb_queue_housekeeping {
  * lease_expires_at < now() go back to pending with run_at = now(), or to
  * 'failed' when attempts >= max_attempts or claims >= max_row_claims. Losing the lock is not an
  * error (won_lock = 0). Then, when the queue has a retention, a second statement
- * under the same lock deletes up to its batch of done rows past it (n_purged;
- * queue/sql/retention_purge.sql). Free report->marked_dead with free().
+ * under the same lock deletes up to its batch of done rows past it
+ * (queue/sql/retention_purge.sql), run again while the batch came back full and the
+ * lock was won, until half of heartbeat_ms has passed (n_purged rows in
+ * n_purge_statements statements; each statement its own transaction, so no lock is
+ * held longer than one batch's DELETE): the done rows past the retention stay bounded
+ * at any completion rate below what the round deletes in that time. Free
+ * report->marked_dead with free().
  */
 int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *report);
 

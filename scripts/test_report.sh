@@ -116,7 +116,8 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     expect("chaos kills", f"| kill | SIGKILL of a worker (replaced) | {ch['faults']['kill']['injected']} |")
     c = pg["cells"][0]
     expect(f"pg cell {c['mode']} W {c['n_workers']} batch {c['batch']}",
-           f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c['mode']} | {c['rows_per_s']:.1f}")
+           f"| {c['dist']} | {c['n_workers']} | {c['batch']} | {c.get('completion', 'batch')} | "
+           f"{c['mode']} | {c['rows_per_s']:.1f}")
     # The enqueue row (scripts/bench-enqueue), or the reason it was skipped.
     eq = json.load(open(f"{run}/pg/enqueue.json"))
     if eq.get("skipped"):

@@ -78,6 +78,7 @@ int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, si
             rbb_backlog_point *pt = &run->backlog[run->n_backlog++];
             rbb_cell *cell = &pt->cell;
             cell->mode = p->modes[m];
+            cell->chain = p->chain;
             cell->n_workers = p->backlog_workers;
             cell->batch = p->backlog_batch;
             cell->dist = RBB_DIST_UNIFORM;

@@ -40,7 +40,8 @@ static const char usage_text[] =
     "(a 4th worker joins 3) with the consistent ring and with modn; SIGKILL crash injection.\n"
     "\n"
     "profiles (default --full):\n"
-    "  --smoke          < 30 s: correctness (duplicates, lost) on a tiny matrix + 1 kill\n"
+    "  --smoke          about a minute: correctness (duplicates, lost) on a tiny matrix, the\n"
+    "                   chain group at W 1 and 1 kill (twice: batch and chain workers)\n"
     "  --quick          about 3 minutes (W 1,4; batch 1,32; 3 repetitions of 1 s)\n"
     "  --full           the whole matrix (W 1,2,4,8; batch 1,8,32; 3 repetitions of 3 s),\n"
     "                   about 20 minutes\n"
@@ -52,7 +53,8 @@ static const char usage_text[] =
     "  --pgbench PATH   pgbench binary (default: newest /usr/lib/postgresql/N/bin/pgbench)\n"
     "  --workers LIST   worker counts W, e.g. 1,2,4,8\n"
     "  --modes LIST     competing,affinity,ordered\n"
-    "  --batch LIST     rows per claim, e.g. 1,8,32\n"
+    "  --batch LIST     rows per claim, e.g. 1,8,32; none: no matrix (the chain group and the\n"
+    "                   events only)\n"
     "  --dist LIST      uniform,zipf\n"
     "  --rows R         rows enqueued per cell (default: sized from the cell time)\n"
     "  --keys K         partition keys (default 10000)\n"
@@ -68,6 +70,11 @@ static const char usage_text[] =
     "  --complete batch|each|chain  one commit per claimed batch (default), one per row,\n"
     "                   or the batch's completion and the next claim in one commit\n"
     "                   (`pg worker --chain`: one commit per row at batch 1)\n"
+    "  --chain-workers LIST  the chain group: every mode at batch 1 with `pg worker --chain`\n"
+    "                   completion at each W, every distribution, measured like the matrix;\n"
+    "                   its target is rows/s >= 0.8 x pgbench TPS; the crash injection runs\n"
+    "                   again with chain workers; none to skip (default: full 1,2; quick, smoke "
+    "1)\n"
     "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
     "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
     "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
@@ -92,6 +99,9 @@ static void set_profile(rbb_params *p, const char *name) {
     p->dists[1] = RBB_DIST_ZIPF;
     const uint32_t *w = w_full, *b = b_full;
     size_t nw = 4, nb = 3;
+    /* the chain group (issue 11, target 4): W 1 and 2 in the full profile, W 1 otherwise */
+    p->chain_workers[0] = 1, p->chain_workers[1] = 2;
+    p->n_chain_workers = strcmp(name, "full") == 0 ? 2 : 1;
     if (strcmp(name, "smoke") == 0) {
         w = w_smoke, nw = 2, b = b_smoke, nb = 2;
         p->n_dists = 1;
@@ -356,7 +366,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             custom = 1;
         } else if (strcmp(a, "--batch") == 0) {
             NEED_VALUE();
-            if (parse_u32_list(a, v, 1, 1000, p->batches, &p->n_batches)) return RB_EXIT_USAGE;
+            if (strcmp(v, "none") == 0)
+                p->n_batches = 0; /* no matrix: the chain group and the events only */
+            else if (parse_u32_list(a, v, 1, 1000, p->batches, &p->n_batches))
+                return RB_EXIT_USAGE;
             custom = 1;
         } else if (strcmp(a, "--modes") == 0) {
             NEED_VALUE();
@@ -396,6 +409,12 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
                 p->n_backlogs = 0;
             else if (parse_count_list(a, v, p->backlogs, &p->n_backlogs))
                 return RB_EXIT_USAGE;
+        } else if (strcmp(a, "--chain-workers") == 0) {
+            NEED_VALUE();
+            if (strcmp(v, "none") == 0)
+                p->n_chain_workers = 0;
+            else if (parse_u32_list(a, v, 1, 64, p->chain_workers, &p->n_chain_workers))
+                return RB_EXIT_USAGE;
         } else if (strcmp(a, "--no-scale") == 0) {
             p->scale = 0;
         } else if (strcmp(a, "--no-crash") == 0) {
@@ -421,6 +440,23 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
                              "bench", err, err_size);
     if (rc) return cell->failed = 1, -1;
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
+}
+
+/* The crash injection (chain: with chain workers) into *out, progress on stderr; 1 when it
+ * failed or found duplicates or lost rows, else 0. */
+static int crash_run(const rbb_params *p, const char *conninfo, PGconn *c, int chain,
+                     rbb_crash *out) {
+    char err[1024];
+    fprintf(stderr, "pg bench: crash injection%s: %u workers, %u SIGKILLs + 1 stall\n",
+            chain ? " (chain workers)" : "", p->crash_workers, p->crash_kills);
+    if (rbb_run_crash(p, conninfo, c, chain, out, err, sizeof err)) {
+        fprintf(stderr, "pg bench: crash injection failed: %s\n", err);
+        return 1;
+    }
+    fprintf(stderr, "pg bench:   drained in %.1f s, dup %llu, lost %llu, fenced %llu\n",
+            out->drain_s, (unsigned long long)out->after.n_duplicates,
+            (unsigned long long)out->n_lost, (unsigned long long)out->n_fenced);
+    return out->after.n_duplicates || out->n_lost ? 1 : 0;
 }
 
 static int write_outputs(const rbb_run *run, const char *dir) {
@@ -535,15 +571,21 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
     run->pgbench_rounds = round + 1;
 }
 
-/* Measure one group of the matrix (distribution d, W = workers[w], batch = batches[b]):
- * every mode p->repeats times in interleaved order (each round runs the modes in
- * an order rotated by one, so no mode always runs first or last after a fill),
- * between two adjacent pgbench runs at the same W. Writes group[0 .. n_modes)
- * (the median repetition of each mode, see rbb_cell_aggregate). Returns the
- * reference's drift |after - before| / mean (0 without pgbench); *n_bad counts
- * failed cells and cells with duplicates or lost rows. */
-static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_t d, size_t w,
-                            size_t b, rbb_cell *group, uint64_t t0, int *n_bad) {
+/* One group of modes: its distribution (index d of p->dists), W, batch and completion. */
+typedef struct group_key {
+    size_t d;
+    uint32_t n_workers, batch;
+    int chain;
+} group_key;
+
+/* Measure one group (g: a matrix group, or one of the chain group): every mode p->repeats
+ * times in interleaved order (each round runs the modes in an order rotated by one, so no
+ * mode always runs first or last after a fill), between two adjacent pgbench runs at the
+ * same W. Writes group[0 .. n_modes) (the median repetition of each mode, see
+ * rbb_cell_aggregate). Returns the reference's drift |after - before| / mean (0 without
+ * pgbench); *n_bad counts failed cells and cells with duplicates or lost rows. */
+static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group_key g,
+                            rbb_cell *group, uint64_t t0, int *n_bad) {
     const rbb_params *p = &run->p;
     size_t n_modes = p->n_modes, n_rep = p->repeats;
     rbb_cell reps[RBB_N_MODES][RBB_MAX_REPEATS];
@@ -552,20 +594,21 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_
      * and right after it (the disk and CPU of a shared machine drift within
      * minutes) */
     rbb_pgbench_result ref_before = {0}, ref_after = {0};
-    if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_before);
+    if (run->pgbench_ok) pgbench_once(run, c, g.n_workers, p->pgbench_group_s, &ref_before);
     char err[1024];
     for (size_t r = 0; r < n_rep; r++)
         for (size_t k = 0; k < n_modes; k++) {
             size_t m = (k + r) % n_modes;
             rbb_cell *cell = &reps[m][r];
-            cell->dist = p->dists[d];
-            cell->n_workers = p->workers[w];
-            cell->batch = p->batches[b];
+            cell->dist = p->dists[g.d];
+            cell->n_workers = g.n_workers;
+            cell->batch = g.batch;
+            cell->chain = g.chain;
             cell->mode = p->modes[m];
-            fprintf(stderr, "pg bench: %s W=%u batch=%u %s, repetition %zu/%zu ... ",
-                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch, dist_names[cell->dist],
-                    r + 1, n_rep);
-            if (run_cell(p, conninfo, c, cell, p->seed + d, err, sizeof err)) {
+            fprintf(stderr, "pg bench: %s W=%u batch=%u%s %s, repetition %zu/%zu ... ",
+                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
+                    cell->chain ? " chain" : "", dist_names[cell->dist], r + 1, n_rep);
+            if (run_cell(p, conninfo, c, cell, p->seed + g.d, err, sizeof err)) {
                 fprintf(stderr, "FAILED: %s\n", err);
                 continue;
             }
@@ -574,7 +617,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_
                     (unsigned long long)(cell->after.n_duplicates + cell->n_dup_executions),
                     (unsigned long long)cell->n_lost, (double)(rb_now_ns() - t0) / 1e9);
         }
-    if (run->pgbench_ok) pgbench_once(run, c, p->workers[w], p->pgbench_group_s, &ref_after);
+    if (run->pgbench_ok) pgbench_once(run, c, g.n_workers, p->pgbench_group_s, &ref_after);
     double mean = (ref_before.tps + ref_after.tps) / 2;
     double drift = ref_before.tps > 0 && ref_after.tps > 0
                        ? (ref_after.tps > ref_before.tps ? ref_after.tps - ref_before.tps
@@ -596,8 +639,24 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, size_
     }
     if (run->pgbench_ok)
         fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps (drift %.0f%%)\n",
-                p->workers[w], ref_before.tps, ref_after.tps, 100 * drift);
+                g.n_workers, ref_before.tps, ref_after.tps, 100 * drift);
     return drift;
+}
+
+/* measure_group, and once more when the reference drifted past RBB_DRIFT_MAX (flagged). */
+static void measure_group_checked(rbb_run *run, PGconn *c, const char *conninfo, group_key g,
+                                  rbb_cell *group, uint64_t t0, int *n_bad) {
+    double drift = measure_group(run, c, conninfo, g, group, t0, n_bad);
+    if (drift <= RBB_DRIFT_MAX) return;
+    /* the reference moved: flag the group and measure it once more */
+    fprintf(stderr, "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n", 100 * drift,
+            100 * RBB_DRIFT_MAX);
+    double again = measure_group(run, c, conninfo, g, group, t0, n_bad);
+    for (size_t m = 0; m < run->p.n_modes; m++) {
+        group[m].remeasured = 1;
+        group[m].first_drift = drift;
+        group[m].drift_flagged = again > RBB_DRIFT_MAX;
+    }
 }
 
 int rb_pg_cmd_bench(int argc, char **argv) {
@@ -645,7 +704,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
 
     run_pgbench_refs(&run, c, 0);
 
-    size_t n_cells = p->n_dists * p->n_workers * p->n_modes * p->n_batches;
+    size_t n_cells = p->n_dists * p->n_modes * (p->n_workers * p->n_batches + p->n_chain_workers);
     run.cells = calloc(n_cells ? n_cells : 1, sizeof *run.cells);
     if (!run.cells) {
         PQfinish(c);
@@ -653,25 +712,20 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     int n_bad = 0;
     uint64_t t0 = rb_now_ns();
-    for (size_t d = 0; d < p->n_dists; d++)
+    for (size_t d = 0; d < p->n_dists; d++) {
         for (size_t w = 0; w < p->n_workers; w++)
             for (size_t b = 0; b < p->n_batches; b++) {
-                rbb_cell *group = &run.cells[run.n_cells];
-                double drift = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
-                if (drift > RBB_DRIFT_MAX) {
-                    /* the reference moved: flag the group and measure it once more */
-                    fprintf(stderr,
-                            "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n",
-                            100 * drift, 100 * RBB_DRIFT_MAX);
-                    double again = measure_group(&run, c, conninfo, d, w, b, group, t0, &n_bad);
-                    for (size_t m = 0; m < p->n_modes; m++) {
-                        group[m].remeasured = 1;
-                        group[m].first_drift = drift;
-                        group[m].drift_flagged = again > RBB_DRIFT_MAX;
-                    }
-                }
+                group_key g = {d, p->workers[w], p->batches[b], p->chain};
+                measure_group_checked(&run, c, conninfo, g, &run.cells[run.n_cells], t0, &n_bad);
                 run.n_cells += p->n_modes;
             }
+        /* the chain group: one commit per row at batch 1 (issue 11, target 4) */
+        for (size_t w = 0; w < p->n_chain_workers; w++) {
+            group_key g = {d, p->chain_workers[w], 1, 1};
+            measure_group_checked(&run, c, conninfo, g, &run.cells[run.n_cells], t0, &n_bad);
+            run.n_cells += p->n_modes;
+        }
+    }
 
     /* the reference again after the matrix: the ratios use the mean of both */
     run_pgbench_refs(&run, c, 1);
@@ -719,17 +773,12 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         }
     }
     if (p->crash) {
-        fprintf(stderr, "pg bench: crash injection: %u workers, %u SIGKILLs + 1 stall\n",
-                p->crash_workers, p->crash_kills);
         run.has_crash = 1;
-        if (rbb_run_crash(p, conninfo, c, &run.crash, err, sizeof err)) {
-            fprintf(stderr, "pg bench: crash injection failed: %s\n", err);
-            n_bad++;
-        } else {
-            fprintf(stderr, "pg bench:   drained in %.1f s, dup %llu, lost %llu, fenced %llu\n",
-                    run.crash.drain_s, (unsigned long long)run.crash.after.n_duplicates,
-                    (unsigned long long)run.crash.n_lost, (unsigned long long)run.crash.n_fenced);
-            if (run.crash.after.n_duplicates || run.crash.n_lost) n_bad++;
+        n_bad += crash_run(p, conninfo, c, p->chain, &run.crash);
+        /* again with chain workers, as the chain group runs them (unless the first did) */
+        if (p->n_chain_workers && !p->chain) {
+            run.has_crash_chain = 1;
+            n_bad += crash_run(p, conninfo, c, 1, &run.crash_chain);
         }
     }
     if (p->n_backlogs) {

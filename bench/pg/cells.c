@@ -148,8 +148,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
                             .ring_algo = p->ring_algo,
                             .run_s = secs,
                             .max_samples = 1u << 20,
-                            .complete_each = p->complete_each,
-                            .chain = p->chain};
+                            .complete_each = p->complete_each && !cell->chain,
+                            .chain = cell->chain};
     int go[2];
     if (pipe(go)) {
         snprintf(err, err_size, "pipe: %s", strerror(errno));

@@ -53,7 +53,11 @@ typedef struct rbb_params {
     int sync_commit;        /* 1: on (server default), 0: off for every session */
     int complete_each;      /* 1: one commit per row (rb_queue_complete); 0: per batch */
     int chain;              /* 1: completion and next claim in one commit (worker --chain) */
-    int scale;              /* run the scale events */
+    /* The chain group (issue 11, target 4): every mode at batch 1 with chain completion at
+     * each of these W, every distribution, measured like a matrix group; none when 0. */
+    uint32_t chain_workers[RBB_MAX_LIST];
+    size_t n_chain_workers;
+    int scale; /* run the scale events */
     double scale_pre_s, scale_post_s;
     uint32_t scale_batch;
     int crash; /* run the crash injection */
@@ -73,6 +77,7 @@ typedef struct rbb_cell {
     rbb_mode mode;
     uint32_t n_workers, batch;
     rbb_dist dist;
+    int chain; /* completion: 1 chained with the next claim (worker --chain); 0 per p */
     uint64_t n_rows_enqueued;
     double elapsed_s;
     uint64_t n_rows, n_claims, n_empty_claims, n_short_claims, n_complete_tx, n_fenced, n_errors;
@@ -135,6 +140,7 @@ typedef struct rbb_kill {
 } rbb_kill;
 
 typedef struct rbb_crash {
+    int chain; /* the workers chain each completion with their next claim (worker --chain) */
     uint32_t n_workers, batch, handler_us, lease_ms, ttl_ms, heartbeat_ms;
     uint64_t n_rows_enqueued;
     size_t n_kills;
@@ -163,6 +169,8 @@ typedef struct rbb_soak_interval {
     double rows_per_s;     /* rows completed in the interval per second */
     uint64_t n_inbox_rows; /* rows in inbox at its end (every status) */
     uint64_t n_pending;    /* of those, pending */
+    uint64_t n_done;       /* of those, done (kept until the retention deletes them) */
+    uint64_t n_completed;  /* rows completed since the soak started (effects) */
     uint64_t n_dead_tup;   /* pg_stat_user_tables.n_dead_tup, inbox + effects */
     uint64_t inbox_bytes;  /* pg_total_relation_size('inbox') */
     uint64_t n_autovacuum; /* autovacuums of inbox so far (pg_stat_user_tables) */
@@ -184,6 +192,13 @@ typedef struct rbb_soak {
     /* the retention in effect (queue_config; set by the soak, off again after it) */
     uint64_t retention_ms;
     uint32_t retention_batch;
+    /* Is the inbox bounded: done rows at the end of the last interval against the most the
+     * retention may keep: the rows completed since the last interval end at least retention
+     * + one heartbeat interval (the most a row waits for a round) before it, plus one
+     * retention batch; 0 when the retention is off. */
+    double done_bound_rows;
+    int inbox_bounded;
+    uint32_t heartbeat_ms; /* of the soak's workers: a housekeeping round per interval */
     int failed;
 } rbb_soak;
 
@@ -203,6 +218,8 @@ typedef struct rbb_run {
     size_t n_scale;
     rbb_crash crash;
     int has_crash;
+    rbb_crash crash_chain; /* the crash run again with chain workers (when the chain group ran) */
+    int has_crash_chain;
     rbb_backlog_point *backlog; /* n_backlogs x n_modes points (owned) */
     size_t n_backlog;
     rbb_soak soak;

@@ -204,9 +204,10 @@ static void watch_poll(PGconn *c, watch *w, uint64_t now) {
         w->k->detect_ms >= 0 && (!w->n_held || (w->k->reclaim_ms >= 0 && w->k->redone_ms >= 0));
 }
 
-int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_crash *out, char *err,
-                  size_t err_size) {
+int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chain, rbb_crash *out,
+                  char *err, size_t err_size) {
     memset(out, 0, sizeof *out);
+    out->chain = chain;
     out->n_workers = p->crash_workers;
     out->batch = p->crash_batch;
     out->handler_us = p->crash_handler_us;
@@ -226,6 +227,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cras
                             .lease_ms = out->lease_ms,
                             .ttl_ms = out->ttl_ms,
                             .heartbeat_ms = out->heartbeat_ms,
+                            .chain = chain,
                             .max_samples = 0};
     enum { MAX_CH = 3 + RBB_MAX_KILLS + 1 };
     rbb_child ch[MAX_CH];

@@ -12,7 +12,9 @@
 /* 0, or -1 with err (out->failed set). */
 int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const char *algo,
                   rbb_scale *out, char *err, size_t err_size);
-int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, rbb_crash *out, char *err,
-                  size_t err_size);
+/* The crash injection with workers that chain each completion with their next claim when
+ * `chain` (worker --chain), else complete per batch. 0, or -1 with err (out->failed set). */
+int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chain, rbb_crash *out,
+                  char *err, size_t err_size);
 
 #endif

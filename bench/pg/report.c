@@ -17,6 +17,11 @@ static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : 
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+/* A cell's completion style, as the JSON names it (cells[].completion, targets[].completion). */
+static const char *completion_name(const rbb_params *p, int chain) {
+    return chain ? "chain" : p->complete_each ? "each" : "batch";
+}
+
 /* Shorthands of the JSON builders (cli/json_out.h). */
 #define F(x, d) rb_json_fixed((x), (d))
 #define G(x) rb_json_sig((x), 6) /* "%g" */
@@ -126,6 +131,7 @@ static json_t *json_params(const rbb_params *p) {
     rb_json_set(o, "pgbench_drift_max", F(RBB_DRIFT_MAX, 2));
     rb_json_set(o, "soak_s", G(p->soak_s));
     rb_json_set(o, "soak_retention_ms", U(p->soak_retention_ms));
+    rb_json_set(o, "chain_workers", json_u32s(p->chain_workers, p->n_chain_workers));
     rb_json_set(o, "completion",
                 S(p->complete_each ? "one commit per row"
                   : p->chain       ? "one commit per batch, shared with the next claim"
@@ -133,12 +139,13 @@ static json_t *json_params(const rbb_params *p) {
     return o;
 }
 
-static json_t *json_cell(const rbb_cell *c) {
+static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     json_t *o = json_object();
     rb_json_set(o, "mode", S(rbb_mode_name(c->mode)));
     rb_json_set(o, "n_workers", U(c->n_workers));
     rb_json_set(o, "batch", U(c->batch));
     rb_json_set(o, "dist", S(dist_name(c->dist)));
+    rb_json_set(o, "completion", S(completion_name(p, c->chain)));
     rb_json_set(o, "failed", B(c->failed));
     rb_json_set(o, "n_rows_enqueued", U(c->n_rows_enqueued));
     rb_json_set(o, "elapsed_s", F(c->elapsed_s, 4));
@@ -182,11 +189,12 @@ static json_t *json_cell(const rbb_cell *c) {
     return o;
 }
 
-static const rbb_cell *find_cell(const rbb_run *run, rbb_mode m, uint32_t w, uint32_t b,
-                                 rbb_dist d) {
+static const rbb_cell *find_cell(const rbb_run *run, rbb_mode m, uint32_t w, uint32_t b, rbb_dist d,
+                                 int chain) {
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
-        if (c->mode == m && c->n_workers == w && c->batch == b && c->dist == d && !c->failed)
+        if (c->mode == m && c->n_workers == w && c->batch == b && c->dist == d &&
+            c->chain == chain && !c->failed)
             return c;
     }
     return NULL;
@@ -197,6 +205,7 @@ typedef struct target_row {
     const char *name;
     uint32_t w, b;
     rbb_dist d;
+    int chain;               /* the cells' completion (the chain group's targets: 1) */
     double measured, wanted; /* ratio measured, ratio required */
 } target_row;
 
@@ -216,47 +225,71 @@ static const struct {
       "ordered b1 rows/s / pgbench TPS"}},
 };
 
+/* The chain group's target (issue 11, target 4): chained batch-1 rows/s against pgbench. */
+static const char *const vs_pgbench_chain[RBB_N_MODES] = {"competing chain b1 rows/s / pgbench TPS",
+                                                          "affinity chain b1 rows/s / pgbench TPS",
+                                                          "ordered chain b1 rows/s / pgbench TPS"};
+#define CHAIN_WANTED 0.8
+
 static size_t targets(const rbb_run *run, target_row *out, size_t max) {
     size_t n = 0;
     const rbb_params *p = &run->p;
-    for (size_t d = 0; d < p->n_dists; d++)
+    const int ch = p->chain; /* the matrix cells' completion */
+    for (size_t d = 0; d < p->n_dists; d++) {
+        for (size_t w = 0; w < p->n_chain_workers; w++)
+            for (int m = 0; m < RBB_N_MODES; m++) {
+                const rbb_cell *c =
+                    find_cell(run, (rbb_mode)m, p->chain_workers[w], 1, p->dists[d], 1);
+                if (c && c->pgbench_tps > 0 && n < max)
+                    out[n++] = (target_row){vs_pgbench_chain[m],
+                                            c->n_workers,
+                                            1,
+                                            c->dist,
+                                            1,
+                                            ratio(c->rows_per_s, c->pgbench_tps),
+                                            CHAIN_WANTED};
+            }
         for (size_t w = 0; w < p->n_workers; w++)
             for (size_t b = 0; b < p->n_batches; b++) {
                 uint32_t W = p->workers[w], B = p->batches[b];
                 rbb_dist D = p->dists[d];
-                const rbb_cell *comp = find_cell(run, RBB_MODE_COMPETING, W, B, D);
-                const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D);
+                const rbb_cell *comp = find_cell(run, RBB_MODE_COMPETING, W, B, D, ch);
+                const rbb_cell *aff = find_cell(run, RBB_MODE_AFFINITY, W, B, D, ch);
                 /* issue 11, target 1: affinity at least as fast as competing, every cell */
                 if (comp && aff && n < max)
                     out[n++] = (target_row){"affinity / competing rows/s",
                                             W,
                                             B,
                                             D,
+                                            ch,
                                             ratio(aff->rows_per_s, comp->rows_per_s),
                                             1.0};
                 /* issue 11, target 2: ordered >= 0.8 x competing at batch 32 under Zipf */
-                const rbb_cell *ord = find_cell(run, RBB_MODE_ORDERED, W, B, D);
+                const rbb_cell *ord = find_cell(run, RBB_MODE_ORDERED, W, B, D, ch);
                 if (comp && ord && B == 32 && D == RBB_DIST_ZIPF && n < max)
                     out[n++] = (target_row){"ordered / competing rows/s",
                                             W,
                                             B,
                                             D,
+                                            ch,
                                             ratio(ord->rows_per_s, comp->rows_per_s),
                                             0.8};
                 for (size_t t = 0; t < sizeof vs_pgbench / sizeof vs_pgbench[0]; t++) {
                     if (B != vs_pgbench[t].batch) continue;
                     for (int m = 0; m < RBB_N_MODES; m++) {
-                        const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D);
+                        const rbb_cell *c = find_cell(run, (rbb_mode)m, W, B, D, ch);
                         if (c && c->pgbench_tps > 0 && n < max)
                             out[n++] = (target_row){vs_pgbench[t].name[m],
                                                     W,
                                                     B,
                                                     D,
+                                                    ch,
                                                     ratio(c->rows_per_s, c->pgbench_tps),
                                                     vs_pgbench[t].wanted};
                     }
                 }
             }
+    }
     return n;
 }
 
@@ -293,6 +326,7 @@ static json_t *json_scale(const rbb_scale *s) {
 static json_t *json_crash(const rbb_crash *c) {
     json_t *o = json_object(), *kills = json_array();
     rb_json_set(o, "failed", B(c->failed));
+    rb_json_set(o, "chain", B(c->chain));
     rb_json_set(o, "n_workers", U(c->n_workers));
     rb_json_set(o, "batch", U(c->batch));
     rb_json_set(o, "handler_us", U(c->handler_us));
@@ -397,6 +431,10 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(o, "wanted_last_vs_first", json_real(0.9));
     rb_json_set(o, "retention_ms", U(s->retention_ms));
     rb_json_set(o, "retention_batch", U(s->retention_batch));
+    rb_json_set(o, "heartbeat_ms", U(s->heartbeat_ms));
+    rb_json_set(o, "done_bound_rows", F(s->done_bound_rows, 0));
+    rb_json_set(o, "inbox_bounded",
+                s->retention_ms ? B(s->inbox_bounded) : json_null()); /* null: retention off */
     rb_json_set(o, "autovacuum", S(s->autovacuum));
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
@@ -405,6 +443,8 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "rows_per_s", F(v->rows_per_s, 1));
         rb_json_set(x, "n_inbox_rows", U(v->n_inbox_rows));
         rb_json_set(x, "n_pending", U(v->n_pending));
+        rb_json_set(x, "n_done", U(v->n_done));
+        rb_json_set(x, "n_completed", U(v->n_completed));
         rb_json_set(x, "n_dead_tup", U(v->n_dead_tup));
         rb_json_set(x, "inbox_bytes", U(v->inbox_bytes));
         rb_json_set(x, "n_autovacuum", U(v->n_autovacuum));
@@ -449,6 +489,7 @@ static json_t *json_targets(const rbb_run *run) {
         rb_json_set(x, "n_workers", U(t[i].w));
         rb_json_set(x, "batch", U(t[i].b));
         rb_json_set(x, "dist", S(dist_name(t[i].d)));
+        rb_json_set(x, "completion", S(completion_name(&run->p, t[i].chain)));
         rb_json_set(x, "measured", F(t[i].measured, 3));
         rb_json_set(x, "wanted", F(t[i].wanted, 2));
         rb_json_set(x, "met", B(t[i].measured >= t[i].wanted));
@@ -466,7 +507,7 @@ json_t *rbb_report_json(const rbb_run *run) {
     rb_json_set(o, "parameters", json_params(&run->p));
     rb_json_set(o, "pgbench", json_pgbench(run));
     for (size_t i = 0; i < run->n_cells; i++)
-        rb_json_push(cells, json_cell(&run->cells[i]));
+        rb_json_push(cells, json_cell(&run->p, &run->cells[i]));
     rb_json_set(o, "cells", cells);
     rb_json_set(o, "targets", json_targets(run));
     for (size_t i = 0; i < run->n_scale; i++)
@@ -478,6 +519,8 @@ json_t *rbb_report_json(const rbb_run *run) {
     rb_json_set(o, "backlog_sweep", run->p.n_backlogs ? json_backlog(run) : json_null());
     rb_json_set(o, "soak", run->has_soak ? json_soak(&run->soak) : json_null());
     rb_json_set(o, "crash", run->has_crash ? json_crash(&run->crash) : json_null());
+    rb_json_set(o, "crash_chain",
+                run->has_crash_chain ? json_crash(&run->crash_chain) : json_null());
     return o;
 }
 
@@ -539,20 +582,27 @@ static void md_soak(FILE *f, const rbb_soak *s) {
                 (unsigned long long)s->retention_ms, s->retention_batch);
     else
         fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
-    fprintf(f,
-            "| until s | rows/s | inbox rows | pending | dead tuples | inbox MB | autovacuums |\n"
-            "|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(f, "| until s | rows/s | inbox rows | pending | done | dead tuples | inbox MB | "
+               "autovacuums |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++)
-        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
                 s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
-                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_dead_tup,
-                (double)s->iv[i].inbox_bytes / 1048576.0,
+                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_done,
+                (unsigned long long)s->iv[i].n_dead_tup, (double)s->iv[i].inbox_bytes / 1048576.0,
                 (unsigned long long)s->iv[i].n_autovacuum);
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",
             s->last_vs_first, (unsigned long long)s->n_rows, (unsigned long long)s->n_lost,
             (unsigned long long)s->n_duplicates, s->autovacuum);
+    if (s->retention_ms && s->n_intervals)
+        fprintf(f,
+                "\nInbox bounded: **%s**: %llu done rows at the end against at most %.0f, the "
+                "rows completed since the latest interval end at least the retention + one "
+                "heartbeat interval (%llu ms) before the last, plus one retention batch.\n",
+                s->inbox_bounded ? "yes" : "no",
+                (unsigned long long)s->iv[s->n_intervals - 1].n_done, s->done_bound_rows,
+                (unsigned long long)(s->retention_ms + s->heartbeat_ms));
 }
 
 /* The target table: rendered by bench/report.py --pg-targets from the JSON document just
@@ -571,6 +621,30 @@ static void md_targets(FILE *f, const char *json_path) {
                 "targets are in the JSON document.\n",
                 json_path ? json_path : "pgbench.json");
     free(table);
+}
+
+/* The crash injection section (chain: the workers chained completions with their claims). */
+static void md_crash(FILE *f, const rbb_crash *c) {
+    fprintf(f,
+            "\n## Crash injection%s: %u workers, batch %u, SIGKILL mid-batch (TTL %u ms, "
+            "heartbeat %u ms, lease %u ms)\n\n",
+            c->chain ? " with chain workers (each completion commits with the next claim)" : "",
+            c->n_workers, c->batch, c->ttl_ms, c->heartbeat_ms, c->lease_ms);
+    if (c->failed) fprintf(f, "**failed** (see stderr of the run)\n\n");
+    fprintf(f, "| kill | at s | rows held | orphaned | detect ms (TTL) | reclaim ms (lease) "
+               "| redone ms |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < c->n_kills; i++)
+        fprintf(f, "| %zu | %.2f | %llu | %llu | %.0f | %.0f | %.0f |\n", i + 1, c->kills[i].at_s,
+                (unsigned long long)c->kills[i].n_rows_held,
+                (unsigned long long)c->kills[i].n_rows_orphaned, c->kills[i].detect_ms,
+                c->kills[i].reclaim_ms, c->kills[i].redone_ms);
+    fprintf(f,
+            "\n%llu rows drained in %.1f s; rows lost **%llu**, effects duplicated **%llu**; "
+            "one worker paused %.0f ms holding %llu rows, then resumed: stale completions "
+            "fenced **%llu**.\n",
+            (unsigned long long)c->n_rows_enqueued, c->drain_s, (unsigned long long)c->n_lost,
+            (unsigned long long)c->after.n_duplicates, c->stall_ms,
+            (unsigned long long)c->n_stall_held, (unsigned long long)c->n_fenced);
 }
 
 void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
@@ -607,33 +681,44 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             "measured right before and after the group of modes (mean; column ref TPS; "
             "drift: |after - before| / mean, **flagged** above %.0f%%, and the group is then "
             "measured once more: `again`). "
-            "`*`: the backlog ran dry for some worker (rows/s is a floor).\n\n",
+            "`*`: the backlog ran dry for some worker (rows/s is a floor). completion: one commit "
+            "per claimed batch (`batch`), per row (`each`), or the batch's completion and the "
+            "next claim in one commit (`chain`, `pg worker --chain`: the chain group at batch "
+            "1, one commit per row; its claim latency is inside the completion's commit, so "
+            "`-`).\n\n",
             p->repeats, 100 * RBB_DRIFT_MAX);
     fprintf(f,
-            "| dist | W | batch | mode | rows/s | min-max | ref TPS | drift | x pgbench | tx/s | "
+            "| dist | W | batch | completion | mode | rows/s | min-max | ref TPS | drift | x "
+            "pgbench | tx/s | "
             "tx x pgbench | claim p50 µs | claim p99 µs | WAL B/row | buffers/row | empty claims | "
-            "dead tuples | dup | lost | top wait events |\n|---|---:|---:|---|---:|---:|---:|"
+            "dead tuples | dup | lost | top wait events |\n|---|---:|---:|---|---|---:|---:|---:|"
             "---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
         if (c->failed) {
-            fprintf(f, "| %s | %u | %u | %s | failed ||||||||||||||||\n", dist_name(c->dist),
-                    c->n_workers, c->batch, rbb_mode_name(c->mode));
+            fprintf(f, "| %s | %u | %u | %s | %s | failed ||||||||||||||||\n", dist_name(c->dist),
+                    c->n_workers, c->batch, completion_name(p, c->chain), rbb_mode_name(c->mode));
             continue;
         }
-        fprintf(f,
-                "| %s | %u | %u | %s | %.0f%s | %.0f-%.0f | %.0f | %s%.0f%%%s%s | %.2f | %.0f | "
-                "%.2f | %.0f | %.0f | %.0f | %.1f | %llu | %llu | %llu | %llu | ",
-                dist_name(c->dist), c->n_workers, c->batch, rbb_mode_name(c->mode), c->rows_per_s,
-                c->backlog_exhausted ? "*" : "", c->rows_per_s_min, c->rows_per_s_max,
-                c->pgbench_tps, c->drift_flagged ? "**" : "", 100 * c->pgbench_drift,
-                c->drift_flagged ? " flagged**" : "", c->remeasured ? " again" : "",
-                ratio(c->rows_per_s, c->pgbench_tps), c->tx_per_s,
-                ratio(c->tx_per_s, c->pgbench_tps), c->claim_p50_us, c->claim_p99_us,
-                c->wal_bytes_per_row, c->buffers_per_row, (unsigned long long)c->n_empty_claims,
-                (unsigned long long)c->after.n_dead_tup,
-                (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
-                (unsigned long long)c->n_lost);
+        /* a chained claim commits inside the completion: its claim time is not measured */
+        char p50[32] = "-", p99[32] = "-";
+        if (!c->chain) {
+            snprintf(p50, sizeof p50, "%.0f", c->claim_p50_us);
+            snprintf(p99, sizeof p99, "%.0f", c->claim_p99_us);
+        }
+        fprintf(
+            f,
+            "| %s | %u | %u | %s | %s | %.0f%s | %.0f-%.0f | %.0f | %s%.0f%%%s%s | %.2f | %.0f | "
+            "%.2f | %s | %s | %.0f | %.1f | %llu | %llu | %llu | %llu | ",
+            dist_name(c->dist), c->n_workers, c->batch, completion_name(p, c->chain),
+            rbb_mode_name(c->mode), c->rows_per_s, c->backlog_exhausted ? "*" : "",
+            c->rows_per_s_min, c->rows_per_s_max, c->pgbench_tps, c->drift_flagged ? "**" : "",
+            100 * c->pgbench_drift, c->drift_flagged ? " flagged**" : "",
+            c->remeasured ? " again" : "", ratio(c->rows_per_s, c->pgbench_tps), c->tx_per_s,
+            ratio(c->tx_per_s, c->pgbench_tps), p50, p99, c->wal_bytes_per_row, c->buffers_per_row,
+            (unsigned long long)c->n_empty_claims, (unsigned long long)c->after.n_dead_tup,
+            (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
+            (unsigned long long)c->n_lost);
         md_top_waits(f, &c->waits);
         fprintf(f, " |\n");
     }
@@ -671,28 +756,8 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     }
     if (run->n_backlog) md_backlog(f, run);
     if (run->has_soak) md_soak(f, &run->soak);
-    if (run->has_crash) {
-        const rbb_crash *c = &run->crash;
-        fprintf(f,
-                "\n## Crash injection: %u workers, batch %u, SIGKILL mid-batch (TTL %u ms, "
-                "heartbeat %u ms, lease %u ms)\n\n",
-                c->n_workers, c->batch, c->ttl_ms, c->heartbeat_ms, c->lease_ms);
-        if (c->failed) fprintf(f, "**failed** (see stderr of the run)\n\n");
-        fprintf(f, "| kill | at s | rows held | orphaned | detect ms (TTL) | reclaim ms (lease) "
-                   "| redone ms |\n|---:|---:|---:|---:|---:|---:|---:|\n");
-        for (size_t i = 0; i < c->n_kills; i++)
-            fprintf(f, "| %zu | %.2f | %llu | %llu | %.0f | %.0f | %.0f |\n", i + 1,
-                    c->kills[i].at_s, (unsigned long long)c->kills[i].n_rows_held,
-                    (unsigned long long)c->kills[i].n_rows_orphaned, c->kills[i].detect_ms,
-                    c->kills[i].reclaim_ms, c->kills[i].redone_ms);
-        fprintf(f,
-                "\n%llu rows drained in %.1f s; rows lost **%llu**, effects duplicated **%llu**; "
-                "one worker paused %.0f ms holding %llu rows, then resumed: stale completions "
-                "fenced **%llu**.\n",
-                (unsigned long long)c->n_rows_enqueued, c->drain_s, (unsigned long long)c->n_lost,
-                (unsigned long long)c->after.n_duplicates, c->stall_ms,
-                (unsigned long long)c->n_stall_held, (unsigned long long)c->n_fenced);
-    }
+    if (run->has_crash) md_crash(f, &run->crash);
+    if (run->has_crash_chain) md_crash(f, &run->crash_chain);
 }
 
 void rbb_report_timeline_csv(FILE *f, const rbb_run *run) {

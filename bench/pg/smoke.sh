@@ -1,9 +1,10 @@
 # smoke.sh [PROFILE] — ctest pg_bench_smoke / pg_bench_quick (label pg): `ringbench pg
 # bench --PROFILE` (smoke by default, or quick) against the
 # pg_server fixture's server (queue/tests/lib.sh: RINGBENCH_PG_CONNINFO, else the embedded
-# cluster, else SKIP). Correctness only, never speed: every cell, the crash run and the exit
-# status must show duplicates == 0 and lost == 0. Own databases, so it runs beside the
-# scenario tests.
+# cluster, else SKIP). Correctness only, never speed: every cell, the crash runs and the exit
+# status must show duplicates == 0 and lost == 0; the chain group (batch 1, worker --chain)
+# must be there with its target row, and the crash run with chain workers too. Own
+# databases, so it runs beside the scenario tests.
 # shellcheck source=../../queue/tests/lib.sh
 source "$RB_PG_LIB"
 profile=${1:-smoke}
@@ -19,7 +20,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 bad = 0
 for c in d["cells"]:
-    case = "%s W=%d batch=%d %s" % (c["mode"], c["n_workers"], c["batch"], c["dist"])
+    case = "%s W=%d batch=%d %s %s" % (c["mode"], c["n_workers"], c["batch"], c["dist"],
+                                        c["completion"])
     dup = c["after"]["n_duplicates"] + c["n_dup_executions"]
     for what, got in (("failed", c["failed"]), ("duplicates", dup), ("lost", c["n_lost"]),
                       ("completed without effect", c["after"]["n_completed_no_effect"])):
@@ -27,19 +29,28 @@ for c in d["cells"]:
             print("FAIL %s: %s: got %s, expected 0/false" % (case, what, got)); bad += 1
     if c["n_rows"] == 0:
         print("FAIL %s: rows completed: got 0, expected > 0" % case); bad += 1
-k = d["crash"]
-if k is None or k["failed"]:
-    print("FAIL crash run: failed"); bad += 1
-else:
+chain = [c for c in d["cells"] if c["completion"] == "chain" and c["batch"] == 1]
+if len(chain) != 3 * len(d["parameters"]["dists"]):
+    print("FAIL chain group: got %d cells, expected 3 modes x W 1 x %d dists"
+          % (len(chain), len(d["parameters"]["dists"]))); bad += 1
+if not [t for t in d["targets"] if t["target"].endswith("chain b1 rows/s / pgbench TPS")
+        and t["completion"] == "chain" and t["wanted"] == 0.8]:
+    print("FAIL chain group: no 'MODE chain b1 rows/s / pgbench TPS' target row"); bad += 1
+for name, chained in (("crash", False), ("crash_chain", True)):
+    k = d[name]
+    if k is None or k["failed"] or k["chain"] != chained:
+        print("FAIL %s run: failed or missing (chain %s)" % (name, chained)); bad += 1
+        continue
     for what, got in (("duplicates", k["after"]["n_duplicates"]), ("lost", k["n_lost"])):
         if got:
-            print("FAIL crash run: %s: got %d, expected 0" % (what, got)); bad += 1
+            print("FAIL %s run: %s: got %d, expected 0" % (name, what, got)); bad += 1
     if k["after"]["n_completed"] != k["n_rows_enqueued"]:
-        print("FAIL crash run: rows done: got %d, expected %d" % (k["after"]["n_completed"], k["n_rows_enqueued"])); bad += 1
+        print("FAIL %s run: rows done: got %d, expected %d"
+              % (name, k["after"]["n_completed"], k["n_rows_enqueued"])); bad += 1
 sys.exit(1 if bad else 0)
 PY
 [[ $rc == 0 ]] || { tail -5 "$TMP/bench.err" >&2; fail "ringbench pg bench --$profile: exit $rc, expected 0"; }
 # the JSON it wrote validates against results/schema/pgbench.schema.json (issue 14 §6)
 mkdir -p "$TMP/stdout" && cp "$TMP/bench.json" "$TMP/stdout/pgbench.json"
 check_schema "the pgbench JSON" "$out" "$TMP/stdout"
-echo "PASS [$TEST]: $(grep -c '"mode"' "$TMP/bench.json") cells, crash run: 0 duplicates, 0 lost"
+echo "PASS [$TEST]: $(grep -c '"mode"' "$TMP/bench.json") cells, crash runs (batch, chain): 0 duplicates, 0 lost"

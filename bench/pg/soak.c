@@ -14,6 +14,7 @@
 
 #define SOAK_WORKERS 4
 #define SOAK_BATCH 8
+#define SOAK_HEARTBEAT_MS 1000 /* the library default, named: the retention bound uses it */
 #define SOAK_BACKLOG 20000
 
 static int u64_of(PGconn *c, uint64_t *out, char *err, size_t err_size, const char *sql) {
@@ -34,6 +35,9 @@ static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) 
     if (!rc)
         rc = u64_of(c, &iv->n_pending, err, err_size,
                     "SELECT count(*) FROM inbox WHERE status = 'pending'");
+    if (!rc)
+        rc = u64_of(c, &iv->n_done, err, err_size,
+                    "SELECT count(*) FROM inbox WHERE status = 'done'");
     if (!rc)
         rc = u64_of(c, &iv->n_dead_tup, err, err_size,
                     "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
@@ -71,6 +75,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
     s->n_workers = SOAK_WORKERS;
     s->batch = SOAK_BATCH;
     s->backlog = SOAK_BACKLOG;
+    s->heartbeat_ms = SOAK_HEARTBEAT_MS;
     rbb_keys keys;
     if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
         return snprintf(err, err_size, "out of memory"), s->failed = 1, -1;
@@ -86,6 +91,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
                             .batch = s->batch,
                             .ring_algo = p->ring_algo,
                             .run_s = s->secs,
+                            .heartbeat_ms = SOAK_HEARTBEAT_MS,
                             .max_samples = 0};
     rbb_child ch[SOAK_WORKERS];
     memset(ch, 0, sizeof ch);
@@ -112,6 +118,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
             rc = rows_done(c, &done, err, err_size);
             if (!rc) rc = sample(c, iv, err, err_size);
             iv->t_end_s = t;
+            iv->n_completed = done;
             iv->rows_per_s = t > t_prev ? (double)(done - done_prev) / (t - t_prev) : 0;
             fprintf(stderr,
                     "pg bench:   soak %.0f s: %.0f rows/s, inbox %llu rows (%llu pending), %llu "
@@ -150,5 +157,14 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
     s->n_duplicates = after.n_duplicates;
     if (s->n_intervals >= 2 && s->iv[0].rows_per_s > 0)
         s->last_vs_first = s->iv[s->n_intervals - 1].rows_per_s / s->iv[0].rows_per_s;
+    if (s->n_intervals && s->retention_ms) {
+        const rbb_soak_interval *last = &s->iv[s->n_intervals - 1];
+        double window_s = (double)(s->retention_ms + s->heartbeat_ms) / 1e3;
+        uint64_t since = 0; /* completed by the latest interval end >= window_s before */
+        for (size_t i = 0; i + 1 < s->n_intervals; i++)
+            if (s->iv[i].t_end_s <= last->t_end_s - window_s) since = s->iv[i].n_completed;
+        s->done_bound_rows = (double)(last->n_completed - since + s->retention_batch);
+        s->inbox_bounded = (double)last->n_done <= s->done_bound_rows;
+    }
     return 0;
 }

@@ -60,11 +60,11 @@ psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "$lock_sql" -c "SELECT pg_sleep(4)" >/dev
 LOCKER=$!
 PIDS+=("$LOCKER")
 wait_for 10 "$held"
-expect_eq "a round while another session holds the lock (won, deleted)" "$(q "$PURGE")" "f|0"
+expect_eq "a round while another session holds the lock (won, deleted)" "$(q "$PURGE")" "f|0|40"
 wait "$LOCKER" 2>/dev/null || true
 wait_for 10 "SELECT NOT ($held)"
 # A round is bounded by retention_batch and deletes the oldest first.
-expect_eq "one round (won, deleted)" "$(q "$PURGE")" "t|40"
+expect_eq "one statement (won, deleted, batch)" "$(q "$PURGE")" "t|40|40"
 expect_eq "the 40 deleted are the oldest eligible" "$(q "SELECT count(*) FROM inbox WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(2, 41) i)")" 0
 # The workers' housekeeping rounds delete the rest (79 = 119 old rows with an effect - 40).
 "$RB" pg worker "${W[@]}" --idle-ms 1500 >"$TMP/hk.out" 2>"$TMP/hk.err" || fail "housekeeping worker failed"
@@ -88,5 +88,21 @@ expect_eq "deleted keys back in the inbox" "$(q "SELECT count(*) FROM inbox WHER
 # Retention off: a round deletes nothing, however old the done rows.
 "$RB" pg migrate --retention-ms off | grep -q "retention: off" || fail "--retention-ms off"
 q "UPDATE inbox SET completed_at = now() - interval '1 day' WHERE status = 'done'" >/dev/null
-expect_eq "a round with the retention off (won, deleted)" "$(q "$PURGE")" "t|0"
+expect_eq "a round with the retention off (won, deleted)" "$(q "$PURGE")" "t|0|40"
+
+# Bounded at any completion rate: one housekeeping round deletes every done row past the
+# retention, not one retention_batch of them (the published soak piled up done rows at
+# ~4k completions/s). 1,000 done rows (drained while the claimed rows above stay leased,
+# so until idle) made 2 minutes old, batch 40: the one round a worker runs
+# at registration (heartbeat 10 s: no second round before it exits idle) leaves none past the
+# retention, in 1000 / 40 + 1 statements.
+seq 1 1000 | awk '{printf "b:%d\tbound:%d\n", $1 % 31, $1}' >"$TMP/bound"
+"$RB" pg enqueue "$TMP/bound" >/dev/null
+"$RB" pg worker "${W[@]}" --idle-ms 1000 >"$TMP/bdrain.out" 2>"$TMP/bdrain.err" || fail "drain failed"
+q "UPDATE inbox SET completed_at = now() - interval '2 minutes' WHERE status = 'done'" >/dev/null
+"$RB" pg migrate --retention-ms 1000 --retention-batch 40 >/dev/null
+old_done="SELECT count(*) FROM inbox WHERE status = 'done' AND completed_at < now() - interval '1 s' AND idempotency_key LIKE 'bound:%'"
+expect_eq "old done rows before the round" "$(q "$old_done")" 1000
+"$RB" pg worker --mode competing --heartbeat-ms 10000 --ttl-ms 30000 --idle-ms 1 >"$TMP/one.out" 2>"$TMP/one.err" || fail "one-round worker failed: $(cat "$TMP/one.err")"
+expect_eq "old done rows after one round" "$(q "$old_done")" 0
 echo "PASS [$TEST]"
