@@ -613,13 +613,15 @@ void rb_cli_warn_id_collisions(const char *cmd, const rb_ring *ring) {
         if (owned[a] && owned[b]) continue;
         size_t la, lb;
         const char *ia = rb_ring_member_id(ring, a, &la), *ib = rb_ring_member_id(ring, b, &lb);
-        int ca = (int)rb_utf8_cut(ia, la, 60), cb = (int)rb_utf8_cut(ib, lb, 60);
+        /* ids escaped for a reader (rb_text_field) and cut on a character boundary */
+        fprintf(stderr, "ringbench %s: warning: members %u ('", cmd, a + 1);
+        rb_text_field(stderr, ia, rb_utf8_cut(ia, la, 60), 0);
+        fprintf(stderr, "') and %u ('", b + 1);
+        rb_text_field(stderr, ib, rb_utf8_cut(ib, lb, 60), 0);
         fprintf(stderr,
-                "ringbench %s: warning: members %u ('%.*s') and %u ('%.*s') hash alike under %s "
-                "(%llu), so their ring points coincide and member %u owns no bucket; use "
-                "--hash xxh3 or rename one\n",
-                cmd, a + 1, ca, ia, b + 1, cb, ib, cfg->ring_hash->name,
-                (unsigned long long)hs[k].h, owned[a] ? b + 1 : a + 1);
+                "') hash alike under %s (%llu), so their ring points coincide and member %u "
+                "owns no bucket; use --hash xxh3 or rename one\n",
+                cfg->ring_hash->name, (unsigned long long)hs[k].h, owned[a] ? b + 1 : a + 1);
     }
     free(owned);
     free(hs);

@@ -274,6 +274,22 @@ check "table rows" "$(wc -l <"$tmp/out" | tr -d ' ')" "16"
 check "table owners are members" "$(cut -f2 "$tmp/out" | sort -u | tr '\n' ' ')" "w1 w2 w3 "
 check "table buckets 0..15" "$(cut -f1 "$tmp/out" | tr '\n' ' ')" "0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 "
 
+# --- ids that hash alike under a 32-bit ring hash (mlpfs, m4vja: fnv1a32 3706980687) ---
+# Under FNV every vnode label of the two collides, so a vnode ring gives one of them nothing:
+# one warning line names both (exit 0, the table still printed); rendezvous keys such ids
+# apart (no warning, both own buckets); under xxh3 they do not collide.
+run table --algo binary --members x,mlpfs,m4vja --hash fnv1a32 --format csv
+check "colliding ids, binary: exit" "$rc" "0"
+check "colliding ids, binary: one warning line" "$(wc -l <"$tmp/err" | tr -d ' ')" "1"
+check "colliding ids, binary: the warning names both" \
+    "$(grep -c "warning: members 2 ('mlpfs') and 3 ('m4vja') hash alike under fnv1a32" "$tmp/err")" "1"
+check "colliding ids, binary: one of them owns nothing" "$(tail -n +2 "$tmp/out" | cut -d, -f2 | sort -u | wc -l | tr -d ' ')" "2"
+expect_ok "colliding ids, rendezvous: no warning" table --algo rendezvous --members x,mlpfs,m4vja --hash fnv1a32 --format csv
+check "colliding ids, rendezvous: all three own buckets" "$(tail -n +2 "$tmp/out" | cut -d, -f2 | sort -u | wc -l | tr -d ' ')" "3"
+expect_ok "colliding ids, xxh3: no warning" table --algo binary --members x,mlpfs,m4vja --hash xxh3 --format csv
+run owner --algo multiprobe --members mlpfs,m4vja --hash fnv1a32 k1
+check "colliding ids, multiprobe owner: exit and warning" "$rc $(grep -c 'owns no bucket' "$tmp/err")" "0 1"
+
 # --- runtime failures: exit 1 ---
 # A full stdout: exit 1 and one line on stderr, for the text writer and for every JSON
 # writer that needs no server (cli/json_out.h: the verify documents, the rb_out rows).
