@@ -49,6 +49,22 @@ if [ -x "$BUILD/bench/ringbench-bench" ]; then
             fail "bench: $args: got exit $rc ($(tail -n 1 "$tmp/err" | head -c 300)), expected exit 2"
         fi
     done
+    # --param: a malformed one is a usage error; one an algorithm refuses stops its cases with
+    # an error, which is a failure (exit 1, the case named), not a quiet "n/a" (fresh user)
+    for args in "--param x" "--param =1"; do
+        # shellcheck disable=SC2086
+        "$SCRIPTS/bench" --build "$BUILD" --smoke --out "$tmp/bench" $args >/dev/null 2>"$tmp/err"
+        rc=$?
+        if [ "$rc" -eq 2 ]; then pass; else fail "bench: $args: got exit $rc, expected 2"; fi
+    done
+    "$SCRIPTS/bench" --build "$BUILD" --smoke --out "$tmp/bench" --param capacity=8 \
+        --filter '^position/latency/(anchor|modn)/xxh3/N:16' >/dev/null 2>"$tmp/err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && grep -q 'cases stopped with an error (first: position/latency/anchor/xxh3/N:16' "$tmp/err"; then
+        pass
+    else
+        fail "bench --param capacity=8: got exit $rc ($(tail -n 1 "$tmp/err" | head -c 300)), expected 1 naming the anchor case"
+    fi
     # the benchmark binary itself: a full stdout is a failure (exit 1), not 0
     "$BUILD/bench/ringbench-bench" --smoke --n-keys=256 --benchmark_filter='^hash/latency/xxh3' \
         >/dev/full 2>/dev/null
