@@ -198,17 +198,17 @@ static int derive_step(const char *cmd, size_t step, const char *spec, rb_member
     rb_member_list next;
     char err[256];
     size_t len = strlen(spec), cut = rb_utf8_cut(spec, len, 60); /* messages quote 60 bytes */
-    const char *more = cut < len ? "..." : "";
+    char where[128]; /* what every message of this step starts with */
+    snprintf(where, sizeof where, "step %zu of --derive ('%.*s%s')", step, (int)cut, spec,
+             cut < len ? "..." : "");
     if (rb_member_list_parse(spec, &next, err, sizeof err))
-        return rb_cli_usage_error(cmd, "step %zu of --derive ('%.*s%s'): %s", step, (int)cut, spec,
-                                  more, err);
+        return rb_cli_usage_error(cmd, "%s: %s", where, err);
     rb_ring *derived = NULL;
     int rc = rb_ring_derive(*ring, next.members, next.n, &derived);
     if (rc) {
         rb_member_list_free(&next);
         if (rc == RB_ENOMEM) return rb_cli_fail(cmd, "%s", rb_error_detail());
-        return rb_cli_usage_error(cmd, "step %zu of --derive ('%.*s%s'): %s", step, (int)cut, spec,
-                                  more, rb_error_detail());
+        return rb_cli_usage_error(cmd, "%s: %s", where, rb_error_detail());
     }
     rb_ring_destroy(*ring);
     rb_member_list_free(members);

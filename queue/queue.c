@@ -1603,6 +1603,23 @@ static PGresult *chain_result(rb_queue *q, ExecStatusType want) {
     return NULL;
 }
 
+/* chain_result for a statement whose result is not needed (BEGIN, PREPARE, COMMIT): 1 when
+ * it succeeded, else 0 with RB_EDB set. */
+static int chain_ok(rb_queue *q) {
+    PGresult *r = chain_result(q, PGRES_COMMAND_OK);
+    PQclear(r);
+    return r != NULL;
+}
+
+/* The claim's PREPARE, when it was sent (sent != 0): 1 when it succeeded (the session now
+ * holds the statement) or was not sent, else 0 with RB_EDB set. */
+static int chain_prepared(rb_queue *q, const claim_call *c, int sent) {
+    if (!sent) return 1;
+    if (!chain_ok(q)) return 0;
+    q->prepared_on[c->stmt] = q->conn_serial;
+    return 1;
+}
+
 /* Read every result up to the pipeline's sync and leave pipeline mode; a session that cannot
  * leave it (results still owed) is closed, so that the next statement reconnects. */
 static void chain_drain(rb_queue *q) {
@@ -1627,23 +1644,19 @@ static int chain_once(rb_queue *q, const rb_queue_row *rows, size_t n, const cha
     int sent[N_CHAIN];
     if (!PQenterPipelineMode(q->conn)) return rb_set_error(RB_EDB, "%s", PQerrorMessage(q->conn));
     int rc = chain_send(q, params, c, sent);
-    PGresult *begin = rc ? NULL : chain_result(q, PGRES_COMMAND_OK);
-    PGresult *completed = begin ? chain_result(q, PGRES_TUPLES_OK) : NULL;
-    PGresult *prepared = completed && sent[CHAIN_PREPARE] ? chain_result(q, PGRES_COMMAND_OK)
-                         : completed                      ? begin
-                                                          : NULL;
-    if (prepared && sent[CHAIN_PREPARE]) q->prepared_on[c->stmt] = q->conn_serial;
-    PGresult *claimed = prepared ? chain_result(q, PGRES_TUPLES_OK) : NULL;
-    PGresult *committed = claimed ? chain_result(q, PGRES_COMMAND_OK) : NULL;
+    PGresult *completed = NULL, *claimed = NULL;
+    /* in the order sent: BEGIN, the completion, [PREPARE], the claim, COMMIT */
+    int committed = !rc && chain_ok(q) && (completed = chain_result(q, PGRES_TUPLES_OK)) &&
+                    chain_prepared(q, c, sent[CHAIN_PREPARE]) &&
+                    (claimed = chain_result(q, PGRES_TUPLES_OK)) && chain_ok(q);
     chain_drain(q);
     if (committed) {
         *n_done = complete_read(completed, rows, n, done);
-        rc = claim_read(q, c, claimed, next);
-        claimed = NULL; /* next holds it, or claim_read cleared it */
+        rc = claim_read(q, c, claimed, next); /* next takes `claimed`, or it is cleared */
+        claimed = NULL;
     } else if (!rc)
         rc = RB_EDB;
-    if (prepared != begin) PQclear(prepared);
-    PQclear(begin), PQclear(completed), PQclear(claimed), PQclear(committed);
+    PQclear(completed), PQclear(claimed);
     return rc;
 }
 
@@ -1654,11 +1667,12 @@ int rb_queue_complete_and_claim(rb_queue *q, const rb_queue_row *rows, size_t n,
     if (chained) *chained = 0;
     if (n_done) *n_done = 0;
     if (done) memset(done, 0, n);
+    /* chained when there is something to complete, a session, and a claim to send (a worker
+     * that owns no bucket has none); else, and after a failure, the two each on its own */
     claim_call c;
     char *arr[3] = {0};
-    int can = n && done && n_done && q->conn && PQstatus(q->conn) == CONNECTION_OK &&
-              claim_call_init(q, &c) == 1 && complete_arrays(rows, n, effects, arr) == 0;
-    if (can) {
+    int usable = n && done && n_done && q->conn && PQstatus(q->conn) == CONNECTION_OK;
+    if (usable && claim_call_init(q, &c) == 1 && complete_arrays(rows, n, effects, arr) == 0) {
         const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
         int rc = chain_once(q, rows, n, params, &c, done, n_done, next);
         for (int a = 0; a < 3; a++)
