@@ -4,6 +4,7 @@
  * extension, batched fenced completion), with fault injection for the tests.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -220,7 +221,7 @@ static void on_event(void *ctx, rb_queue *q, const char *line) {
 
 static void on_batch(void *ctx, const rb_worker_batch_info *info) {
     worker_ctx *w = ctx;
-    if (!info->n_claimed) return;
+    if (!info->n_claimed || !info->claim_timed) return;
     if (w->n_claim_ns == w->cap_claim_ns) {
         size_t nc = w->cap_claim_ns ? w->cap_claim_ns * 2 : 1024;
         uint64_t *p = realloc(w->claim_ns, nc * sizeof *p);
@@ -250,8 +251,16 @@ static uint64_t percentile(const uint64_t *sorted, size_t n, double p) {
 static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
                          const rb_worker_stats *st) {
     if (w->n_claim_ns) qsort(w->claim_ns, w->n_claim_ns, sizeof *w->claim_ns, cmp_u64);
-    double p50_us = (double)percentile(w->claim_ns, w->n_claim_ns, 0.50) / 1e3;
-    double p99_us = (double)percentile(w->claim_ns, w->n_claim_ns, 0.99) / 1e3;
+    /* no timed claim (every batch claimed by a chained completion): no figure, not 0 */
+    double p50_us =
+        w->n_claim_ns ? (double)percentile(w->claim_ns, w->n_claim_ns, 0.50) / 1e3 : NAN;
+    double p99_us =
+        w->n_claim_ns ? (double)percentile(w->claim_ns, w->n_claim_ns, 0.99) / 1e3 : NAN;
+    char p50[32] = "", p99[32] = "";
+    if (w->n_claim_ns) {
+        snprintf(p50, sizeof p50, "%.1f", p50_us);
+        snprintf(p99, sizeof p99, "%.1f", p99_us);
+    }
     uint64_t elapsed_ms = st->elapsed_ms;
     double rows_per_s = elapsed_ms ? (double)st->n_completed * 1000.0 / (double)elapsed_ms : 0;
     const char *names[] = {"claims",       "empty_claims", "rows_claimed", "max_claim_rows",
@@ -289,16 +298,15 @@ static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
         printf(",%s,%u", mode, o->cfg->batch);
         for (size_t k = 0; k < nf; k++)
             printf(",%llu", (unsigned long long)v[k]);
-        printf(",%llu,%.1f,%.1f,%.1f\n", (unsigned long long)elapsed_ms, rows_per_s, p50_us,
-               p99_us);
+        printf(",%llu,%.1f,%s,%s\n", (unsigned long long)elapsed_ms, rows_per_s, p50, p99);
     } else {
         fputs("worker ", stdout);
         rb_text_field(stdout, rb_queue_worker_id(q), strlen(rb_queue_worker_id(q)), 0);
         printf(" mode=%s batch=%u", mode, o->cfg->batch);
         for (size_t k = 0; k < nf; k++)
             printf(" %s=%llu", names[k], (unsigned long long)v[k]);
-        printf(" elapsed_ms=%llu rows_per_s=%.1f claim_p50_us=%.1f claim_p99_us=%.1f\n",
-               (unsigned long long)elapsed_ms, rows_per_s, p50_us, p99_us);
+        printf(" elapsed_ms=%llu rows_per_s=%.1f claim_p50_us=%s claim_p99_us=%s\n",
+               (unsigned long long)elapsed_ms, rows_per_s, p50[0] ? p50 : "-", p99[0] ? p99 : "-");
     }
     fflush(stdout);
     return rc;

@@ -26,9 +26,19 @@
 #define N_CLAIM_TEXTS (CLAIM_TEXT_ORDERED_SKIP + 1)
 
 /* The session's named prepared statements (run_statement): the claim of its mode, and, for an
- * affinity worker that owns every bucket, the competing claim (rb_queue_claim). */
-typedef enum { STMT_NONE = -1, STMT_CLAIM, STMT_CLAIM_ALL, N_STMTS } stmt_id;
-static const char *const stmt_names[N_STMTS] = {"rb_claim", "rb_claim_all"};
+ * affinity worker that owns every bucket, the competing claim (rb_queue_claim); the
+ * completions of one row and of a batch (rb_queue_complete, rb_queue_complete_batch and the
+ * chained transaction). */
+typedef enum {
+    STMT_NONE = -1,
+    STMT_CLAIM,
+    STMT_CLAIM_ALL,
+    STMT_COMPLETE,
+    STMT_COMPLETE_BATCH,
+    N_STMTS
+} stmt_id;
+static const char *const stmt_names[N_STMTS] = {"rb_claim", "rb_claim_all", "rb_complete",
+                                                "rb_complete_batch"};
 
 struct rb_queue {
     rb_queue_config cfg;
@@ -330,9 +340,11 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
  * run_statement — one execution of sql: unnamed (STMT_NONE; PQexecParams: planned for
  * these values, every time) or the session's prepared statement stmt (stmt_names;
  * prepared on first use in each session; the server keeps its plan and, after a few
- * executions, a generic one that costs no planning). Only the claims are prepared
- * (rb_queue_claim): a worker sends its claim thousands of times with an owned-bucket
- * array of hundreds of elements, whose planning used to cost more than its execution.
+ * executions, a generic one that costs no planning). The statements a worker sends once
+ * per claim or per row are prepared (stmt_names): the claim, whose owned-bucket array of
+ * hundreds of elements used to cost more to plan than to run, and the completions, whose
+ * planning (about 0.2 ms on this machine, pg_stat_statements) was a sixth of a chained
+ * row's time at batch 1 (queue/BENCH.md).
  */
 static PGresult *run_statement(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                const char *const *params) {
@@ -1155,17 +1167,19 @@ static int lost(const rb_queue *q, const char *what, const rb_queue_row *row) {
                         (long long)row->id, (long long)row->lease_generation, q->worker_id);
 }
 
-/* Run a fenced statement for `row` with extra parameters from $4 on. */
-static int fenced(rb_queue *q, const char *what, const char *sql, const rb_queue_row *row,
-                  int n_extra, const char *const *extra, int returns_rows, int *reconnected) {
+/* Run a fenced statement for `row` with extra parameters from $4 on (the session's prepared
+ * statement stmt, or unnamed: STMT_NONE). */
+static int fenced(rb_queue *q, const char *what, stmt_id stmt, const char *sql,
+                  const rb_queue_row *row, int n_extra, const char *const *extra, int returns_rows,
+                  int *reconnected) {
     char id[24], gen[24];
     snprintf(id, sizeof id, "%lld", (long long)row->id);
     snprintf(gen, sizeof gen, "%lld", (long long)row->lease_generation);
     const char *params[8] = {id, gen, q->worker_id};
     for (int i = 0; i < n_extra; i++)
         params[3 + i] = extra[i];
-    PGresult *r = exec_retry(q, sql, 3 + n_extra, params,
-                             returns_rows ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, reconnected);
+    PGresult *r = exec_retry_named(q, stmt, sql, 3 + n_extra, params,
+                                   returns_rows ? PGRES_TUPLES_OK : PGRES_COMMAND_OK, reconnected);
     if (!r) return RB_EDB;
     long n = returns_rows ? PQntuples(r) : strtol(PQcmdTuples(r), NULL, 10);
     PQclear(r);
@@ -1175,7 +1189,8 @@ static int fenced(rb_queue *q, const char *what, const char *sql, const rb_queue
 int rb_queue_complete(rb_queue *q, const rb_queue_row *row, const char *effect) {
     const char *extra[] = {effect};
     int reconnected = 0;
-    int rc = fenced(q, "complete", rb_queue_sql("complete"), row, 1, extra, 1, &reconnected);
+    int rc = fenced(q, "complete", STMT_COMPLETE, rb_queue_sql("complete"), row, 1, extra, 1,
+                    &reconnected);
     if (rc != RB_ELOST || !reconnected) return rc;
     /* The connection dropped: our completion may have committed before it. */
     char id[26], gen[26];
@@ -1195,22 +1210,22 @@ int rb_queue_fail(rb_queue *q, const rb_queue_row *row, const char *error, uint3
     snprintf(max, sizeof max, "%u", q->cfg.max_attempts);
     snprintf(cap, sizeof cap, "%u", q->cfg.backoff_cap_ms);
     const char *extra[] = {error, base, max, cap};
-    return fenced(q, "fail", rb_queue_sql("fail"), row, 4, extra, 0, NULL);
+    return fenced(q, "fail", STMT_NONE, rb_queue_sql("fail"), row, 4, extra, 0, NULL);
 }
 
 int rb_queue_start(rb_queue *q, const rb_queue_row *row) {
-    return fenced(q, "start", rb_queue_sql("start"), row, 0, NULL, 0, NULL);
+    return fenced(q, "start", STMT_NONE, rb_queue_sql("start"), row, 0, NULL, 0, NULL);
 }
 
 int rb_queue_release(rb_queue *q, const rb_queue_row *row) {
-    return fenced(q, "release", rb_queue_sql("release"), row, 0, NULL, 0, NULL);
+    return fenced(q, "release", STMT_NONE, rb_queue_sql("release"), row, 0, NULL, 0, NULL);
 }
 
 int rb_queue_extend(rb_queue *q, const rb_queue_row *row, uint32_t lease_ms) {
     char lease[16];
     snprintf(lease, sizeof lease, "%u", lease_ms);
     const char *extra[] = {lease};
-    return fenced(q, "extend", rb_queue_sql("extend"), row, 1, extra, 0, NULL);
+    return fenced(q, "extend", STMT_NONE, rb_queue_sql("extend"), row, 1, extra, 0, NULL);
 }
 
 /* ---- housekeeping ---- */
@@ -1424,6 +1439,42 @@ static int complete_arrays(const rb_queue_row *rows, size_t n, const char *const
     return rb_set_error(RB_ENOMEM, "out of memory");
 }
 
+/* The completion of rows[0 .. n) as one statement, the session's prepared statement stmt:
+ * for one row complete.sql with scalar parameters, whose generic plan the server adopts
+ * after five executions (no planning per row); for more, complete_batch.sql with arrays,
+ * whose custom plan stays cheaper than its generic one (the planner knows the arrays'
+ * length) and is made on every call, about 0.2 ms spread over the batch. arr holds the
+ * array forms in both cases (completed_check takes them); params point into the struct,
+ * which is not to be copied. */
+typedef struct complete_call {
+    stmt_id stmt;
+    const char *sql;
+    const char *params[4];
+    char *arr[3];
+    char id[24], gen[24];
+} complete_call;
+
+/* Fill c for rows[0 .. n) (n >= 1) of worker q. 0 or RB_ENOMEM (nothing allocated). */
+static int complete_call_init(const rb_queue *q, const rb_queue_row *rows, size_t n,
+                              const char *const *effects, complete_call *c) {
+    if (complete_arrays(rows, n, effects, c->arr)) return RB_ENOMEM;
+    const char *effect0 = effects ? effects[0] : NULL;
+    snprintf(c->id, sizeof c->id, "%lld", (long long)rows[0].id);
+    snprintf(c->gen, sizeof c->gen, "%lld", (long long)rows[0].lease_generation);
+    c->stmt = n == 1 ? STMT_COMPLETE : STMT_COMPLETE_BATCH;
+    c->sql = rb_queue_sql(n == 1 ? "complete" : "complete_batch");
+    c->params[0] = n == 1 ? c->id : c->arr[0];
+    c->params[1] = n == 1 ? c->gen : c->arr[1];
+    c->params[2] = q->worker_id;
+    c->params[3] = n == 1 ? effect0 : c->arr[2];
+    return 0;
+}
+
+static void complete_call_free(complete_call *c) {
+    for (int a = 0; a < 3; a++)
+        free(c->arr[a]), c->arr[a] = NULL;
+}
+
 /* Mark done[i] for each row of rows[0 .. n) that complete_batch's result r names (the ids
  * it completed); the count. r is not cleared. */
 static size_t complete_read(const PGresult *r, const rb_queue_row *rows, size_t n,
@@ -1446,20 +1497,18 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
     if (n_done) *n_done = 0;
     if (done) memset(done, 0, n);
     if (n == 0) return 0;
-    char *arr[3];
-    if (complete_arrays(rows, n, effects, arr)) return RB_ENOMEM;
-    const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
+    complete_call c;
+    if (complete_call_init(q, rows, n, effects, &c)) return RB_ENOMEM;
     int reconnected = 0;
-    PGresult *r =
-        exec_retry(q, rb_queue_sql("complete_batch"), 4, params, PGRES_TUPLES_OK, &reconnected);
+    PGresult *r = exec_retry_named(q, c.stmt, c.sql, 4, c.params, PGRES_TUPLES_OK, &reconnected);
     if (r && reconnected) {
         /* The first attempt may have committed before the drop: count the
          * effect rows of these leases instead. */
         PQclear(r);
-        r = exec_retry(q, rb_queue_sql("completed_check"), 3, params, PGRES_TUPLES_OK, NULL);
+        const char *check[3] = {c.arr[0], c.arr[1], q->worker_id};
+        r = exec_retry(q, rb_queue_sql("completed_check"), 3, check, PGRES_TUPLES_OK, NULL);
     }
-    for (int a = 0; a < 3; a++)
-        free(arr[a]);
+    complete_call_free(&c);
     if (!r) return RB_EDB;
     size_t k = complete_read(r, rows, n, done);
     PQclear(r);
@@ -1568,24 +1617,39 @@ int rb_queue_redrive(rb_queue *q, const int64_t *ids, size_t n, int all, size_t 
 /* ---- issue 11, target 4: one commit per row at batch 1 ---- */
 
 /* Statements of the chained transaction, in the order they are sent and read. */
-enum { CHAIN_BEGIN, CHAIN_COMPLETE, CHAIN_PREPARE, CHAIN_CLAIM, CHAIN_COMMIT, N_CHAIN };
+enum {
+    CHAIN_BEGIN,
+    CHAIN_PREPARE_COMPLETE,
+    CHAIN_COMPLETE,
+    CHAIN_PREPARE_CLAIM,
+    CHAIN_CLAIM,
+    CHAIN_COMMIT,
+    N_CHAIN
+};
 
-/* Send the chained transaction in pipeline mode: BEGIN, the completion, the claim (prepared
- * first when this session has not prepared it: sent[CHAIN_PREPARE]), COMMIT, then a sync;
- * one round trip and one commit. 0, or RB_EDB when libpq refused to send. */
-static int chain_send(rb_queue *q, const char *const *complete_params, const claim_call *c,
+/* Send the session's prepared statement stmt (sql, n_params) with params, preceded by its
+ * PREPARE when this session has not prepared it (*sent_prepare set then). 1 when libpq took
+ * both, else 0. */
+static int chain_send_prepared(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
+                               const char *const *params, int *sent_prepare) {
+    if (q->prepared_on[stmt] != q->conn_serial &&
+        !(*sent_prepare = PQsendPrepare(q->conn, stmt_names[stmt], sql, n_params, NULL)))
+        return 0;
+    return PQsendQueryPrepared(q->conn, stmt_names[stmt], n_params, params, NULL, NULL, 0);
+}
+
+/* Send the chained transaction in pipeline mode: BEGIN, the completion, the claim (each
+ * prepared first when this session has not prepared it: sent[CHAIN_PREPARE_*]), COMMIT,
+ * then a sync; one round trip and one commit. 0, or RB_EDB when libpq refused to send. */
+static int chain_send(rb_queue *q, const complete_call *cc, const claim_call *c,
                       int sent[N_CHAIN]) {
     PGconn *k = q->conn;
     memset(sent, 0, N_CHAIN * sizeof *sent);
-    sent[CHAIN_BEGIN] = PQsendQueryParams(k, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
-    sent[CHAIN_COMPLETE] =
-        sent[CHAIN_BEGIN] && PQsendQueryParams(k, rb_queue_sql("complete_batch"), 4, NULL,
-                                               complete_params, NULL, NULL, 0);
-    int ok = sent[CHAIN_COMPLETE];
-    if (ok && q->prepared_on[c->stmt] != q->conn_serial)
-        ok = sent[CHAIN_PREPARE] = PQsendPrepare(k, stmt_names[c->stmt], c->sql, c->n_params, NULL);
-    ok = ok && (sent[CHAIN_CLAIM] = PQsendQueryPrepared(k, stmt_names[c->stmt], c->n_params,
-                                                        c->params, NULL, NULL, 0));
+    int ok = sent[CHAIN_BEGIN] = PQsendQueryParams(k, "BEGIN", 0, NULL, NULL, NULL, NULL, 0);
+    ok = ok && (sent[CHAIN_COMPLETE] = chain_send_prepared(q, cc->stmt, cc->sql, 4, cc->params,
+                                                           &sent[CHAIN_PREPARE_COMPLETE]));
+    ok = ok && (sent[CHAIN_CLAIM] = chain_send_prepared(q, c->stmt, c->sql, c->n_params, c->params,
+                                                        &sent[CHAIN_PREPARE_CLAIM]));
     ok = ok && (sent[CHAIN_COMMIT] = PQsendQueryParams(k, "COMMIT", 0, NULL, NULL, NULL, NULL, 0));
     /* the sync goes out even after a refusal, so that chain_drain finds the end of the pipeline */
     if (PQpipelineSync(k) && ok) return 0;
@@ -1611,12 +1675,12 @@ static int chain_ok(rb_queue *q) {
     return r != NULL;
 }
 
-/* The claim's PREPARE, when it was sent (sent != 0): 1 when it succeeded (the session now
- * holds the statement) or was not sent, else 0 with RB_EDB set. */
-static int chain_prepared(rb_queue *q, const claim_call *c, int sent) {
+/* The PREPARE of statement stmt, when it was sent (sent != 0): 1 when it succeeded (the
+ * session now holds the statement) or was not sent, else 0 with RB_EDB set. */
+static int chain_prepared(rb_queue *q, stmt_id stmt, int sent) {
     if (!sent) return 1;
     if (!chain_ok(q)) return 0;
-    q->prepared_on[c->stmt] = q->conn_serial;
+    q->prepared_on[stmt] = q->conn_serial;
     return 1;
 }
 
@@ -1638,16 +1702,18 @@ static void chain_drain(rb_queue *q) {
 /* One try of the chained transaction in one round trip (chain_send); 0 when it committed
  * (done, *n_done, next filled), else RB_EDB / RB_ENOMEM with nothing of it committed,
  * unless the reply to COMMIT was lost. */
-static int chain_once(rb_queue *q, const rb_queue_row *rows, size_t n, const char *const *params,
+static int chain_once(rb_queue *q, const rb_queue_row *rows, size_t n, const complete_call *cc,
                       const claim_call *c, unsigned char *done, size_t *n_done,
                       rb_queue_batch *next) {
     int sent[N_CHAIN];
     if (!PQenterPipelineMode(q->conn)) return rb_set_error(RB_EDB, "%s", PQerrorMessage(q->conn));
-    int rc = chain_send(q, params, c, sent);
+    int rc = chain_send(q, cc, c, sent);
     PGresult *completed = NULL, *claimed = NULL;
-    /* in the order sent: BEGIN, the completion, [PREPARE], the claim, COMMIT */
-    int committed = !rc && chain_ok(q) && (completed = chain_result(q, PGRES_TUPLES_OK)) &&
-                    chain_prepared(q, c, sent[CHAIN_PREPARE]) &&
+    /* in the order sent: BEGIN, [PREPARE], the completion, [PREPARE], the claim, COMMIT */
+    int committed = !rc && chain_ok(q) &&
+                    chain_prepared(q, cc->stmt, sent[CHAIN_PREPARE_COMPLETE]) &&
+                    (completed = chain_result(q, PGRES_TUPLES_OK)) &&
+                    chain_prepared(q, c->stmt, sent[CHAIN_PREPARE_CLAIM]) &&
                     (claimed = chain_result(q, PGRES_TUPLES_OK)) && chain_ok(q);
     chain_drain(q);
     if (committed) {
@@ -1670,13 +1736,12 @@ int rb_queue_complete_and_claim(rb_queue *q, const rb_queue_row *rows, size_t n,
     /* chained when there is something to complete, a session, and a claim to send (a worker
      * that owns no bucket has none); else, and after a failure, the two each on its own */
     claim_call c;
-    char *arr[3] = {0};
+    complete_call cc;
     int usable = n && done && n_done && q->conn && PQstatus(q->conn) == CONNECTION_OK;
-    if (usable && claim_call_init(q, &c) == 1 && complete_arrays(rows, n, effects, arr) == 0) {
-        const char *params[4] = {arr[0], arr[1], q->worker_id, arr[2]};
-        int rc = chain_once(q, rows, n, params, &c, done, n_done, next);
-        for (int a = 0; a < 3; a++)
-            free(arr[a]);
+    if (usable && claim_call_init(q, &c) == 1 &&
+        complete_call_init(q, rows, n, effects, &cc) == 0) {
+        int rc = chain_once(q, rows, n, &cc, &c, done, n_done, next);
+        complete_call_free(&cc);
         if (rc == 0 || rc == RB_ENOMEM) {
             if (chained) *chained = rc == 0;
             return rc;

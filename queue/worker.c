@@ -494,7 +494,7 @@ static int loop(run *r) {
         }
         rb_worker_batch_info info = {0};
         uint64_t sent = mono_ms(), t0 = mono_ns();
-        if (r->have_next) { /* claimed with the last completion: claim_ns stays 0 */
+        if (r->have_next) { /* claimed with the last completion: not timed */
             b = r->next;
             memset(&r->next, 0, sizeof r->next);
             r->have_next = 0;
@@ -502,6 +502,7 @@ static int loop(run *r) {
         } else {
             if ((rc = rb_queue_claim(r->q, &b))) break;
             info.claim_ns = mono_ns() - t0;
+            info.claim_timed = 1;
         }
         info.n_claimed = b.n;
         if (b.n == 0) {

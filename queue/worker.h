@@ -61,7 +61,10 @@ typedef struct rb_worker_batch_info {
     size_t n_skipped;     /* not started: lease lost or possibly expired */
     size_t n_held_back;   /* ordered: released unrun behind an older row of their key that
                              failed or was not started in this batch */
-    uint64_t claim_ns;    /* the claim statement, round trip */
+    uint64_t claim_ns;    /* the claim statement, round trip; 0 when not claim_timed */
+    int claim_timed;      /* 1: claim_ns times a claim statement of its own (empty or not);
+                             0: the batch was claimed inside the previous completion's
+                             transaction (opts chain) and has no claim time of its own */
     uint64_t handler_ns;  /* all handlers of the batch */
     uint64_t complete_ns; /* the completion statement, round trip */
 } rb_worker_batch_info;
@@ -99,7 +102,8 @@ typedef struct rb_worker_options {
     /* 1: a batch's completion and the next claim share one transaction
      * (rb_queue_complete_and_claim): one commit per batch instead of two, so one per row at
      * batch 1 (issue 11, target 4). The completion is fenced by lease_generation as ever;
-     * the chained claim's claim_ns is 0 (its time is in complete_ns). Not with complete_each. */
+     * a chained claim is not timed (claim_timed 0: its time is in the previous batch's
+     * complete_ns). Not with complete_each. */
     int chain;
     /* Simulated handler faults (tests): fail the first fail_attempts handler
      * runs (attempts) of fail_pct % of rows, chosen by a hash of the

@@ -78,7 +78,9 @@ int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, si
             rbb_backlog_point *pt = &run->backlog[run->n_backlog++];
             rbb_cell *cell = &pt->cell;
             cell->mode = p->modes[m];
-            cell->chain = p->chain;
+            /* the sweep times claims: a claim chained into a completion has no time of its
+             * own, so with --complete chain the sweep completes per batch */
+            cell->chain = 0;
             cell->n_workers = p->backlog_workers;
             cell->batch = p->backlog_batch;
             cell->dist = RBB_DIST_UNIFORM;

@@ -55,18 +55,20 @@ void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n) {
         free(comp);
         return;
     }
-    size_t k = 0;
+    size_t k = 0, n_timed = 0;
     for (size_t i = 0; i < n; i++) {
         if (!ch[i].has_final) continue;
         for (uint64_t j = 0; j < ch[i].final.n_samples; j++, k++) {
-            claim[k] = ch[i].samples[j].claim_ns;
+            if (ch[i].samples[j].claim_timed) claim[n_timed++] = ch[i].samples[j].claim_ns;
             comp[k] = ch[i].samples[j].complete_ns;
         }
     }
-    rbb_sort_u32(claim, total);
+    rbb_sort_u32(claim, n_timed);
     rbb_sort_u32(comp, total);
-    c->claim_p50_us = rbb_percentile_sorted(claim, total, 50) / 1e3;
-    c->claim_p99_us = rbb_percentile_sorted(claim, total, 99) / 1e3;
+    /* claims made inside a chained completion have no time of their own: none timed, no
+     * figure (NaN: JSON null, "-"), never 0 */
+    c->claim_p50_us = n_timed ? rbb_percentile_sorted(claim, n_timed, 50) / 1e3 : NAN;
+    c->claim_p99_us = n_timed ? rbb_percentile_sorted(claim, n_timed, 99) / 1e3 : NAN;
     c->complete_p50_us = rbb_percentile_sorted(comp, total, 50) / 1e3;
     c->complete_p99_us = rbb_percentile_sorted(comp, total, 99) / 1e3;
     free(claim);

@@ -82,6 +82,7 @@ typedef struct rbb_cell {
     double elapsed_s;
     uint64_t n_rows, n_claims, n_empty_claims, n_short_claims, n_complete_tx, n_fenced, n_errors;
     double rows_per_s, claims_per_s, tx_per_s; /* tx: claim + completion commits */
+    /* claim latency over the timed claims (NaN: none timed, every claim chained) */
     double claim_p50_us, claim_p99_us, complete_p50_us, complete_p99_us;
     /* What the server did while the cell ran, per row completed: WAL bytes (the insert LSN's
      * advance, server-wide, so autovacuum's share is in it) and shared-buffer accesses in the

@@ -36,7 +36,9 @@ typedef struct rbb_report_head {
 
 /* One claim + complete cycle that returned rows. */
 typedef struct rbb_sample {
-    uint32_t claim_ns;    /* claim transaction, request to result */
+    uint32_t claim_ns;    /* claim transaction, request to result (when claim_timed) */
+    uint32_t claim_timed; /* 0: claimed inside the previous completion's transaction
+                             (rb_worker_batch_info.claim_timed): no claim time */
     uint32_t complete_ns; /* completion transaction(s) of the batch incl. effects */
 } rbb_sample;
 

@@ -461,6 +461,7 @@ static void bw_batch(void *ctx, const rb_worker_batch_info *b) {
     w->h.n_fenced += b->n_lost + b->n_skipped; /* refused, or not started: lease lost */
     if (w->h.n_samples < w->s->max_samples) {
         w->samples[w->h.n_samples].claim_ns = clamp_ns(b->claim_ns);
+        w->samples[w->h.n_samples].claim_timed = (uint32_t)b->claim_timed;
         w->samples[w->h.n_samples].complete_ns = clamp_ns(b->complete_ns);
         w->h.n_samples++;
     }

@@ -5,6 +5,7 @@
  * Ratios against pgbench are rows/s (or tx/s) divided by pgbench
  * simple-update TPS at the same client count, measured in the same run.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,14 @@
 static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : "uniform"; }
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+/* A latency in whole µs, or "-" when none was measured (NaN: no timed claim). */
+static void us_or_dash(char *out, size_t size, double us) {
+    if (isnan(us))
+        snprintf(out, size, "-");
+    else
+        snprintf(out, size, "%.0f", us);
+}
 
 /* A cell's completion style, as the JSON names it (cells[].completion, targets[].completion). */
 static const char *completion_name(const rbb_params *p, int chain) {
@@ -159,8 +168,9 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "rows_per_s", F(c->rows_per_s, 1));
     rb_json_set(o, "claims_per_s", F(c->claims_per_s, 1));
     rb_json_set(o, "tx_per_s", F(c->tx_per_s, 1));
-    rb_json_set(o, "claim_p50_us", F(c->claim_p50_us, 1));
-    rb_json_set(o, "claim_p99_us", F(c->claim_p99_us, 1));
+    /* a chain cell's timed claims are only its workers' first ones: no figure (null) */
+    rb_json_set(o, "claim_p50_us", F(c->chain ? NAN : c->claim_p50_us, 1));
+    rb_json_set(o, "claim_p99_us", F(c->chain ? NAN : c->claim_p99_us, 1));
     rb_json_set(o, "complete_p50_us", F(c->complete_p50_us, 1));
     rb_json_set(o, "complete_p99_us", F(c->complete_p99_us, 1));
     rb_json_set(o, "wal_bytes_per_row", F(c->wal_bytes_per_row, 1));
@@ -181,7 +191,10 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "rows_per_s_min", F(c->rows_per_s_min, 1));
     rb_json_set(o, "rows_per_s_max", F(c->rows_per_s_max, 1));
     rb_json_set(o, "repeat_rows_per_s", json_reals(c->rep_rows_per_s, c->n_repeats, 1));
-    rb_json_set(o, "repeat_claim_p50_us", json_reals(c->rep_claim_p50_us, c->n_repeats, 1));
+    double rep_p50[RBB_MAX_REPEATS];
+    for (uint32_t i = 0; i < c->n_repeats && i < RBB_MAX_REPEATS; i++)
+        rep_p50[i] = c->chain ? NAN : c->rep_claim_p50_us[i];
+    rb_json_set(o, "repeat_claim_p50_us", json_reals(rep_p50, c->n_repeats, 1));
     rb_json_set(o, "pgbench_drift", F(c->pgbench_drift, 3));
     rb_json_set(o, "pgbench_drift_flagged", B(c->drift_flagged));
     rb_json_set(o, "remeasured", B(c->remeasured));
@@ -550,10 +563,13 @@ static void md_backlog(FILE *f, const rbb_run *run) {
                     rbb_mode_name(c->mode));
             continue;
         }
-        fprintf(f, "| %llu | %s | %llu | %.0f | %.0f | %.0f | %llu | %llu |\n",
+        char p50[32], p99[32];
+        us_or_dash(p50, sizeof p50, c->claim_p50_us);
+        us_or_dash(p99, sizeof p99, c->claim_p99_us);
+        fprintf(f, "| %llu | %s | %llu | %s | %s | %.0f | %llu | %llu |\n",
                 (unsigned long long)x->backlog, rbb_mode_name(c->mode),
-                (unsigned long long)x->n_hot_pending, c->claim_p50_us, c->claim_p99_us,
-                c->rows_per_s, (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
+                (unsigned long long)x->n_hot_pending, p50, p99, c->rows_per_s,
+                (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
                 (unsigned long long)c->n_lost);
     }
     fprintf(f, "\n| mode | claim p50 at the largest backlog / at the smallest | wanted | met "
@@ -701,11 +717,9 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             continue;
         }
         /* a chained claim commits inside the completion: its claim time is not measured */
-        char p50[32] = "-", p99[32] = "-";
-        if (!c->chain) {
-            snprintf(p50, sizeof p50, "%.0f", c->claim_p50_us);
-            snprintf(p99, sizeof p99, "%.0f", c->claim_p99_us);
-        }
+        char p50[32], p99[32];
+        us_or_dash(p50, sizeof p50, c->chain ? NAN : c->claim_p50_us);
+        us_or_dash(p99, sizeof p99, c->chain ? NAN : c->claim_p99_us);
         fprintf(
             f,
             "| %s | %u | %u | %s | %s | %.0f%s | %.0f-%.0f | %.0f | %s%.0f%%%s%s | %.2f | %.0f | "

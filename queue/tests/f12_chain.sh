@@ -43,6 +43,10 @@ commits_per_row() {
 plain=$(commits_per_row plain)
 chain=$(commits_per_row chain --chain)
 note "commits per row at batch 1: $plain without --chain, $chain with"
+# a chained claim has no time of its own: the summary's claim latency is over the claims sent on
+# their own (the first, fallbacks), never the 0 of an untimed chained one
+grep -q ' claim_p50_us=0.0 ' "$TMP/drain.out" && fail "--chain summary: claim_p50_us=0.0 counts the untimed chained claims: $(cat "$TMP/drain.out")"
+grep -Eq ' claim_p50_us=([0-9]+\.[0-9]|-) ' "$TMP/drain.out" || fail "--chain summary: no claim_p50_us: $(cat "$TMP/drain.out")"
 awk -v p="$plain" 'BEGIN { exit !(p >= 1.7) }' || fail "without --chain: $plain commits per row, expected about 2 (>= 1.7): the count does not see the worker's commits"
 awk -v c="$chain" 'BEGIN { exit !(c <= 1.3) }' || fail "with --chain: $chain commits per row, expected about 1 (<= 1.3)"
 
