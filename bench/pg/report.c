@@ -608,7 +608,7 @@ static void md_soak(FILE *f, const rbb_soak *s) {
                 (unsigned long long)s->iv[i].n_autovacuum);
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
-            "lost **%llu**, duplicated **%llu**. Autovacuum: `%s`.\n",
+            "lost **%llu**, duplicated **%llu**. Autovacuum and shared buffers: `%s`.\n",
             s->last_vs_first, (unsigned long long)s->n_rows, (unsigned long long)s->n_lost,
             (unsigned long long)s->n_duplicates, s->autovacuum);
     if (s->retention_ms && s->n_intervals)

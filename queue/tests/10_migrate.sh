@@ -54,12 +54,13 @@ expect_eq "rows unchanged by the second migrate" "$(digest)" "$before"
 "$RB" pg worker --until-empty --max-attempts 9 --heartbeat-ms 100 --ttl-ms 300 >"$TMP/w.out" 2>"$TMP/w.err" || fail "worker after migrate failed: $(tail -2 "$TMP/w.err")"
 expect_eq "rows by status after the drain" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox GROUP BY status) s")" "done=300,failed=100"
 expect_eq "one effect per done row" "$(q "SELECT count(*) FROM effects")" 300
-# Migration 006 on the old queue: retention off until asked for, the autovacuum thresholds on
+# Migrations 006 and 007 on the old queue: retention off until asked for, the autovacuum
+# thresholds and the unthrottled vacuum (007) on
 # inbox, the trigger refusing a done key; then a retention deletes the old queue's done rows
 # (all have effect rows) and keeps the failed ones, and their keys still refuse a re-enqueue.
 expect_eq "retention after the upgrade" "$(q "SELECT coalesce(retention_ms::text, 'off') FROM queue_config")" off
 expect_eq "inbox autovacuum settings" "$(q "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'inbox'::regclass")" \
-    "autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=5000,autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=20000"
+    "autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=5000,autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=20000,autovacuum_vacuum_cost_delay=0"
 "$RB" pg migrate --retention-ms 1000 >/dev/null
 q "UPDATE inbox SET completed_at = now() - interval '2 s' WHERE status = 'done'" >/dev/null
 "$RB" pg worker --idle-ms 600 --heartbeat-ms 100 --ttl-ms 300 >"$TMP/r.out" 2>"$TMP/r.err" || fail "worker with a retention failed: $(tail -2 "$TMP/r.err")"
