@@ -519,6 +519,19 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     return c;
 }
 
+/* The server settings the figures depend on, as one line into out ("?" when unreadable). */
+static void server_settings(PGconn *c, char *out, size_t size) {
+    PGresult *r = PQexec(c, "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY "
+                            "name) FROM pg_settings WHERE name IN ('shared_buffers', 'fsync', "
+                            "'synchronous_commit', 'wal_sync_method', 'full_page_writes', "
+                            "'wal_compression', 'max_wal_size', 'checkpoint_timeout', "
+                            "'autovacuum_naptime', 'autovacuum_vacuum_cost_delay', "
+                            "'max_connections', 'jit')");
+    snprintf(out, size, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "?");
+    PQclear(r);
+}
+
 /* Where pgbench connects: the bench server (as connection c sees it), the
  * pgbench database. */
 static rbb_pg_target pgbench_target(const rbb_params *p, PGconn *c) {
@@ -698,6 +711,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         return rb_cli_fail(CMD, "%s", err);
     }
     run.machine_json = rb_machine_record();
+    server_settings(c, run.server_settings, sizeof run.server_settings);
     fprintf(stderr, "pg bench: profile %s, server %s:%s, queue db %s, sync_commit %s, out %s\n",
             p->profile, PQhost(c), PQport(c), p->queue_db, p->sync_commit ? "on" : "off",
             p->out_dir);

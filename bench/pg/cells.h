@@ -209,6 +209,8 @@ typedef struct rbb_run {
     char *explain;            /* EXPLAIN ANALYZE of the claims at the largest batch (owned) */
     uint64_t explain_backlog; /* pending rows when it was taken */
     char date[32];
+    /* the server settings every figure depends on ("name=value ...", current_setting) */
+    char server_settings[1024];
     rbb_pgbench_result pgbench[RBB_MAX_LIST];       /* per p.workers[i], before the matrix */
     rbb_pgbench_result pgbench_after[RBB_MAX_LIST]; /* the same after it */
     int pgbench_ok, pgbench_rounds;

@@ -518,6 +518,7 @@ json_t *rbb_report_json(const rbb_run *run) {
     rb_json_set(o, "date", S(run->date));
     rb_json_set(o, "machine", rb_json_parse(run->machine_json));
     rb_json_set(o, "parameters", json_params(&run->p));
+    rb_json_set(o, "server_settings", S(run->server_settings));
     rb_json_set(o, "pgbench", json_pgbench(run));
     for (size_t i = 0; i < run->n_cells; i++)
         rb_json_push(cells, json_cell(&run->p, &run->cells[i]));
@@ -668,11 +669,11 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
     fprintf(f,
             "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
-            "affinity ring `%s`, 1,024 buckets. Machine record and every parameter: "
-            "`pgbench.json`.\n\n",
+            "affinity ring `%s`, 1,024 buckets. Server settings: `%s`. Machine record and every "
+            "parameter: `pgbench.json`.\n\n",
             p->sync_commit ? "on" : "off", p->n_keys,
             p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]), p->zipf_s,
-            (unsigned long long)p->seed, p->cell_s, p->ring_algo);
+            (unsigned long long)p->seed, p->cell_s, p->ring_algo, run->server_settings);
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
