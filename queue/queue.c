@@ -358,12 +358,28 @@ static PGresult *run_statement(rb_queue *q, stmt_id stmt, const char *sql, int n
     return PQexecPrepared(q->conn, stmt_names[stmt], n_params, params, NULL, NULL, 0);
 }
 
+/* Is r the server refusing a prepared statement whose result columns changed type since it
+ * was prepared ("cached plan must not change result type", SQLSTATE 0A000, e.g. after ALTER
+ * TABLE inbox ALTER COLUMN payload TYPE varchar)? Prepared again, it runs. */
+static int stale_prepared(stmt_id stmt, const PGresult *r) {
+    const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    return stmt != STMT_NONE && st && strcmp(st, "0A000") == 0;
+}
+
+/* Drop the session's prepared statement stmt, so that the next run prepares it again. */
+static void forget_prepared(rb_queue *q, stmt_id stmt) {
+    char sql[64];
+    snprintf(sql, sizeof sql, "DEALLOCATE %s", stmt_names[stmt]);
+    if (exec_simple(q->conn, sql) == 0) q->prepared_on[stmt] = 0;
+}
+
 static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                   const char *const *params, ExecStatusType want,
                                   int *reconnected) {
     if (reconnected) *reconnected = 0;
     uint64_t deadline = 0;
     uint32_t backoff_ms = 10;
+    int reprepared = 0;
     for (;;) {
         if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
             if (reconnect(q)) return NULL;
@@ -372,6 +388,12 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
         }
         PGresult *r = run_statement(q, stmt, sql, n_params, params);
         if (PQresultStatus(r) == want) return r;
+        if (!reprepared && stale_prepared(stmt, r)) { /* once: a second refusal is an error */
+            PQclear(r);
+            forget_prepared(q, stmt);
+            reprepared = 1;
+            continue;
+        }
         int kind = classify(q, r);
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
         int stop = interrupted(q);

@@ -7,6 +7,7 @@
  * the Markdown table also to stdout. Progress on stderr. See bench/pg/README.md.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "backlog.h"
 #include "cells.h"
 #include "cli.h"
+#include "conninfo_redact.h"
 #include "db.h"
 #include "events.h"
 #include "json_out.h"
@@ -74,7 +76,9 @@ static const char usage_text[] =
     "                   completion at each W, every distribution, measured like the matrix;\n"
     "                   its target is rows/s >= 0.8 x pgbench TPS; the crash injection runs\n"
     "                   again with chain workers; none to skip (default: full 1,2; quick, smoke "
-    "1)\n"
+    "1);\n"
+    "                   under --complete chain a W whose batch-1 cells the matrix has is not\n"
+    "                   measured twice\n"
     "  --no-scale, --no-crash  skip the scale event / the crash injection\n"
     "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
     "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
@@ -322,6 +326,44 @@ static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
     return 0;
 }
 
+/* The option a is spelled as for the at-most-once rule: --conninfo is --db. */
+static const char *option_identity(const char *a) {
+    return strcmp(a, "--conninfo") == 0 ? "--db" : a;
+}
+
+/* Is (W n_workers, batch 1, chain) a cell of the matrix already (--complete chain with batch
+ * 1 at that W)? The chain group then does not measure it again. */
+static int chain_cell_in_matrix(const rbb_params *p, uint32_t n_workers) {
+    int w_in = 0, b1_in = 0;
+    for (size_t i = 0; i < p->n_workers; i++)
+        w_in |= p->workers[i] == n_workers;
+    for (size_t i = 0; i < p->n_batches; i++)
+        b1_in |= p->batches[i] == 1;
+    return p->chain && w_in && b1_in;
+}
+
+/* After parsing: a conninfo libpq cannot parse (not shown: it may hold a password) and a run
+ * that would measure nothing are usage errors. */
+static int check_args(const rbb_params *p) {
+    if (p->conninfo && *p->conninfo) {
+        char *perr = NULL;
+        PQconninfoOption *o = PQconninfoParse(p->conninfo, &perr);
+        if (!o) {
+            char msg[256];
+            rb_conninfo_parse_error(p->conninfo, perr ? perr : "out of memory", msg, sizeof msg);
+            msg[strcspn(msg, "\n")] = 0;
+            PQfreemem(perr);
+            return rb_cli_usage_error(CMD, "bad conninfo (not shown): %s", msg);
+        }
+        PQconninfoFree(o);
+    }
+    if (!p->n_batches && !p->n_chain_workers && !p->scale && !p->crash && !p->n_backlogs &&
+        p->soak_s <= 0)
+        return rb_cli_usage_error(CMD, "nothing to measure: --batch none, --chain-workers none, "
+                                       "--no-scale, --no-crash, --backlog none and no --soak");
+    return RB_EXIT_OK;
+}
+
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
@@ -340,8 +382,11 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         const char *a = argv[i];
         const numeric_opt *num;
         for (int j = 1; j < i; j++)
-            if (strncmp(a, "--", 2) == 0 && strcmp(argv[j], a) == 0)
-                return rb_cli_usage_error(CMD, "%s given twice (each option at most once)", a);
+            if (strncmp(a, "--", 2) == 0 &&
+                strcmp(option_identity(argv[j]), option_identity(a)) == 0)
+                return rb_cli_usage_error(CMD, "%s given twice (each option at most once%s)", a,
+                                          strcmp(argv[j], a) ? "; --db and --conninfo are one"
+                                                             : "");
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEED_VALUE()                                                                               \
     do {                                                                                           \
@@ -429,7 +474,7 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
 #undef NEED_VALUE
     }
     if (custom) p->profile = "custom";
-    return RB_EXIT_OK;
+    return check_args(p);
 }
 
 /* Run one matrix cell on a fresh backlog. 0, or -1 with err (the cell is marked failed). */
@@ -625,8 +670,10 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
                 fprintf(stderr, "FAILED: %s\n", err);
                 continue;
             }
-            fprintf(stderr, "%.0f rows/s, claim p50 %.0f us, dup %llu, lost %llu (%.0f s)\n",
-                    cell->rows_per_s, cell->claim_p50_us,
+            char p50[32] = "-"; /* NaN: a chain cell, no claim time of its own */
+            if (!isnan(cell->claim_p50_us)) snprintf(p50, sizeof p50, "%.0f", cell->claim_p50_us);
+            fprintf(stderr, "%.0f rows/s, claim p50 %s us, dup %llu, lost %llu (%.0f s)\n",
+                    cell->rows_per_s, p50,
                     (unsigned long long)(cell->after.n_duplicates + cell->n_dup_executions),
                     (unsigned long long)cell->n_lost, (double)(rb_now_ns() - t0) / 1e9);
         }
@@ -735,6 +782,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
             }
         /* the chain group: one commit per row at batch 1 (issue 11, target 4) */
         for (size_t w = 0; w < p->n_chain_workers; w++) {
+            if (chain_cell_in_matrix(p, p->chain_workers[w])) continue;
             group_key g = {d, p->chain_workers[w], 1, 1};
             measure_group_checked(&run, c, conninfo, g, &run.cells[run.n_cells], t0, &n_bad);
             run.n_cells += p->n_modes;

@@ -213,6 +213,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
     }
     rbb_cell_latencies(cell, ch, n);
+    /* a chain cell's timed claims are only its workers' first ones (and fallbacks): no figure */
+    if (cell->chain) cell->claim_p50_us = cell->claim_p99_us = NAN;
     rbb_note_rate(cell->batch, cell->n_workers, cell->rows_per_s);
     for (size_t i = 0; i < n; i++)
         rbb_child_free(&ch[i]);

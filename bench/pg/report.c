@@ -168,9 +168,9 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "rows_per_s", F(c->rows_per_s, 1));
     rb_json_set(o, "claims_per_s", F(c->claims_per_s, 1));
     rb_json_set(o, "tx_per_s", F(c->tx_per_s, 1));
-    /* a chain cell's timed claims are only its workers' first ones: no figure (null) */
-    rb_json_set(o, "claim_p50_us", F(c->chain ? NAN : c->claim_p50_us, 1));
-    rb_json_set(o, "claim_p99_us", F(c->chain ? NAN : c->claim_p99_us, 1));
+    /* NaN (null): a chain cell, whose claims have no time of their own (cells.c) */
+    rb_json_set(o, "claim_p50_us", F(c->claim_p50_us, 1));
+    rb_json_set(o, "claim_p99_us", F(c->claim_p99_us, 1));
     rb_json_set(o, "complete_p50_us", F(c->complete_p50_us, 1));
     rb_json_set(o, "complete_p99_us", F(c->complete_p99_us, 1));
     rb_json_set(o, "wal_bytes_per_row", F(c->wal_bytes_per_row, 1));
@@ -191,10 +191,7 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "rows_per_s_min", F(c->rows_per_s_min, 1));
     rb_json_set(o, "rows_per_s_max", F(c->rows_per_s_max, 1));
     rb_json_set(o, "repeat_rows_per_s", json_reals(c->rep_rows_per_s, c->n_repeats, 1));
-    double rep_p50[RBB_MAX_REPEATS];
-    for (uint32_t i = 0; i < c->n_repeats && i < RBB_MAX_REPEATS; i++)
-        rep_p50[i] = c->chain ? NAN : c->rep_claim_p50_us[i];
-    rb_json_set(o, "repeat_claim_p50_us", json_reals(rep_p50, c->n_repeats, 1));
+    rb_json_set(o, "repeat_claim_p50_us", json_reals(c->rep_claim_p50_us, c->n_repeats, 1));
     rb_json_set(o, "pgbench_drift", F(c->pgbench_drift, 3));
     rb_json_set(o, "pgbench_drift_flagged", B(c->drift_flagged));
     rb_json_set(o, "remeasured", B(c->remeasured));
@@ -719,8 +716,8 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
         }
         /* a chained claim commits inside the completion: its claim time is not measured */
         char p50[32], p99[32];
-        us_or_dash(p50, sizeof p50, c->chain ? NAN : c->claim_p50_us);
-        us_or_dash(p99, sizeof p99, c->chain ? NAN : c->claim_p99_us);
+        us_or_dash(p50, sizeof p50, c->claim_p50_us);
+        us_or_dash(p99, sizeof p99, c->claim_p99_us);
         fprintf(
             f,
             "| %s | %u | %u | %s | %s | %.0f%s | %.0f-%.0f | %.0f | %s%.0f%%%s%s | %.2f | %.0f | "

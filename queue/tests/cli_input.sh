@@ -81,6 +81,14 @@ usage "^ringbench pg bench: --backlog: '10000' is listed twice \(items 1 and 2\)
 usage "^ringbench pg bench: --backlog item 1: 0k is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 0k
 usage "^ringbench pg bench: --backlog item 2: 11M is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 1M,11M
 usage "^ringbench pg bench: --workers takes at most 8 items, got 9" bench "${dbb[@]}" --workers 1,2,3,4,5,6,7,8,9
+# pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
+# used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
+# exit 1 after trying to connect), and a run that measures nothing is refused (was exit 0).
+usage "^ringbench pg bench: --conninfo given twice \(each option at most once; --db and --conninfo are one\)$" bench "${dbb[@]}" --conninfo "host=/nowhere"
+usage "^ringbench pg bench: bad conninfo \(not shown\): " bench --db "host=x password=s3cr3t bogus=1"
+usage "^ringbench pg bench: bad conninfo \(not shown\): " bench --db "host=x password=p s3cr3t"
+! grep -q s3cr3t "$TMP/err" || fail "pg bench: a bad conninfo's password shown: $(cat "$TMP/err")"
+usage "^ringbench pg bench: nothing to measure: " bench "${dbb[@]}" --batch none --chain-workers none --no-scale --no-crash --backlog none
 usage "^ringbench pg explain: planner switches 'seqscan,,sort': item 2 is empty$" explain "${db[@]}" --planner-off seqscan,,sort
 usage "^ringbench pg worker: planner switches 'sort,sort': 'sort' is listed twice$" worker "${db[@]}" --until-empty --planner-off sort,sort
 

@@ -47,6 +47,7 @@ note "commits per row at batch 1: $plain without --chain, $chain with"
 # their own (the first, fallbacks), never the 0 of an untimed chained one
 grep -q ' claim_p50_us=0.0 ' "$TMP/drain.out" && fail "--chain summary: claim_p50_us=0.0 counts the untimed chained claims: $(cat "$TMP/drain.out")"
 grep -Eq ' claim_p50_us=([0-9]+\.[0-9]|-) ' "$TMP/drain.out" || fail "--chain summary: no claim_p50_us: $(cat "$TMP/drain.out")"
+grep -Eq ' claims_timed=[0-9] ' "$TMP/drain.out" || fail "--chain summary: claims_timed should count the few claims sent on their own: $(cat "$TMP/drain.out")"
 awk -v p="$plain" 'BEGIN { exit !(p >= 1.7) }' || fail "without --chain: $plain commits per row, expected about 2 (>= 1.7): the count does not see the worker's commits"
 awk -v c="$chain" 'BEGIN { exit !(c <= 1.3) }' || fail "with --chain: $chain commits per row, expected about 1 (<= 1.3)"
 
