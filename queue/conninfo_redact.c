@@ -273,3 +273,19 @@ char *rb_conninfo_parse_error(const char *conninfo, const char *msg, char *out, 
     out[o] = 0;
     return out;
 }
+
+int rb_conninfo_check(const char *conninfo, char *out, size_t out_size) {
+    if (!conninfo || !*conninfo) return 0;
+    char *err = NULL;
+    PQconninfoOption *opts = PQconninfoParse(conninfo, &err);
+    if (opts) {
+        PQconninfoFree(opts);
+        return 0;
+    }
+    char msg[256];
+    rb_conninfo_parse_error(conninfo, err ? err : "out of memory", msg, sizeof msg);
+    msg[strcspn(msg, "\n")] = 0;
+    PQfreemem(err);
+    snprintf(out, out_size, "bad conninfo (not shown): %s", msg);
+    return -1;
+}

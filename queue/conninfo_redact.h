@@ -46,5 +46,11 @@ char *rb_conninfo_redact_message(const char *conninfo, const char *msg, char *ou
  * keyword, `missing "=" after "password hunter2"` hides the text. Same truncation as above.
  */
 char *rb_conninfo_parse_error(const char *conninfo, const char *msg, char *out, size_t out_size);
+/*
+ * rb_conninfo_check — can libpq parse `conninfo` (keywords or URI; NULL or "" is fine: the PG*
+ * defaults)? 0, or -1 with `out` (out_size bytes, one line) set to "bad conninfo (not shown):
+ * " and rb_conninfo_parse_error's message. Thread-safe; connects to nothing.
+ */
+int rb_conninfo_check(const char *conninfo, char *out, size_t out_size);
 
 #endif

@@ -167,20 +167,10 @@ int rb_queue_config_validate(const rb_queue_config *c) {
                             "worker id must be 1 to %d bytes, got %zu (an id cut short could "
                             "collide with another worker's)",
                             RB_QUEUE_WORKER_ID_MAX - 1, strlen(c->worker_id));
-    if (c->conninfo && *c->conninfo) {
-        /* A malformed conninfo is bad input, not an unreachable server. */
-        char *err = NULL;
-        PQconninfoOption *opts = PQconninfoParse(c->conninfo, &err);
-        if (!opts) {
-            /* not echoed: what cannot be parsed cannot be split into keywords and secrets */
-            char msg[256];
-            rb_conninfo_parse_error(c->conninfo, err ? err : "out of memory", msg, sizeof msg);
-            msg[strcspn(msg, "\n")] = 0;
-            PQfreemem(err);
-            return rb_set_error(RB_EINVAL, "bad conninfo (not shown): %s", msg);
-        }
-        PQconninfoFree(opts);
-    }
+    /* A malformed conninfo is bad input, not an unreachable server; not echoed: what cannot
+     * be parsed cannot be split into keywords and secrets. */
+    char bad[320];
+    if (rb_conninfo_check(c->conninfo, bad, sizeof bad)) return rb_set_error(RB_EINVAL, "%s", bad);
     if (!rb_claim_mode_name(c->mode))
         return rb_set_error(RB_EINVAL, "bad claim mode %d", (int)c->mode);
     const char *s = c->schema ? c->schema : "";

@@ -345,18 +345,8 @@ static int chain_cell_in_matrix(const rbb_params *p, uint32_t n_workers) {
 /* After parsing: a conninfo libpq cannot parse (not shown: it may hold a password) and a run
  * that would measure nothing are usage errors. */
 static int check_args(const rbb_params *p) {
-    if (p->conninfo && *p->conninfo) {
-        char *perr = NULL;
-        PQconninfoOption *o = PQconninfoParse(p->conninfo, &perr);
-        if (!o) {
-            char msg[256];
-            rb_conninfo_parse_error(p->conninfo, perr ? perr : "out of memory", msg, sizeof msg);
-            msg[strcspn(msg, "\n")] = 0;
-            PQfreemem(perr);
-            return rb_cli_usage_error(CMD, "bad conninfo (not shown): %s", msg);
-        }
-        PQconninfoFree(o);
-    }
+    char bad[320];
+    if (rb_conninfo_check(p->conninfo, bad, sizeof bad)) return rb_cli_usage_error(CMD, "%s", bad);
     if (!p->n_batches && !p->n_chain_workers && !p->scale && !p->crash && !p->n_backlogs &&
         p->soak_s <= 0)
         return rb_cli_usage_error(CMD, "nothing to measure: --batch none, --chain-workers none, "
@@ -566,15 +556,11 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
 
 /* The server settings the figures depend on, as one line into out ("?" when unreadable). */
 static void server_settings(PGconn *c, char *out, size_t size) {
-    PGresult *r = PQexec(c, "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY "
-                            "name) FROM pg_settings WHERE name IN ('shared_buffers', 'fsync', "
-                            "'synchronous_commit', 'wal_sync_method', 'full_page_writes', "
-                            "'wal_compression', 'max_wal_size', 'checkpoint_timeout', "
-                            "'autovacuum_naptime', 'autovacuum_vacuum_cost_delay', "
-                            "'max_connections', 'jit')");
-    snprintf(out, size, "%s",
-             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "?");
-    PQclear(r);
+    rbb_db_settings(c,
+                    "shared_buffers,fsync,synchronous_commit,wal_sync_method,full_page_writes,wal_"
+                    "compression,max_wal_size,checkpoint_timeout,autovacuum_naptime,autovacuum_"
+                    "vacuum_cost_delay,max_connections,jit",
+                    0, out, size);
 }
 
 /* Where pgbench connects: the bench server (as connection c sees it), the

@@ -133,3 +133,19 @@ int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t 
     PQfreemem(ident);
     return rc;
 }
+
+void rbb_db_settings(PGconn *c, const char *names, int inbox_reloptions, char *out, size_t size) {
+    const char *params[] = {names, inbox_reloptions ? "t" : "f"};
+    PGresult *r = PQexecParams(
+        c,
+        "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) || CASE WHEN "
+        "$2::bool THEN ' inbox.reloptions=' || coalesce((SELECT array_to_string(reloptions, ',') "
+        "FROM pg_class WHERE oid = 'inbox'::regclass), 'none') ELSE '' END FROM pg_settings "
+        "WHERE name = ANY (string_to_array($1, ','))",
+        2, NULL, params, NULL, NULL, 0);
+    snprintf(out, size, "%s",
+             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) && !PQgetisnull(r, 0, 0)
+                 ? PQgetvalue(r, 0, 0)
+                 : "?");
+    PQclear(r);
+}

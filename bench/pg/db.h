@@ -30,6 +30,11 @@ int rbb_db_double(PGconn *c, double *out, char *err, size_t err_size, const char
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+/* The server settings `names` (comma-separated, as pg_settings names them) as one line
+ * "name=value ..." (current_setting: with units) into out, and with `inbox_reloptions` the
+ * inbox table's reloptions after them (" inbox.reloptions=..." or "none"); "?" when the
+ * server cannot say. */
+void rbb_db_settings(PGconn *c, const char *names, int inbox_reloptions, char *out, size_t size);
 /* CREATE DATABASE dbname unless it exists. 0, or -1 with err. */
 int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t err_size);
 

@@ -53,18 +53,11 @@ static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) 
 
 /* The autovacuum settings that govern the queue tables, as one line. */
 static void autovacuum_settings(PGconn *c, char *out, size_t size) {
-    PGresult *r =
-        PQexec(c, "SELECT string_agg(name || '=' || current_setting(name), ' ' ORDER BY name) || "
-                  "' inbox.reloptions=' || coalesce((SELECT array_to_string(reloptions, "
-                  "',') FROM pg_class WHERE oid = 'inbox'::regclass), 'none') FROM "
-                  "pg_settings WHERE name IN ('autovacuum', "
-                  "'autovacuum_vacuum_scale_factor', 'autovacuum_vacuum_threshold', "
-                  "'autovacuum_naptime', 'autovacuum_vacuum_cost_limit', "
-                  "'autovacuum_vacuum_cost_delay', 'shared_buffers', "
-                  "'autovacuum_vacuum_insert_scale_factor')");
-    snprintf(out, size, "%s",
-             PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) ? PQgetvalue(r, 0, 0) : "?");
-    PQclear(r);
+    rbb_db_settings(c,
+                    "autovacuum,autovacuum_vacuum_scale_factor,autovacuum_vacuum_threshold,"
+                    "autovacuum_naptime,autovacuum_vacuum_cost_limit,autovacuum_vacuum_cost_delay,"
+                    "autovacuum_vacuum_insert_scale_factor,shared_buffers",
+                    1, out, size);
 }
 
 int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size) {
