@@ -1456,8 +1456,8 @@ static int complete_arrays(const rb_queue_row *rows, size_t n, const char *const
  * after five executions (no planning per row); for more, complete_batch.sql with arrays,
  * whose custom plan stays cheaper than its generic one (the planner knows the arrays'
  * length) and is made on every call, about 0.2 ms spread over the batch. arr holds the
- * array forms in both cases (completed_check takes them); params point into the struct,
- * which is not to be copied. */
+ * array forms of a batch (NULL for one row: no allocation per row); params point into the
+ * struct, which is not to be copied. */
 typedef struct complete_call {
     stmt_id stmt;
     const char *sql;
@@ -1469,7 +1469,8 @@ typedef struct complete_call {
 /* Fill c for rows[0 .. n) (n >= 1) of worker q. 0 or RB_ENOMEM (nothing allocated). */
 static int complete_call_init(const rb_queue *q, const rb_queue_row *rows, size_t n,
                               const char *const *effects, complete_call *c) {
-    if (complete_arrays(rows, n, effects, c->arr)) return RB_ENOMEM;
+    memset(c->arr, 0, sizeof c->arr);
+    if (n > 1 && complete_arrays(rows, n, effects, c->arr)) return RB_ENOMEM;
     const char *effect0 = effects ? effects[0] : NULL;
     snprintf(c->id, sizeof c->id, "%lld", (long long)rows[0].id);
     snprintf(c->gen, sizeof c->gen, "%lld", (long long)rows[0].lease_generation);
@@ -1517,7 +1518,10 @@ int rb_queue_complete_batch(rb_queue *q, const rb_queue_row *rows, size_t n,
         /* The first attempt may have committed before the drop: count the
          * effect rows of these leases instead. */
         PQclear(r);
-        const char *check[3] = {c.arr[0], c.arr[1], q->worker_id};
+        char id1[26], gen1[26]; /* one row: completed_check takes arrays */
+        snprintf(id1, sizeof id1, "{%s}", c.id);
+        snprintf(gen1, sizeof gen1, "{%s}", c.gen);
+        const char *check[3] = {n > 1 ? c.arr[0] : id1, n > 1 ? c.arr[1] : gen1, q->worker_id};
         r = exec_retry(q, rb_queue_sql("completed_check"), 3, check, PGRES_TUPLES_OK, NULL);
     }
     complete_call_free(&c);
