@@ -6,6 +6,7 @@
  * pending rows; the hot key's head row stays in flight all along, so ordered mode's
  * guard meets the hot key's blocked rows at every size.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,97 @@ static int count_pending(PGconn *c, uint64_t *all, uint64_t *hot, char *err, siz
     return rc;
 }
 
+/* The median (nearest rank) of the values v[0..n) that are not NaN, their smallest in *lo
+ * and largest in *hi; all three NaN when there is none. Sorts v's copy, not v. */
+static double median_of(const double *v, size_t n, double *lo, double *hi) {
+    double s[RBB_MAX_REPEATS];
+    size_t k = 0;
+    for (size_t i = 0; i < n && i < RBB_MAX_REPEATS; i++) {
+        if (isnan(v[i])) continue;
+        size_t j = k++;
+        for (; j > 0 && s[j - 1] > v[i]; j--)
+            s[j] = s[j - 1];
+        s[j] = v[i];
+    }
+    *lo = k ? s[0] : NAN, *hi = k ? s[k - 1] : NAN;
+    return k ? s[rb_nearest_rank(k, 50)] : NAN;
+}
+
+/* One measurement of `mode` over the backlog as it is in the queue; the pending rows it
+ * started from in *pending (*hot of the hot key). 0, or -1 with err (fatal for the sweep);
+ * a failed measurement is marked in cell->failed and is not fatal. */
+static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rbb_mode mode,
+                        rbb_cell *cell, uint64_t *pending, uint64_t *hot, char *err,
+                        size_t err_size) {
+    memset(cell, 0, sizeof *cell);
+    cell->mode = mode;
+    /* the sweep times claims: a claim chained into a completion has no time of its own,
+     * so with --complete chain the sweep completes per batch */
+    cell->chain = 0;
+    cell->n_workers = p->backlog_workers;
+    cell->batch = p->backlog_batch;
+    cell->dist = RBB_DIST_UNIFORM;
+    if (count_pending(c, pending, hot, err, err_size)) return -1;
+    cell->n_rows_enqueued = *pending; /* the held row is not pending */
+    if (rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, err, err_size)) {
+        fprintf(stderr, "pg bench:   %s: FAILED: %s\n", rbb_mode_name(mode), err);
+        return 0;
+    }
+    /* the held head row is still leased on purpose: not lost */
+    uint64_t held = p->backlog_hot_every ? 1 : 0;
+    cell->n_lost = cell->n_lost >= held ? cell->n_lost - held : 0;
+    fprintf(stderr,
+            "pg bench:   %s over %llu pending (%llu of the hot key): claim p50 %.0f us, p99 "
+            "%.0f us, %.0f rows/s\n",
+            rbb_mode_name(mode), (unsigned long long)*pending, (unsigned long long)*hot,
+            cell->claim_p50_us, cell->claim_p99_us, cell->rows_per_s);
+    return 0;
+}
+
+/* A point from its repetitions reps[0..n) (in the order measured). */
+static void point_of(rbb_backlog_point *pt, const rbb_cell *reps, size_t n) {
+    double p50[RBB_MAX_REPEATS], p99[RBB_MAX_REPEATS], lo, hi;
+    for (size_t r = 0; r < n; r++)
+        p50[r] = reps[r].claim_p50_us, p99[r] = reps[r].claim_p99_us;
+    rbb_cell_aggregate(&pt->cell, reps, n);
+    pt->claim_p50_us = median_of(p50, n, &pt->claim_p50_min_us, &pt->claim_p50_max_us);
+    pt->claim_p99_us = median_of(p99, n, &lo, &hi);
+    pt->consumed_share = pt->backlog ? (double)pt->cell.n_rows / (double)pt->backlog : 0;
+}
+
+/* One backlog size: fill the queue, hold the hot key's head, then p->repeats rounds over
+ * the modes (interleaved, like the matrix), topping the backlog up after each measurement;
+ * the points of every mode in pts[0..n_modes). 0, or -1 with err. */
+static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint64_t size,
+                      rbb_backlog_point *pts, char *err, size_t err_size) {
+    size_t n_rep = p->repeats ? p->repeats : 1;
+    rbb_cell *reps = calloc(p->n_modes * n_rep, sizeof *reps);
+    rbb_keys keys;
+    if (!reps || rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
+        return free(reps), snprintf(err, err_size, "out of memory"), -1;
+    char tag[64];
+    snprintf(tag, sizeof tag, "backlog%llu", (unsigned long long)size);
+    fprintf(stderr, "pg bench: backlog sweep: enqueueing %llu rows\n", (unsigned long long)size);
+    int rc = rbb_queue_reset(c, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, size, &keys, p->backlog_hot_every, tag, err, err_size);
+    if (!rc && p->backlog_hot_every) rc = hold_hot_head(c, err, err_size);
+    if (!rc) rc = rbb_queue_settle(c, err, err_size);
+    for (size_t r = 0; !rc && r < n_rep; r++)
+        for (size_t m = 0; !rc && m < p->n_modes; m++) {
+            uint64_t pending = 0, hot = 0;
+            rc = measure_once(p, conninfo, c, p->modes[m], &reps[m * n_rep + r], &pending, &hot,
+                              err, err_size);
+            if (!rc && r == 0) pts[m].backlog = pending, pts[m].n_hot_pending = hot;
+            snprintf(tag, sizeof tag, "backlog%llu-%zu-%zu", (unsigned long long)size, r, m);
+            if (!rc) rc = top_up(c, size, &keys, p->backlog_hot_every, tag, err, err_size);
+        }
+    for (size_t m = 0; !rc && m < p->n_modes; m++)
+        point_of(&pts[m], &reps[m * n_rep], n_rep);
+    rbb_keys_free(&keys);
+    free(reps);
+    return rc;
+}
+
 int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size) {
     const rbb_params *p = &run->p;
     size_t n_points = p->n_backlogs * p->n_modes;
@@ -62,51 +154,18 @@ int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, si
     if (!run->backlog) return snprintf(err, err_size, "out of memory"), -1;
     int n_bad = 0;
     for (size_t i = 0; i < p->n_backlogs; i++) {
-        uint64_t size = p->backlogs[i];
-        rbb_keys keys;
-        if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
-            return snprintf(err, err_size, "out of memory"), -1;
-        char tag[64];
-        snprintf(tag, sizeof tag, "backlog%llu", (unsigned long long)size);
-        fprintf(stderr, "pg bench: backlog sweep: enqueueing %llu rows\n",
-                (unsigned long long)size);
-        int rc = rbb_queue_reset(c, err, err_size);
-        if (!rc) rc = rbb_queue_fill(c, size, &keys, p->backlog_hot_every, tag, err, err_size);
-        if (!rc && p->backlog_hot_every) rc = hold_hot_head(c, err, err_size);
-        if (!rc) rc = rbb_queue_settle(c, err, err_size);
-        for (size_t m = 0; !rc && m < p->n_modes; m++) {
-            rbb_backlog_point *pt = &run->backlog[run->n_backlog++];
-            rbb_cell *cell = &pt->cell;
-            cell->mode = p->modes[m];
-            /* the sweep times claims: a claim chained into a completion has no time of its
-             * own, so with --complete chain the sweep completes per batch */
-            cell->chain = 0;
-            cell->n_workers = p->backlog_workers;
-            cell->batch = p->backlog_batch;
-            cell->dist = RBB_DIST_UNIFORM;
-            uint64_t held = p->backlog_hot_every ? 1 : 0;
-            rc = count_pending(c, &pt->backlog, &pt->n_hot_pending, err, err_size);
-            if (rc) break;
-            cell->n_rows_enqueued = pt->backlog; /* the held row is not pending */
-            if (rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, err, err_size)) {
-                fprintf(stderr, "pg bench:   %s: FAILED: %s\n", rbb_mode_name(cell->mode), err);
+        rbb_backlog_point *pts = &run->backlog[run->n_backlog];
+        if (sweep_size(p, conninfo, c, p->backlogs[i], pts, err, err_size)) return -1;
+        run->n_backlog += p->n_modes;
+        for (size_t m = 0; m < p->n_modes; m++) {
+            const rbb_cell *cell = &pts[m].cell;
+            if (cell->failed || cell->n_lost || cell->after.n_duplicates || cell->n_dup_executions)
                 n_bad++;
-            } else {
-                /* the held head row is still leased on purpose: not lost */
-                cell->n_lost = cell->n_lost >= held ? cell->n_lost - held : 0;
-                if (cell->n_lost || cell->after.n_duplicates || cell->n_dup_executions) n_bad++;
-                fprintf(stderr,
-                        "pg bench:   %s over %llu pending (%llu of the hot key): claim p50 %.0f "
-                        "us, p99 %.0f us, %.0f rows/s\n",
-                        rbb_mode_name(cell->mode), (unsigned long long)pt->backlog,
-                        (unsigned long long)pt->n_hot_pending, cell->claim_p50_us,
-                        cell->claim_p99_us, cell->rows_per_s);
-            }
-            snprintf(tag, sizeof tag, "backlog%llu-%zu", (unsigned long long)size, m);
-            rc = top_up(c, size, &keys, p->backlog_hot_every, tag, err, err_size);
+            fprintf(
+                stderr, "pg bench:   %s over %llu: claim p50 %.0f us (median of %u; %.0f..%.0f)\n",
+                rbb_mode_name(cell->mode), (unsigned long long)pts[m].backlog, pts[m].claim_p50_us,
+                cell->n_repeats, pts[m].claim_p50_min_us, pts[m].claim_p50_max_us);
         }
-        rbb_keys_free(&keys);
-        if (rc) return -1;
     }
     return n_bad;
 }

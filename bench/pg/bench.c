@@ -83,7 +83,8 @@ static const char usage_text[] =
     "  --backlog LIST   backlog sweep: claim p50 per mode at each backlog size, one hot key\n"
     "                   holding 10% of it with its head row in flight, e.g. 10k,100k,1M;\n"
     "                   none to skip (default: full 10k,100k,1M; quick 10k,100k; smoke 2k,8k)\n"
-    "  --backlog-secs S measured seconds per backlog size and mode\n"
+    "  --backlog-secs S measured seconds per backlog size, mode and repetition (every point\n"
+    "                   is measured --repeats times, interleaved across the modes)\n"
     "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
     "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
     "  --soak-retention-ms MS  retention of done rows during the soak (default 10000;\n"
@@ -123,7 +124,7 @@ static void set_profile(rbb_params *p, const char *name) {
         p->pgbench_s = 2, p->pgbench_group_s = 1;
         p->scale = 1, p->scale_pre_s = 2.5, p->scale_post_s = 3.5;
         p->crash = 1, p->crash_kills = 2, p->crash_rows = 4000;
-        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->n_backlogs = 2, p->backlog_s = 1;
+        p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->n_backlogs = 2, p->backlog_s = 0.5;
     } else {
         p->n_dists = 2;
         p->cell_s = 3;
@@ -132,7 +133,8 @@ static void set_profile(rbb_params *p, const char *name) {
         p->scale = 1, p->scale_pre_s = 4, p->scale_post_s = 6;
         p->crash = 1, p->crash_kills = 4, p->crash_rows = 8000;
         p->backlogs[0] = 10000, p->backlogs[1] = 100000, p->backlogs[2] = 1000000;
-        p->n_backlogs = 3, p->backlog_s = 2;
+        /* 1 s per repetition: at 10 k rows a point consumes most of its backlog in 2 s */
+        p->n_backlogs = 3, p->backlog_s = 1;
     }
     memcpy(p->workers, w, nw * sizeof *w);
     p->n_workers = nw;

@@ -159,9 +159,15 @@ typedef struct rbb_crash {
  * `backlog` pending rows, one hot key holding 1/hot_every of them with its head row in
  * flight (backlog.c). */
 typedef struct rbb_backlog_point {
-    uint64_t backlog;       /* pending rows when the workers were released */
+    uint64_t backlog;       /* pending rows when the workers were released (first repetition) */
     uint64_t n_hot_pending; /* of those, rows of the hot key */
-    rbb_cell cell;          /* mode, W, batch, claim p50/p99, rows/s, lost, duplicates */
+    /* mode, W, batch, rows/s, lost, duplicates: rbb_cell_aggregate of the repetitions
+     * (rep_claim_p50_us holds every repetition's claim p50, in the order measured) */
+    rbb_cell cell;
+    /* the claim p50 and p99 (µs): the median over the repetitions (nearest rank); the
+     * smallest and largest repetition p50; NaN when no repetition timed a claim */
+    double claim_p50_us, claim_p99_us, claim_p50_min_us, claim_p50_max_us;
+    double consumed_share; /* rows done in the median repetition / backlog */
 } rbb_backlog_point;
 
 /* One interval of the soak run (soak.c). */
@@ -184,7 +190,7 @@ typedef struct rbb_soak_interval {
 typedef struct rbb_soak {
     double secs, interval_s;
     uint32_t n_workers, batch;
-    uint64_t backlog; /* the producer tops pending rows up to this */
+    uint64_t backlog; /* the producer tops the rows not yet done up to this */
     size_t n_intervals;
     rbb_soak_interval iv[RBB_MAX_SOAK_INTERVALS];
     double last_vs_first; /* rows/s of the last interval / the first */

@@ -3,7 +3,8 @@
 # pg_server fixture's server (queue/tests/lib.sh: RINGBENCH_PG_CONNINFO, else the embedded
 # cluster, else SKIP). Correctness only, never speed: every cell, the crash runs and the exit
 # status must show duplicates == 0 and lost == 0; the chain group (batch 1, worker --chain)
-# must be there with its target row, and the crash run with chain workers too. Own
+# must be there with its target row, and the crash run with chain workers too; every point
+# of the backlog sweep has --repeats repetitions and its claim p50 is their median. Own
 # databases, so it runs beside the scenario tests.
 # shellcheck source=../../queue/tests/lib.sh
 source "$RB_PG_LIB"
@@ -47,6 +48,23 @@ for name, chained in (("crash", False), ("crash_chain", True)):
     if k["after"]["n_completed"] != k["n_rows_enqueued"]:
         print("FAIL %s run: rows done: got %d, expected %d"
               % (name, k["after"]["n_completed"], k["n_rows_enqueued"])); bad += 1
+b = d["backlog_sweep"]
+n_rep = d["parameters"]["repeats"]
+if b is None or not b["points"] or len(b["points"]) % 3:
+    print("FAIL backlog sweep: missing, or not one point per mode and size"); bad += 1
+for x in (b or {}).get("points", []):
+    case = "backlog %d %s" % (x["backlog"], x["mode"])
+    reps = [v for v in x["repeat_claim_p50_us"] if v is not None]
+    if x["failed"] or x["n_duplicates"] or x["n_lost"]:
+        print("FAIL %s: failed, duplicates or lost rows" % case); bad += 1
+    if x["n_repeats"] != n_rep or len(x["repeat_claim_p50_us"]) != n_rep:
+        print("FAIL %s: got %d repetitions, expected %d" % (case, x["n_repeats"], n_rep)); bad += 1
+    # the point's p50 is the median (nearest rank) of its repetitions' p50, recomputed here
+    med = sorted(reps)[(len(reps) + 1) // 2 - 1] if reps else None
+    if med is None or abs(x["claim_p50_us"] - med) > 0.11 or \
+            (x["claim_p50_min_us"], x["claim_p50_max_us"]) != (min(reps), max(reps)):
+        print("FAIL %s: claim p50 %s (%s..%s), expected the median %s of %s"
+              % (case, x["claim_p50_us"], x["claim_p50_min_us"], x["claim_p50_max_us"], med, reps)); bad += 1
 sys.exit(1 if bad else 0)
 PY
 [[ $rc == 0 ]] || { tail -5 "$TMP/bench.err" >&2; fail "ringbench pg bench --$profile: exit $rc, expected 0"; }

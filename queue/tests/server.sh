@@ -20,7 +20,7 @@ start)
         [[ ${RINGBENCH_PG_REQUIRED:-0} == 1 ]] && exit 1
         exit 77
     fi
-    if pg start && pg status >/dev/null 2>&1; then
+    if RINGBENCH_PG_PRELOAD=pg_stat_statements pg start && pg status >/dev/null 2>&1; then
         touch "$marker"
         echo "pg_server: started the embedded cluster in $RB_PG_TEST_DIR"
         exit 0
