@@ -4,10 +4,11 @@
 -- are lost (reclaimed, or the incarnation is dead). One clock_timestamp() for all the rows
 -- (an InitPlan, evaluated once): the rows of a batch share one lease end, so a housekeeper
 -- reclaims all of them or none, which ordered runs rely on (queue/README.md, "Ordered mode:
--- runs").
+-- runs"). "Still claimed" as in complete_batch.sql (status <> ALL the other statuses), so
+-- the generic plan probes the primary key per row.
 UPDATE inbox SET lease_expires_at = (SELECT clock_timestamp()) + $4 * interval '1 millisecond'
 FROM unnest($1::bigint[], $2::bigint[]) AS t(id, gen)
 WHERE inbox.id = t.id AND inbox.lease_generation = t.gen AND inbox.claimed_by = $3
-  AND inbox.status = 'claimed'
+  AND inbox.status <> ALL ('{pending,done,failed}')
   AND EXISTS (SELECT 1 FROM workers w WHERE w.id = $3 AND w.incarnation = $5 AND w.status = 'alive')
 RETURNING inbox.id

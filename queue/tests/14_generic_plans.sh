@@ -1,0 +1,60 @@
+# Scenario 14 (issue 11, target 3): every session runs one generic plan per prepared
+# statement, never a plan made per call (queue.c, generic_plans_only). Left to choose, the
+# server planned the ordered claim afresh on every call over a 1 M-row backlog (0.73 ms of
+# planning per claim); on any backlog it makes 5 custom plans before it may settle, and for
+# complete_batch.sql it kept making them. Observed from outside the library, through
+# pg_stat_statements: per mode a worker drains 2,000 rows of 200 keys at batch 4 (hundreds of
+# claims and batch completions); the plans counted for its claim and for complete_batch.sql
+# must be at most 4 each (the session's generic plan, made again when an invalidation or a
+# reconnect drops it; 1-2 seen), where a server choosing plans makes 6 or more for the claim and
+# one per call for the completion (6 and ~500 seen with the setting removed). The affinity
+# worker is alone, so it owns every bucket and claims through claim_competing.sql
+# (13_affinity_all); the competing worker is there for its own session.
+# Then the generic plans of complete_batch.sql and extend_batch.sql (EXPLAIN EXECUTE under
+# force_generic_plan over 50,000 analyzed rows) must probe inbox_pkey, not inbox_claimed_lease.
+# The fixture's cluster preloads pg_stat_statements (RINGBENCH_PG_PRELOAD); a server without
+# it SKIPs this test. RUN_SERIAL: the counts are per database, and another test's claims
+# would land in them.
+source "$(dirname "$0")/lib.sh"
+if ! psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" \
+    -c "SELECT count(*) FROM pg_stat_statements" >/dev/null 2>"$TMP/pss.err"; then
+    echo "SKIP [$TEST]: the server has no pg_stat_statements loaded ($(head -1 "$TMP/pss.err"))"
+    exit 77
+fi
+stmt_stats() { # calls and plans of the statement file $1 in this database: "calls plans"
+    psql "$RINGBENCH_PG_CONNINFO" -XAtq -F ' ' -c "SELECT coalesce(sum(calls), 0), coalesce(sum(plans), 0) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND query LIKE '%$1 —%'"
+}
+for i in $(seq 1 2000); do echo "key$((i % 200))"; done >"$TMP/keys"
+for mode in ordered:claim_run.sql affinity:claim_competing.sql competing:claim_competing.sql; do
+    m=${mode%%:*} claim=${mode#*:}
+    use_schema "$m"
+    "$RB" pg migrate >/dev/null
+    "$RB" pg enqueue "$TMP/keys" >/dev/null
+    psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "SELECT pg_stat_statements_reset()" >/dev/null
+    "$RB" pg worker --mode "$m" --batch 4 --poll-ms 10 --until-empty >"$TMP/$m.out" 2>"$TMP/$m.err" ||
+        fail "$m drain: exit $? ($(tail -2 "$TMP/$m.err"))"
+    expect_eq "$m: rows done" "$(q "SELECT count(*) FROM effects")" 2000
+    for stmt in "$claim" complete_batch.sql; do
+        read -r calls plans < <(stmt_stats "$stmt")
+        note "$m: $stmt: $calls calls, $plans plans"
+        ((calls >= 100)) || fail "$m: $stmt calls counted by pg_stat_statements: got $calls, expected >= 100"
+        ((plans <= 4)) || fail "$m: plans of $stmt: got $plans over $calls calls, expected <= 4 (a generic plan per session)"
+    done
+done
+# The generic plans of the two batch statements probe the primary key once per row, O(batch),
+# not every worker's claimed rows through inbox_claimed_lease (what "status = 'claimed'" got:
+# the partial index looks empty to the statistics). 50,000 rows, analyzed, none claimed.
+use_schema plans
+"$RB" pg migrate >/dev/null
+q "INSERT INTO inbox (partition_key, idempotency_key) SELECT 'k' || g % 500, 'i' || g FROM generate_series(1, 50000) g; ANALYZE inbox" >/dev/null
+sql_dir=$(dirname "$0")/../sql
+for stmt in "complete_batch(bigint[], bigint[], text, text[]):('{1,2}', '{1,1}', 'w', '{a,b}')" \
+    "extend_batch(bigint[], bigint[], text, int, bigint):('{1,2}', '{1,1}', 'w', 1000, 1)"; do
+    name=${stmt%%(*} sig=${stmt%%:*} args=${stmt#*:}
+    plan=$(q "SET plan_cache_mode = force_generic_plan; PREPARE $sig AS $(grep -v '^--' "$sql_dir/$name.sql"); EXPLAIN EXECUTE $name$args") ||
+        fail "$name.sql: EXPLAIN failed"
+    if ! grep -q "inbox_pkey" <<<"$plan" || grep -q "inbox_claimed_lease" <<<"$plan"; then
+        fail "$name.sql: the generic plan does not probe inbox_pkey per row: $(tr '\n' ' ' <<<"$plan")"
+    fi
+done
+echo "PASS [$TEST]: every mode's session ran generic plans only; the batch statements' generic plans probe the primary key"
