@@ -2,9 +2,10 @@
  * backlog.c — the backlog sweep (backlog.h): does a claim cost the same at 10 k and at
  * 1 M pending rows? A queue's claim should cost O(batch) whatever the backlog (issue 11,
  * target 3). The backlog is filled once per size (a 1 M-row COPY takes most of a minute
- * here) and topped up after each mode, so every mode starts from the same number of
- * pending rows; the hot key's head row stays in flight all along, so ordered mode's
- * guard meets the hot key's blocked rows at every size.
+ * here) and topped up after each measurement, so every measurement starts from the same
+ * number of pending rows; every point is measured p->repeats times, interleaved across the
+ * modes, and reports the median; the hot key's head row stays in flight all along, so
+ * ordered mode's guard meets the hot key's blocked rows at every size.
  */
 #include <math.h>
 #include <stdio.h>
