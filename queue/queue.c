@@ -229,20 +229,23 @@ static int exec_simple(PGconn *conn, const char *sql) {
 static const char ordered_planner_off[] = "SET " ORDERED_PLANNER_OFF;
 static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF;
 
-/* Every session runs its prepared statements under their generic plans, never a custom one.
- * Left to choose, the server planned the walk's claim afresh on every call over a 1 M-row
+/* An ordered session runs its prepared statements under their generic plans, never a custom
+ * one. Left to choose, the server planned claim_run.sql afresh on every call over a 1 M-row
  * backlog (its custom plan looked cheaper), where over 10 k rows it had settled on the generic
  * plan (pg_stat_statements, `pg bench --backlog`, 2 workers at batch 8; issue 11, target 3):
- *   ordered, claim_run.sql: 0.73 ms planning + 0.62 ms execution per claim; claim p50 2,155 µs
- *     at 1 M against 1,222 at 10 k; generic only: 0 plans, 0.62 ms, p50 1,367 µs;
- *   affinity, claim_affinity.sql: 0.33 ms planning + 0.50 ms execution per claim;
- * and it planned complete_batch.sql on every call in every mode (about 0.2 ms per batch;
- * bench/pg/README.md, claim query 6). Every claim is O(batch) by construction (the walk's
- * LIMITs, the competing claim's LIMIT, bitmap scans off in ordered mode) and the batch
- * statements probe the primary key per row under every plan (complete_batch.sql,
- * extend_batch.sql), so no generic plan depends on the statistics for its cost, and no call
- * pays for planning. Test: pg_14_generic_plans. */
-static const char generic_plans_only[] = "SET plan_cache_mode = force_generic_plan";
+ * 0.73 ms of planning + 0.62 ms of execution per claim, claim p50 2,155 µs at 1 M against
+ * 1,222 at 10 k; generic only: 0 plans, 0.62 ms, p50 1,367 µs. The ordered claim is always
+ * the walk, O(batch) by construction (its LIMITs, bitmap scans off), so its generic plan's
+ * cost does not depend on the statistics; the batch statements probe the primary key per row
+ * under every plan (complete_batch.sql, extend_batch.sql).
+ * Not for the other modes: the competing claim (claim_competing.sql, which an affinity worker
+ * that owns every bucket sends too) has no generic plan that is O(batch). Its LIMIT $2 is
+ * unknown to it, so the planner takes 10% of the pending rows for `picked` and leases them by
+ * a hash join over a sequential scan of inbox (EXPLAIN EXECUTE under force_generic_plan,
+ * 100 k rows); with every session forced, a published run's competing cells fell to 367 rows/s
+ * at W 1 batch 1 (751 before) and it was stopped (bench/pg/README.md, claim query 7). The
+ * server keeps those claims on custom plans by itself. Test: pg_14_generic_plans. */
+static const char ordered_generic_plans[] = "SET plan_cache_mode = force_generic_plan";
 
 /* Connect once and prepare the session: search_path, planner switches (the user's, and an
  * ordered session's, ordered_planner_off). */
@@ -273,7 +276,7 @@ static int connect_once(rb_queue *q) {
         if (*p == ',') p++;
     }
     if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_planner_off);
-    if (!rc) rc = exec_simple(q->conn, generic_plans_only);
+    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_generic_plans);
     return rc;
 }
 
