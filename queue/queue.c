@@ -275,8 +275,10 @@ static int connect_once(rb_queue *q) {
         p += len;
         if (*p == ',') p++;
     }
-    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_planner_off);
-    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_generic_plans);
+    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) {
+        rc = exec_simple(q->conn, ordered_planner_off);
+        if (!rc) rc = exec_simple(q->conn, ordered_generic_plans);
+    }
     return rc;
 }
 
