@@ -627,23 +627,26 @@ static const char explain_help[] =
     "\n"
     "Print the plan of the claim statement of each mode (or --mode M) with --batch N,\n"
     "over all buckets. --analyze runs it (EXPLAIN ANALYZE) inside a transaction that is\n"
-    "rolled back. --planner-off LIST disables planner methods first (hashjoin,\n"
-    "mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
+    "rolled back. --generic shows the generic plan (force_generic_plan): the plan a\n"
+    "worker's session runs once it stops planning its prepared claim per call (an\n"
+    "ordered session always). --planner-off LIST disables planner methods first\n"
+    "(hashjoin, mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
     "  --mode M           competing, affinity or ordered (default: all three)\n"
     "  --batch N          claim batch (default 16)\n"
     "  --analyze          EXPLAIN ANALYZE (rolled back)\n"
+    "  --generic          the generic plan, not the plan for these parameter values\n"
     "  --planner-off LIST planner switches to turn off\n";
 
 typedef struct explain_opts {
     rb_queue_config *cfg;
-    int all_modes, analyze;
+    int all_modes, flags; /* RB_EXPLAIN_* */
 } explain_opts;
 
 static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     explain_opts *o = ctx;
     const char *opt = argv[*i];
-    if (strcmp(opt, "--analyze") == 0) {
-        o->analyze = 1;
+    if (strcmp(opt, "--analyze") == 0 || strcmp(opt, "--generic") == 0) {
+        o->flags |= opt[2] == 'a' ? RB_EXPLAIN_ANALYZE : RB_EXPLAIN_GENERIC;
         return 1;
     }
     if (strcmp(opt, "--mode") && strcmp(opt, "--batch") && strcmp(opt, "--planner-off")) return 0;
@@ -679,11 +682,12 @@ int rb_pg_cmd_explain(int argc, char **argv) {
     for (int m = RB_CLAIM_COMPETING; m <= RB_CLAIM_ORDERED; m++) {
         if (!o.all_modes && m != (int)cfg.mode) continue;
         char *text;
-        if (rb_queue_explain(q, (rb_claim_mode)m, o.analyze, &text)) {
+        if (rb_queue_explain(q, (rb_claim_mode)m, o.flags, &text)) {
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
             break;
         }
-        printf("-- mode %s, batch %u%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
+        printf("-- mode %s, batch %u%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
+               o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
                cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "",
                text);
         free(text);

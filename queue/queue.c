@@ -229,23 +229,20 @@ static int exec_simple(PGconn *conn, const char *sql) {
 static const char ordered_planner_off[] = "SET " ORDERED_PLANNER_OFF;
 static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF;
 
-/* An ordered session runs its prepared statements under their generic plans, never a custom
- * one. Left to choose, the server planned claim_run.sql afresh on every call over a 1 M-row
- * backlog (its custom plan looked cheaper), where over 10 k rows it had settled on the generic
- * plan (pg_stat_statements, `pg bench --backlog`, 2 workers at batch 8; issue 11, target 3):
- * 0.73 ms of planning + 0.62 ms of execution per claim, claim p50 2,155 µs at 1 M against
- * 1,222 at 10 k; generic only: 0 plans, 0.62 ms, p50 1,367 µs. The ordered claim is always
- * the walk, O(batch) by construction (its LIMITs, bitmap scans off), so its generic plan's
- * cost does not depend on the statistics; the batch statements probe the primary key per row
- * under every plan (complete_batch.sql, extend_batch.sql).
- * Not for the other modes: the competing claim (claim_competing.sql, which an affinity worker
- * that owns every bucket sends too) has no generic plan that is O(batch). Its LIMIT $2 is
- * unknown to it, so the planner takes 10% of the pending rows for `picked` and leases them by
- * a hash join over a sequential scan of inbox (EXPLAIN EXECUTE under force_generic_plan,
- * 100 k rows); with every session forced, a published run's competing cells fell to 367 rows/s
- * at W 1 batch 1 (751 before) and it was stopped (bench/pg/README.md, claim query 7). The
- * server keeps those claims on custom plans by itself. Test: pg_14_generic_plans. */
-static const char ordered_generic_plans[] = "SET plan_cache_mode = force_generic_plan";
+/* Every session runs its prepared statements under their generic plans, never a custom one
+ * (issue 11, target 3). Left to choose, the server planned the claims afresh on every call
+ * over a 1 M-row backlog, where their custom plans looked cheaper (pg_stat_statements, `pg
+ * bench --backlog`, 2 workers at batch 8): ordered 0.73 ms of planning + 0.62 ms of execution
+ * per claim, claim p50 2,155 µs at 1 M against 1,222 at 10 k (generic only: 0 plans, p50
+ * 1,367 µs); affinity 0.33 ms of planning per claim; competing 0.14 ms on every call at any
+ * backlog. Every claim's generic plan is O(batch) by construction, whatever the statistics:
+ * the walk and the competing scan stop at their LIMITs, the lease probes the primary key
+ * (claim_lease.sql: joined to picked, a generic plan took 10% of the pending rows for picked
+ * and hashed all of inbox; a published run's competing cells fell to 367 rows/s at W 1 batch
+ * 1 with it, bench/pg/README.md, claim query 7); the batch statements probe the primary key
+ * per row (complete_batch.sql, extend_batch.sql); the other statements' parameters are ids,
+ * keys and values that no plan depends on. Tests: pg_14_generic_plans, pg_15_claim_plans. */
+static const char session_generic_plans[] = "SET plan_cache_mode = force_generic_plan";
 
 /* Connect once and prepare the session: search_path, planner switches (the user's, and an
  * ordered session's, ordered_planner_off). */
@@ -275,10 +272,8 @@ static int connect_once(rb_queue *q) {
         p += len;
         if (*p == ',') p++;
     }
-    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) {
-        rc = exec_simple(q->conn, ordered_planner_off);
-        if (!rc) rc = exec_simple(q->conn, ordered_generic_plans);
-    }
+    if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_planner_off);
+    if (!rc) rc = exec_simple(q->conn, session_generic_plans);
     return rc;
 }
 
@@ -1119,12 +1114,28 @@ static int owns_every_bucket(const rb_queue *q) {
     return q->cfg.mode == RB_CLAIM_AFFINITY && q->n_owned == q->cfg.ring.n_buckets;
 }
 
+/* Where the next walk starts (0-based; n_owned wraps to 0 at the next claim): after the bucket
+ * served last, the one of the claimed rows' buckets (column 2 of r) furthest along this walk,
+ * which visited the owned buckets from `start` on and then wrapped around. Read from every row,
+ * not the last: RETURNING promises no order. A bucket no longer owned is passed over. */
+static size_t walk_next_start(const rb_queue *q, size_t start, const PGresult *r) {
+    size_t far = 0;
+    if (q->n_owned == 0) return 0;
+    for (int t = 0; t < PQntuples(r); t++) {
+        size_t i = owned_index(q, (uint32_t)strtoul(PQgetvalue(r, t, 2), NULL, 10));
+        if (i < q->n_owned && (i + q->n_owned - start) % q->n_owned > far)
+            far = (i + q->n_owned - start) % q->n_owned;
+    }
+    return (start + far) % q->n_owned + 1;
+}
+
 /* One claim's statement and parameters (claim_call_init), sent by rb_queue_claim or in the
  * pipeline of rb_queue_complete_and_claim. */
 typedef struct claim_call {
     const char *sql;
     stmt_id stmt;
     int n_params, affinity;
+    size_t start; /* the walk's first bucket: 0-based position in the owned buckets */
     const char *params[6];
     char batch[16], lease[16], pos[24];
 } claim_call;
@@ -1138,6 +1149,7 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     snprintf(c->batch, sizeof c->batch, "%u", q->cfg.batch);
     snprintf(c->lease, sizeof c->lease, "%u", q->cfg.lease_ms);
     if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
+    c->start = q->claim_pos;
     snprintf(c->pos, sizeof c->pos, "%zu", q->claim_pos + 1);
     const char *params[] = {q->worker_id,         c->batch,       c->lease,
                             q->incarnation_param, q->owned_param, c->pos};
@@ -1157,9 +1169,7 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
         PQclear(r);
         return 0;
     }
-    if (c->affinity) /* the next claim starts after the bucket served last */
-        q->claim_pos =
-            owned_index(q, (uint32_t)strtoul(PQgetvalue(r, (int)n - 1, 2), NULL, 10)) + 1;
+    if (c->affinity) q->claim_pos = walk_next_start(q, c->start, r);
     out->rows = calloc(n, sizeof *out->rows);
     if (!out->rows) {
         PQclear(r);
@@ -1359,84 +1369,116 @@ int rb_queue_counts_get(rb_queue *q, rb_queue_counts *c) {
     return 0;
 }
 
-int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text) {
+/* The text of rows of one-column result r, one per line, malloc'd; NULL when out of memory. */
+static char *result_lines(const PGresult *r) {
+    size_t len = 0;
+    for (int i = 0; i < PQntuples(r); i++)
+        len += strlen(PQgetvalue(r, i, 0)) + 1;
+    char *out = malloc(len + 1);
+    if (!out) return NULL;
+    len = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        size_t ll = strlen(PQgetvalue(r, i, 0));
+        memcpy(out + len, PQgetvalue(r, i, 0), ll);
+        len += ll;
+        out[len++] = '\n';
+    }
+    out[len] = 0;
+    return out;
+}
+
+/* The EXPLAIN statement for `claim` with `flags` (RB_EXPLAIN_*) into *sql (malloc'd); 0, or
+ * RB_EDB / RB_ENOMEM. Generic: the claim is prepared as rb_explain_claim (the caller
+ * deallocates it) and the statement EXECUTEs it with params[0 .. n) as literals, under
+ * force_generic_plan (SET LOCAL); otherwise the statement is the claim itself, to be sent with
+ * params (a plan for these values). */
+static int explain_sql(PGconn *conn, const char *claim, int flags, const char *const *params, int n,
+                       char **sql) {
+    char head[96];
+    snprintf(head, sizeof head, "EXPLAIN (COSTS OFF%s) ",
+             flags & RB_EXPLAIN_ANALYZE ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "");
+    size_t cap = strlen(head) + strlen(claim) + 64;
+    for (int i = 0; i < n; i++)
+        cap += 2 * strlen(params[i]) + 8;
+    if (!(*sql = malloc(cap))) return rb_set_error(RB_ENOMEM, "out of memory");
+    size_t len = (size_t)snprintf(*sql, cap, "%s", head);
+    if (!(flags & RB_EXPLAIN_GENERIC)) return snprintf(*sql + len, cap - len, "%s", claim), 0;
+    PGresult *p = PQprepare(conn, "rb_explain_claim", claim, n, NULL);
+    int rc = PQresultStatus(p) == PGRES_COMMAND_OK
+                 ? 0
+                 : rb_set_error(RB_EDB, "%s", PQresultErrorMessage(p));
+    PQclear(p);
+    if (!rc && exec_simple(conn, "SET LOCAL plan_cache_mode = force_generic_plan")) rc = RB_EDB;
+    len += (size_t)snprintf(*sql + len, cap - len, "EXECUTE rb_explain_claim(");
+    for (int i = 0; !rc && i < n; i++) {
+        char *lit = PQescapeLiteral(conn, params[i], strlen(params[i]));
+        if (!lit) rc = rb_set_error(RB_ENOMEM, "out of memory");
+        if (lit) len += (size_t)snprintf(*sql + len, cap - len, "%s%s", i ? ", " : "", lit);
+        PQfreemem(lit);
+    }
+    snprintf(*sql + len, cap - len, ")");
+    return rc;
+}
+
+/* The owned buckets an EXPLAIN uses: this session's, or all buckets when it owns none (it is
+ * not a live member), into *all (malloc'd; free it). NULL when out of memory. */
+static const char *explain_buckets(const rb_queue *q, char **all) {
+    *all = NULL;
+    if (q->owned_param && q->n_owned > 0) return q->owned_param;
+    size_t cap = 16 + (size_t)q->cfg.ring.n_buckets * 11, len = 0;
+    if (!(*all = malloc(cap))) return rb_set_error(RB_ENOMEM, "out of memory"), NULL;
+    (*all)[len++] = '{';
+    for (uint32_t b = 0; b < q->cfg.ring.n_buckets; b++)
+        len += (size_t)snprintf(*all + len, cap - len, "%s%u", b ? "," : "", b);
+    (*all)[len++] = '}';
+    (*all)[len] = 0;
+    return *all;
+}
+
+/* An unregistered session registers inside the EXPLAIN's transaction (rolled back), so the
+ * claim hands rows to a live incarnation: its incarnation into inc. */
+static void explain_incarnation(rb_queue *q, rb_claim_mode mode, char inc[24]) {
+    snprintf(inc, 24, "%s", q->incarnation_param[0] ? q->incarnation_param : "0");
+    if (q->registered) return;
+    char ttl[16];
+    snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
+    const char *reg[] = {q->worker_id, ttl, rb_claim_mode_name(mode)};
+    PGresult *t = PQexecParams(q->conn, rb_queue_sql("register"), 3, NULL, reg, NULL, NULL, 0);
+    if (PQresultStatus(t) == PGRES_TUPLES_OK && PQntuples(t) == 1)
+        snprintf(inc, 24, "%s", PQgetvalue(t, 0, 0));
+    PQclear(t);
+}
+
+int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     *text = NULL;
-    char batch[16], lease[16];
+    char batch[16], lease[16], inc[24], *all;
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
-    /* All buckets when this session owns none (it is not a live member). */
-    char *all = NULL;
-    const char *owned = q->owned_param;
-    if (!owned || q->n_owned == 0) {
-        size_t cap = 16 + (size_t)q->cfg.ring.n_buckets * 11, len = 0;
-        if (!(all = malloc(cap))) return rb_set_error(RB_ENOMEM, "out of memory");
-        all[len++] = '{';
-        for (uint32_t b = 0; b < q->cfg.ring.n_buckets; b++)
-            len += (size_t)snprintf(all + len, cap - len, "%s%u", b ? "," : "", b);
-        all[len++] = '}';
-        all[len] = 0;
-        owned = all;
-    }
-    const char *params[] = {q->worker_id, batch, lease, q->incarnation_param, owned, "1"};
-    int affinity = mode != RB_CLAIM_COMPETING;
+    const char *owned = explain_buckets(q, &all);
     const char *claim = claim_sql_of(q, mode);
-    size_t n = claim ? strlen(claim) + 64 : 0;
-    char *sql = claim ? malloc(n) : NULL;
-    if (!sql) {
-        free(all);
-        return rb_set_error(RB_ENOMEM, "out of memory");
-    }
-    snprintf(sql, n, "EXPLAIN (COSTS OFF%s) %s",
-             analyze ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "", claim);
-    int rc = 0;
+    if (!owned || !claim) return free(all), RB_ENOMEM;
+    int n = mode != RB_CLAIM_COMPETING ? 6 : 4, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
         rc = RB_EDB;
-    /* The claim hands out rows only to a live incarnation: an unregistered
-     * session registers inside this transaction (rolled back below). */
-    char inc[24];
-    snprintf(inc, sizeof inc, "%s", q->incarnation_param[0] ? q->incarnation_param : "0");
-    if (!rc && !q->registered) {
-        char ttl[16];
-        snprintf(ttl, sizeof ttl, "%u", q->cfg.ttl_ms);
-        const char *reg[] = {q->worker_id, ttl, rb_claim_mode_name(mode)};
-        PGresult *t = PQexecParams(q->conn, rb_queue_sql("register"), 3, NULL, reg, NULL, NULL, 0);
-        if (PQresultStatus(t) == PGRES_TUPLES_OK && PQntuples(t) == 1)
-            snprintf(inc, sizeof inc, "%s", PQgetvalue(t, 0, 0));
-        PQclear(t);
-    }
-    params[3] = inc;
-    PGresult *r =
-        rc ? NULL : PQexecParams(q->conn, sql, affinity ? 6 : 4, NULL, params, NULL, NULL, 0);
+    if (!rc) explain_incarnation(q, mode, inc);
+    const char *params[] = {q->worker_id, batch, lease, inc, owned, "1"};
+    char *sql = NULL;
+    if (!rc) rc = explain_sql(q->conn, claim, flags, params, n, &sql);
+    int generic = flags & RB_EXPLAIN_GENERIC;
+    PGresult *r = rc ? NULL
+                     : PQexecParams(q->conn, sql, generic ? 0 : n, NULL, generic ? NULL : params,
+                                    NULL, NULL, 0);
     if (!rc && PQresultStatus(r) != PGRES_TUPLES_OK)
         rc = rb_set_error(RB_EDB, "%s", PQresultErrorMessage(r));
-    size_t len = 0, cap = 256;
-    char *out = rc ? NULL : malloc(cap);
-    for (int i = 0; out && i < PQntuples(r); i++) {
-        const char *line = PQgetvalue(r, i, 0);
-        size_t ll = strlen(line);
-        if (len + ll + 2 > cap) {
-            cap = (len + ll + 2) * 2;
-            char *nb = realloc(out, cap);
-            if (!nb) {
-                free(out);
-                out = NULL;
-                break;
-            }
-            out = nb;
-        }
-        memcpy(out + len, line, ll);
-        len += ll;
-        out[len++] = '\n';
-        out[len] = 0;
-    }
-    if (!rc && !out) rc = rb_set_error(RB_ENOMEM, "out of memory");
+    else if (!rc && !(*text = result_lines(r)))
+        rc = rb_set_error(RB_ENOMEM, "out of memory");
     PQclear(r);
     exec_simple(q->conn, "ROLLBACK");
+    if (generic) exec_simple(q->conn, "DEALLOCATE rb_explain_claim");
     free(sql);
     free(all);
-    *text = out;
     return rc;
 }
 

@@ -375,13 +375,21 @@ typedef struct rb_queue_counts {
 /* rb_queue_counts_get — the counts above (live = alive and within TTL). */
 int rb_queue_counts_get(rb_queue *q, rb_queue_counts *out);
 
+/* rb_queue_explain flags, or'ed. */
+enum {
+    RB_EXPLAIN_ANALYZE = 1, /* run the claim (EXPLAIN ANALYZE, BUFFERS), then roll it back */
+    RB_EXPLAIN_GENERIC = 2  /* the generic plan (force_generic_plan): the one a session runs
+                               once its prepared claim stops being planned per call */
+};
+
 /*
- * rb_queue_explain — EXPLAIN (ANALYZE when `analyze`; the claim is then
- * rolled back) of the claim statement of `mode` with this session's batch
- * and owned buckets (all buckets when none). *text gets a malloc'd string to
- * free().
+ * rb_queue_explain — EXPLAIN of the claim statement of `mode` with this session's batch, lease
+ * and owned buckets (all buckets when none), as `flags` (RB_EXPLAIN_*; 0: the plan for these
+ * parameter values, not run). Runs in a transaction that is rolled back (an unregistered
+ * session registers inside it). *text gets a malloc'd string, one plan line per line, to
+ * free(). RB_EDB (nothing changed) or RB_ENOMEM. Not thread-safe (the session's connection).
  */
-int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int analyze, char **text);
+int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text);
 
 /* ---- added for `ringbench pg bench` (issue 6) ---- */
 

@@ -381,7 +381,7 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
     char *out = malloc(cap);
     for (int m = RB_CLAIM_COMPETING; out && m <= RB_CLAIM_ORDERED; m++) {
         char *text = NULL;
-        if (rb_queue_explain(q, (rb_claim_mode)m, 1, &text)) {
+        if (rb_queue_explain(q, (rb_claim_mode)m, RB_EXPLAIN_ANALYZE | RB_EXPLAIN_GENERIC, &text)) {
             snprintf(err, err_size, "explain: %s", rb_error_detail());
             free(out);
             out = NULL;

@@ -5,14 +5,20 @@
 -- at clock_timestamp(), when the rows are locked, not at the statement's start (now()), so a
 -- claim that waited behind a lock still hands out whole leases. lease_generation (the
 -- fencing token every completion, failure, release and extension checks) moves on by one.
--- attempts is not charged here (it counts handler starts); claims is. One clock_timestamp()
--- for the whole claim (an InitPlan, evaluated once, at the first row leased): every row of a
--- batch gets the same lease end, so a housekeeper reclaims all of them or none, which ordered
--- runs rely on (queue/README.md, "Ordered mode: runs").
-UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = locked.at,
-       lease_expires_at = locked.at + $3 * interval '1 millisecond',
+-- attempts is not charged here (it counts handler starts); claims is. leased: one row, the
+-- ids picked and one clock_timestamp(), read after the aggregate has pulled (and so locked)
+-- every picked row: every row of a batch gets the same lease end, so a housekeeper reclaims
+-- all of them or none, which ordered runs rely on (queue/README.md, "Ordered mode: runs").
+-- The rows are leased through primary-key probes (id = ANY(ids)), so the plan is O(batch)
+-- under a generic plan too, where LIMIT $2 is unknown: joined to picked, the planner took
+-- 10% of the pending rows for picked and hashed all of inbox (bench/pg/README.md, claim
+-- query 8). RETURNING promises no order: the rows come back in id order.
+, leased AS MATERIALIZED (
+    SELECT array_agg(id) AS ids, clock_timestamp() AS at FROM picked)
+UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = leased.at,
+       lease_expires_at = leased.at + $3 * interval '1 millisecond',
        lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
-FROM picked CROSS JOIN (SELECT (SELECT clock_timestamp()) AS at) locked
-WHERE inbox.id = picked.id
+FROM leased
+WHERE inbox.id = ANY (leased.ids)
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
           inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims

@@ -6,8 +6,8 @@
 -- rows complete in order).
 -- "Still claimed" is written status <> ALL (the other three statuses; the inbox_status_check
 -- constraint allows no fourth), not status = 'claimed': the planner cannot match it to the
--- partial index inbox_claimed_lease, so every plan, the generic one included (ordered
--- sessions run generic plans only: queue.c, ordered_generic_plans), probes the primary key
+-- partial index inbox_claimed_lease, so every plan, the generic one included (worker
+-- sessions run generic plans only: queue.c, session_generic_plans), probes the primary key
 -- once per row, O(batch). With = 'claimed' the generic plan read every worker's claimed
 -- rows through that index (bench/pg/README.md, claim queries 6 and 7).
 WITH input AS (
