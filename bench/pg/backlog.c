@@ -3,8 +3,8 @@
  * 1 M pending rows? A queue's claim should cost O(batch) whatever the backlog (issue 11,
  * target 3). The backlog is filled once per size (a 1 M-row COPY takes most of a minute
  * here) and topped up after each measurement, so every measurement starts from the same
- * number of pending rows; every point is measured p->repeats times, interleaved across the
- * modes, and reports the median; the hot key's head row stays in flight all along, so
+ * pending rows, in all and of the hot key; every point is measured p->repeats times, interleaved
+ * across the modes, and reports the median; the hot key's head row stays in flight all along, so
  * ordered mode's guard meets the hot key's blocked rows at every size.
  */
 #include <math.h>
@@ -27,22 +27,6 @@ static int hold_hot_head(PGconn *c, char *err, size_t err_size) {
                        RBB_HOT_KEY);
 }
 
-/* Back to `size` pending rows: delete what the workers completed (and its effects),
- * enqueue as many new rows from the same key stream, VACUUM ANALYZE. */
-static int top_up(PGconn *c, uint64_t size, rbb_keys *keys, uint32_t hot_every, const char *tag,
-                  char *err, size_t err_size) {
-    double pending = 0;
-    int rc = rbb_db_exec(c, err, err_size,
-                         "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'");
-    if (!rc)
-        rc = rbb_db_double(c, &pending, err, err_size,
-                           "SELECT count(*) FROM inbox WHERE status = 'pending'");
-    if (!rc && (uint64_t)pending < size)
-        rc = rbb_queue_fill(c, size - (uint64_t)pending, keys, hot_every, tag, err, err_size);
-    if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    return rc;
-}
-
 /* Pending rows in all and of the hot key. */
 static int count_pending(PGconn *c, uint64_t *all, uint64_t *hot, char *err, size_t err_size) {
     double a = 0, h = 0;
@@ -54,6 +38,25 @@ static int count_pending(PGconn *c, uint64_t *all, uint64_t *hot, char *err, siz
                            "partition_key = '%s'",
                            RBB_HOT_KEY);
     *all = (uint64_t)a, *hot = (uint64_t)h;
+    return rc;
+}
+
+/* Back to the backlog the point's first measurement started from: `pending` rows, `hot` of
+ * them of the hot key. Deletes what the workers completed (and its effects), enqueues the
+ * hot key's and the other keys' missing rows (the other keys from the same key stream), and
+ * VACUUM ANALYZEs: every repetition starts from the same backlog, whatever each mode took
+ * (ordered mode takes no hot row while the hot head is held; the others take 10% of theirs). */
+static int top_up(PGconn *c, uint64_t pending, uint64_t hot, rbb_keys *keys, const char *tag,
+                  char *err, size_t err_size) {
+    uint64_t now_all = 0, now_hot = 0;
+    int rc = rbb_db_exec(c, err, err_size,
+                         "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'");
+    if (!rc) rc = count_pending(c, &now_all, &now_hot, err, err_size);
+    uint64_t add_hot = now_hot < hot ? hot - now_hot : 0;
+    uint64_t add = now_all < pending ? pending - now_all : 0;
+    if (add < add_hot) add = add_hot;
+    if (!rc && add) rc = rbb_queue_fill(c, add, add_hot, keys, tag, err, err_size);
+    if (!rc) rc = rbb_queue_settle(c, err, err_size);
     return rc;
 }
 
@@ -129,9 +132,13 @@ static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint
     snprintf(tag, sizeof tag, "backlog%llu", (unsigned long long)size);
     fprintf(stderr, "pg bench: backlog sweep: enqueueing %llu rows\n", (unsigned long long)size);
     int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, size, &keys, p->backlog_hot_every, tag, err, err_size);
+    uint64_t n_hot =
+        p->backlog_hot_every ? (size + p->backlog_hot_every - 1) / p->backlog_hot_every : 0;
+    if (!rc) rc = rbb_queue_fill(c, size, n_hot, &keys, tag, err, err_size);
     if (!rc && p->backlog_hot_every) rc = hold_hot_head(c, err, err_size);
     if (!rc) rc = rbb_queue_settle(c, err, err_size);
+    uint64_t start_all = 0, start_hot = 0; /* the backlog every measurement starts from */
+    if (!rc) rc = count_pending(c, &start_all, &start_hot, err, err_size);
     for (size_t r = 0; !rc && r < n_rep; r++)
         for (size_t m = 0; !rc && m < p->n_modes; m++) {
             uint64_t pending = 0, hot = 0;
@@ -139,7 +146,7 @@ static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint
                               err, err_size);
             if (!rc && r == 0) pts[m].backlog = pending, pts[m].n_hot_pending = hot;
             snprintf(tag, sizeof tag, "backlog%llu-%zu-%zu", (unsigned long long)size, r, m);
-            if (!rc) rc = top_up(c, size, &keys, p->backlog_hot_every, tag, err, err_size);
+            if (!rc) rc = top_up(c, start_all, start_hot, &keys, tag, err, err_size);
         }
     for (size_t m = 0; !rc && m < p->n_modes; m++)
         point_of(&pts[m], &reps[m * n_rep], n_rep);

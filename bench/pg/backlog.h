@@ -10,11 +10,12 @@
 #include "cells.h"
 
 /* For every backlog size p->backlogs[i]: empty the queue, enqueue that many rows (keys
- * uniform over p->n_keys, every p->backlog_hot_every-th row the hot key RBB_HOT_KEY),
+ * uniform over p->n_keys, one row in p->backlog_hot_every the hot key RBB_HOT_KEY),
  * put the hot key's head row in flight (claimed by a holder with a 1 h lease), then
  * p->repeats times, per mode in p->modes (interleaved), measure p->backlog_workers workers
- * at p->backlog_batch for p->backlog_s and top the backlog up to its size again (rows done
- * deleted, as many new rows enqueued, VACUUM ANALYZE). Appends n_backlogs x n_modes points
+ * at p->backlog_batch for p->backlog_s and top the backlog up to what the first measurement
+ * started from, in all and of the hot key (rows done deleted, the missing rows enqueued,
+ * VACUUM ANALYZE). Appends n_backlogs x n_modes points
  * to run->backlog, each from its repetitions (rbb_backlog_point: median claim p50 and p99,
  * min..max p50). Returns the number of points that failed (any repetition) or found
  * duplicates or lost rows; -1 with err when the sweep could not run at all. */

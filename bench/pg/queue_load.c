@@ -108,7 +108,7 @@ int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring
     return rb_ring_build(a, &ring_cfg, members, n, out);
 }
 
-int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every, const char *tag,
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, const char *tag,
                    char *err, size_t err_size) {
     PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
                             "FROM STDIN");
@@ -121,8 +121,8 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_ever
     char line[160], key[32];
     int ok = 1;
     for (uint64_t i = 0; ok && i < n_rows; i++) {
-        size_t kl = hot_every && i % hot_every == 0
-                        ? (size_t)snprintf(key, sizeof key, "%s", RBB_HOT_KEY)
+        int hot = (i + 1) * n_hot / n_rows > i * n_hot / n_rows;
+        size_t kl = hot ? (size_t)snprintf(key, sizeof key, "%s", RBB_HOT_KEY)
                         : rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
         int n = snprintf(line, sizeof line, "%s\t%u\t%s:%llu\n", key,
                          rb_bucket_of(&ring_cfg, key, kl), tag, (unsigned long long)i);
@@ -146,7 +146,7 @@ int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, 
     if (rbb_keys_init(&keys, dist, n_keys, zipf_s, seed))
         return snprintf(err, err_size, "out of memory"), -1;
     int rc = rbb_queue_reset(c, err, err_size);
-    if (!rc) rc = rbb_queue_fill(c, n_rows, &keys, 0, tag, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, n_rows, 0, &keys, tag, err, err_size);
     if (!rc) rc = rbb_queue_settle(c, err, err_size);
     rbb_keys_free(&keys);
     return rc;

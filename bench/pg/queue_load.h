@@ -60,10 +60,10 @@ int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
 /* Enqueue n_rows rows with keys from `keys`, idempotency keys "<tag>:<i>",
  * by COPY on `c` (setup, not measured: ~10x faster than rb_queue_enqueue's
  * INSERTs); the bucket is rb_bucket_of under the queue's ring configuration,
- * exactly what rb_queue_enqueue stores. hot_every > 0: row i of this call with
- * i % hot_every == 0 gets the key RBB_HOT_KEY instead (a hot key holding 1/hot_every of
- * the rows), 0: none. */
-int rbb_queue_fill(PGconn *c, uint64_t n_rows, rbb_keys *keys, uint32_t hot_every, const char *tag,
+ * exactly what rb_queue_enqueue stores. n_hot of the n_rows rows (spread evenly: row i
+ * when floor((i + 1) n_hot / n_rows) > floor(i n_hot / n_rows), so exactly n_hot, the last
+ * row hot when n_hot > 0) get the key RBB_HOT_KEY instead; the rest draw from `keys`. */
+int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, const char *tag,
                    char *err, size_t err_size);
 
 /* EXPLAIN (ANALYZE; rolled back) of the claim statement of every mode at

@@ -108,7 +108,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
         if (!rc && !last && undone < s->backlog) {
             char tag[32];
             snprintf(tag, sizeof tag, "soak%llu", (unsigned long long)++n_fills);
-            rc = rbb_queue_fill(c, s->backlog - undone, &keys, 0, tag, err, err_size);
+            rc = rbb_queue_fill(c, s->backlog - undone, 0, &keys, tag, err, err_size);
             n_enqueued += s->backlog - undone;
         }
         if (!rc && (t >= next_iv || last) && s->n_intervals < RBB_MAX_SOAK_INTERVALS) {
