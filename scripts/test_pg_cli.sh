@@ -2,7 +2,8 @@
 # test_pg_cli.sh — scripts/pg refuses bad arguments with exit 2 and one line on stderr, before
 # it looks for the server binaries or creates anything: install-ext takes exactly one CMake
 # build folder (an extra argument was never checked by a test), stop/restart/url/status take
-# none (they ignored extra arguments), start takes --no-fsync only (it ignored the rest).
+# none (they ignored extra arguments), start takes --no-fsync only (it ignored the rest), and a
+# RINGBENCH_PG_PRELOAD of library names the server has.
 # Needs no server: RINGBENCH_PG_DIR points at a folder that must stay absent.
 #
 #   bash scripts/test_pg_cli.sh
@@ -39,6 +40,14 @@ for c in stop restart url status; do
 done
 expect "start: the only option is --no-fsync, got '--bogus'" start --bogus
 expect "start: the only option is --no-fsync, got '--no-fsync extra'" start --no-fsync extra
+# RINGBENCH_PG_PRELOAD: a name that is not one (an injection attempt among them), and a library
+# the server does not have; both before initdb (they were exit 1, after the cluster was made,
+# and the second printed the server's 5 lines)
+RINGBENCH_PG_PRELOAD="pg_stat_statements -c fsync=off" expect "start: RINGBENCH_PG_PRELOAD: give library names separated by commas" start
+RINGBENCH_PG_PRELOAD="a,,b" expect "start: RINGBENCH_PG_PRELOAD: give library names" start
+if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null; then
+    RINGBENCH_PG_PRELOAD=pg_stat_statements,no_such_lib expect "start: RINGBENCH_PG_PRELOAD: no library 'no_such_lib'" start
+fi
 expect "usage: scripts/pg start" bogus
 expect "usage: scripts/pg start"
 echo "test_pg_cli: $n_pass passed, $n_fail failed"
