@@ -61,6 +61,7 @@ struct rb_queue {
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
     char *owned_param;             /* "{1,5,...}" for the claim */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
+    int generic_plans; /* a worker's session (registered, or its companion): generic plans only */
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -229,19 +230,21 @@ static int exec_simple(PGconn *conn, const char *sql) {
 static const char ordered_planner_off[] = "SET " ORDERED_PLANNER_OFF;
 static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF;
 
-/* Every session runs its prepared statements under their generic plans, never a custom one
- * (issue 11, target 3). Left to choose, the server planned the claims afresh on every call
- * over a 1 M-row backlog, where their custom plans looked cheaper (pg_stat_statements, `pg
- * bench --backlog`, 2 workers at batch 8): ordered 0.73 ms of planning + 0.62 ms of execution
- * per claim, claim p50 2,155 µs at 1 M against 1,222 at 10 k (generic only: 0 plans, p50
- * 1,367 µs); affinity 0.33 ms of planning per claim; competing 0.14 ms on every call at any
- * backlog. Every claim's generic plan is O(batch) by construction, whatever the statistics:
- * the walk and the competing scan stop at their LIMITs, the lease probes the primary key
+/* A worker's session (from its registration on) runs its prepared statements under their
+ * generic plans, never a custom one (issue 11, target 3). Left to choose, the server planned the
+ * claims afresh on every call over a 1 M-row backlog, where their custom plans looked cheaper
+ * (pg_stat_statements, `pg bench --backlog`, 2 workers at batch 8): ordered 0.73 ms of planning +
+ * 0.62 ms of execution per claim, claim p50 2,155 µs at 1 M against 1,222 at 10 k (generic only: 0
+ * plans, p50 1,367 µs); affinity 0.33 ms of planning per claim; competing 0.14 ms on every call at
+ * any backlog. Every claim's generic plan is O(batch) by construction, whatever the statistics: the
+ * walk and the competing scan stop at their LIMITs, the lease probes the primary key
  * (claim_lease.sql: joined to picked, a generic plan took 10% of the pending rows for picked
  * and hashed all of inbox; a published run's competing cells fell to 367 rows/s at W 1 batch
  * 1 with it, bench/pg/README.md, claim query 7); the batch statements probe the primary key
- * per row (complete_batch.sql, extend_batch.sql); the other statements' parameters are ids,
- * keys and values that no plan depends on. Tests: pg_14_generic_plans, pg_15_claim_plans. */
+ * per row (complete_batch.sql, extend_batch.sql); the other statements a worker sends take
+ * ids, keys and values that no plan depends on. Not the command sessions (`pg retry`, `pg
+ * status`...): redrive.sql's `$2 OR id = ANY($1)` has no generic plan that probes the ids.
+ * Tests: pg_14_generic_plans, pg_15_claim_plans. */
 static const char session_generic_plans[] = "SET plan_cache_mode = force_generic_plan";
 
 /* Connect once and prepare the session: search_path, planner switches (the user's, and an
@@ -273,8 +276,15 @@ static int connect_once(rb_queue *q) {
         if (*p == ',') p++;
     }
     if (!rc && q->cfg.mode == RB_CLAIM_ORDERED) rc = exec_simple(q->conn, ordered_planner_off);
-    if (!rc) rc = exec_simple(q->conn, session_generic_plans);
+    if (!rc && q->generic_plans) rc = exec_simple(q->conn, session_generic_plans);
     return rc;
+}
+
+/* From here on the session is a worker's: generic plans only, on this connection and every
+ * reconnect (connect_once). A failure here is a lost connection, which the reconnect mends. */
+static void worker_session(rb_queue *q) {
+    q->generic_plans = 1;
+    exec_simple(q->conn, session_generic_plans);
 }
 
 /* Reconnect with exponential backoff for up to cfg.retry_ms. */
@@ -574,6 +584,7 @@ int rb_queue_open_companion(const rb_queue *q, rb_queue **out) {
     if (rc) return rc;
     (*out)->incarnation = q->incarnation;
     memcpy((*out)->incarnation_param, q->incarnation_param, sizeof q->incarnation_param);
+    worker_session(*out);
     return 0;
 }
 uint64_t rb_queue_n_reconnects(const rb_queue *q) { return q->n_reconnects; }
@@ -865,6 +876,7 @@ int rb_queue_register(rb_queue *q) {
     snprintf(q->incarnation_param, sizeof q->incarnation_param, "%lld", (long long)q->incarnation);
     PQclear(r);
     q->registered = 1;
+    worker_session(q);
     return 0;
 }
 
@@ -1476,7 +1488,8 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
         rc = rb_set_error(RB_ENOMEM, "out of memory");
     PQclear(r);
     exec_simple(q->conn, "ROLLBACK");
-    if (generic) exec_simple(q->conn, "DEALLOCATE rb_explain_claim");
+    /* not through exec_simple: after a failed prepare it would replace the cause with its own */
+    if (generic) PQclear(PQexec(q->conn, "DEALLOCATE rb_explain_claim"));
     free(sql);
     free(all);
     return rc;

@@ -45,8 +45,8 @@ expect "start: the only option is --no-fsync, got '--no-fsync extra'" start --no
 # and the second printed the server's 5 lines)
 RINGBENCH_PG_PRELOAD="pg_stat_statements -c fsync=off" expect "start: RINGBENCH_PG_PRELOAD: give library names separated by commas" start
 RINGBENCH_PG_PRELOAD="a,,b" expect "start: RINGBENCH_PG_PRELOAD: give library names" start
-if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || command -v initdb >/dev/null; then
-    RINGBENCH_PG_PRELOAD=pg_stat_statements,no_such_lib expect "start: RINGBENCH_PG_PRELOAD: no library 'no_such_lib'" start
+if compgen -G "/usr/lib/postgresql/*/bin/pg_config" >/dev/null; then
+    RINGBENCH_PG_PRELOAD=no_such_lib expect "start: RINGBENCH_PG_PRELOAD: no library 'no_such_lib'" start
 fi
 expect "usage: scripts/pg start" bogus
 expect "usage: scripts/pg start"

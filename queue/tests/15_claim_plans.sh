@@ -6,7 +6,7 @@
 # published run fell to half. Over 50,000 analyzed pending rows, `pg explain --generic
 # --analyze` (run and rolled back) of each mode's claim at batch 8 must lease the 8 rows
 # through inbox_pkey probes, with no sequential scan of inbox and no hash, and read fewer
-# than 1,000 buffers (200-300 seen; the hash plan read 1,000 per 50,000 rows). The
+# than 1,000 buffers (160-240 seen; the hash plan read 1,000 per 50,000 rows). The
 # custom plan (no --generic) must lease through inbox_pkey too.
 source "$(dirname "$0")/lib.sh"
 "$RB" pg migrate >/dev/null
