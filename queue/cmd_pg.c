@@ -627,9 +627,8 @@ static const char explain_help[] =
     "\n"
     "Print the plan of the claim statement of each mode (or --mode M) with --batch N,\n"
     "over all buckets. --analyze runs it (EXPLAIN ANALYZE) inside a transaction that is\n"
-    "rolled back. --generic shows the generic plan (force_generic_plan): the plan a\n"
-    "worker's session runs once it stops planning its prepared claim per call (an\n"
-    "ordered session always). --planner-off LIST disables planner methods first\n"
+    "rolled back. --generic shows the generic plan (force_generic_plan), the one every\n"
+    "worker session runs. --planner-off LIST disables planner methods first\n"
     "(hashjoin, mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
     "  --mode M           competing, affinity or ordered (default: all three)\n"
     "  --batch N          claim batch (default 16)\n"
@@ -645,8 +644,11 @@ typedef struct explain_opts {
 static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     explain_opts *o = ctx;
     const char *opt = argv[*i];
-    if (strcmp(opt, "--analyze") == 0 || strcmp(opt, "--generic") == 0) {
-        o->flags |= opt[2] == 'a' ? RB_EXPLAIN_ANALYZE : RB_EXPLAIN_GENERIC;
+    int flag = strcmp(opt, "--analyze") == 0   ? RB_EXPLAIN_ANALYZE
+               : strcmp(opt, "--generic") == 0 ? RB_EXPLAIN_GENERIC
+                                               : 0;
+    if (flag) {
+        o->flags |= flag;
         return 1;
     }
     if (strcmp(opt, "--mode") && strcmp(opt, "--batch") && strcmp(opt, "--planner-off")) return 0;

@@ -1135,8 +1135,8 @@ static size_t walk_next_start(const rb_queue *q, size_t start, const PGresult *r
     if (q->n_owned == 0) return 0;
     for (int t = 0; t < PQntuples(r); t++) {
         size_t i = owned_index(q, (uint32_t)strtoul(PQgetvalue(r, t, 2), NULL, 10));
-        if (i < q->n_owned && (i + q->n_owned - start) % q->n_owned > far)
-            far = (i + q->n_owned - start) % q->n_owned;
+        size_t along = (i + q->n_owned - start) % q->n_owned; /* steps from the walk's start */
+        if (i < q->n_owned && along > far) far = along;
     }
     return (start + far) % q->n_owned + 1;
 }

@@ -66,9 +66,9 @@ int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, const char *tag,
                    char *err, size_t err_size);
 
-/* EXPLAIN (ANALYZE; rolled back) of the claim statement of every mode at
- * this batch size, over the queue as it is, as one of 4 registered workers
- * (about 1/4 of the buckets owned): malloc'ed text, or NULL with err. */
+/* EXPLAIN (ANALYZE; rolled back) of the generic plan of the claim statement of every mode
+ * (the plan every worker session runs) at this batch size, over the queue as it is, as one of 4
+ * registered workers (about 1/4 of the buckets owned): malloc'ed text, or NULL with err. */
 char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size);
 
 /* The state of the queue after a run. */

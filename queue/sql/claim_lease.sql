@@ -12,7 +12,7 @@
 -- The rows are leased through primary-key probes (id = ANY(ids)), so the plan is O(batch)
 -- under a generic plan too, where LIMIT $2 is unknown: joined to picked, the planner took
 -- 10% of the pending rows for picked and hashed all of inbox (bench/pg/README.md, claim
--- query 8). RETURNING promises no order: the rows come back in id order.
+-- query 8). The rows come back in no promised order (id order under the plans seen).
 , leased AS MATERIALIZED (
     SELECT array_agg(id) AS ids, clock_timestamp() AS at FROM picked)
 UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = leased.at,
