@@ -1463,6 +1463,7 @@ static void explain_incarnation(rb_queue *q, rb_claim_mode mode, char inc[24]) {
 
 int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     *text = NULL;
+    if (need_migrated(q)) return RB_EDB; /* else the claim fails inside the transaction */
     char batch[16], lease[16], inc[24], *all;
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);

@@ -12,6 +12,13 @@
 # flight on the server (commit order, issue 11 target 5); another test's open transaction
 # would leave it nothing to lease (0 rows: seen in CI).
 source "$(dirname "$0")/lib.sh"
+# before `pg migrate`: one line that says so (it was "current transaction is aborted")
+for generic in --generic ""; do
+    # shellcheck disable=SC2086 # $generic: one flag or none
+    if "$RB" pg explain $generic >/dev/null 2>"$TMP/err"; then fail "pg explain $generic before migrate: exit 0"; fi
+    [[ $(wc -l <"$TMP/err") == 1 ]] && grep -q "has no queue tables (run \`ringbench pg migrate\` first)" "$TMP/err" ||
+        fail "pg explain $generic before migrate: $(head -c 300 "$TMP/err")"
+done
 "$RB" pg migrate >/dev/null
 q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
    SELECT 'k' || g % 5000, g % 1024, 'i' || g FROM generate_series(1, 50000) g; ANALYZE inbox" >/dev/null
