@@ -16,8 +16,9 @@ source "$(dirname "$0")/lib.sh"
 for generic in --generic ""; do
     # shellcheck disable=SC2086 # $generic: one flag or none
     if "$RB" pg explain $generic >/dev/null 2>"$TMP/err"; then fail "pg explain $generic before migrate: exit 0"; fi
-    [[ $(wc -l <"$TMP/err") == 1 ]] && grep -q "has no queue tables (run \`ringbench pg migrate\` first)" "$TMP/err" ||
+    if [[ $(wc -l <"$TMP/err") != 1 ]] || ! grep -q "has no queue tables (run \`ringbench pg migrate\` first)" "$TMP/err"; then
         fail "pg explain $generic before migrate: $(head -c 300 "$TMP/err")"
+    fi
 done
 "$RB" pg migrate >/dev/null
 q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
