@@ -614,6 +614,8 @@ int rb_pg_cmd_retry(int argc, char **argv) {
         rc = rb_json_write_stdout(cmd, obj, RB_JSON_LINE);
     } else if (o.fmt == RB_FMT_CSV)
         printf("redriven\n%zu\n", n);
+    else if (n == 0) /* only with --all: an id that is not a dead letter is an error */
+        printf("re-drove 0 dead letters (there are none)\n");
     else
         printf("re-drove %zu dead letter%s (pending now, attempts reset)\n", n, n == 1 ? "" : "s");
     rb_queue_close(q);

@@ -59,7 +59,7 @@ struct rb_queue {
     size_t claim_pos;     /* affinity claims start at owned[claim_pos] (buckets take turns) */
     uint64_t conn_serial; /* +1 per connection made: prepared statements are per session */
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
-    char *owned_param;             /* "{1,5,...}" for the claim */
+    char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
     int generic_plans; /* a worker's session (registered, or its companion): generic plans only */
 };
@@ -876,6 +876,9 @@ int rb_queue_register(rb_queue *q) {
     snprintf(q->incarnation_param, sizeof q->incarnation_param, "%lld", (long long)q->incarnation);
     PQclear(r);
     q->registered = 1;
+    /* register.sql clears the published view, which the claim's walk reads: forget this
+     * session's too, so the next rb_queue_refresh_membership publishes one */
+    free_membership(q);
     worker_session(q);
     return 0;
 }
@@ -1051,8 +1054,9 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * later rows, by the session's policy for dead letters, at every @BLOCKING@: a literal, see
  * claim_ordered.sql. Assembled on first use and kept in q: one text per mode and policy, so
  * the prepared statement and its plan are what they were. Parameters: $1 worker id, $2 batch,
- * $3 lease ms, $4 incarnation; affinity modes: $5 owned buckets (ascending), $6 the 1-based
- * position in them the walk starts at. NULL with RB_ENOMEM set when out of memory.
+ * $3 lease ms, $4 incarnation; affinity modes: $5 the 1-based position in the owned buckets
+ * (the published workers.owned_buckets, which the walk reads on the server) the walk starts
+ * at. NULL with RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
     int skip = mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed;
@@ -1148,7 +1152,7 @@ typedef struct claim_call {
     stmt_id stmt;
     int n_params, affinity;
     size_t start; /* the walk's first bucket: 0-based position in the owned buckets */
-    const char *params[6];
+    const char *params[5];
     char batch[16], lease[16], pos[24];
 } claim_call;
 
@@ -1163,10 +1167,9 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
     c->start = q->claim_pos;
     snprintf(c->pos, sizeof c->pos, "%zu", q->claim_pos + 1);
-    const char *params[] = {q->worker_id,         c->batch,       c->lease,
-                            q->incarnation_param, q->owned_param, c->pos};
+    const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param, c->pos};
     memcpy(c->params, params, sizeof params);
-    c->n_params = c->affinity ? 6 : 4;
+    c->n_params = c->affinity ? 5 : 4;
     /* one prepared statement per session and statement: the mode's claim and, for an affinity
      * worker that owns every bucket, the competing claim (owns_every_bucket) */
     c->stmt = all ? STMT_CLAIM_ALL : STMT_CLAIM;
@@ -1432,8 +1435,8 @@ static int explain_sql(PGconn *conn, const char *claim, int flags, const char *c
     return rc;
 }
 
-/* The owned buckets an EXPLAIN uses: this session's, or all buckets when it owns none (it is
- * not a live member), into *all (malloc'd; free it). NULL when out of memory. */
+/* The owned buckets an EXPLAIN publishes for its walk: this session's, or all buckets when it
+ * owns none (it is not a live member), into *all (malloc'd; free it). NULL when out of memory. */
 static const char *explain_buckets(const rb_queue *q, char **all) {
     *all = NULL;
     if (q->owned_param && q->n_owned > 0) return q->owned_param;
@@ -1461,6 +1464,18 @@ static void explain_incarnation(rb_queue *q, rb_claim_mode mode, char inc[24]) {
     PQclear(t);
 }
 
+/* The walk reads the owned buckets from the worker's published view (claim_walk.sql): publish
+ * `owned` inside the EXPLAIN's transaction (rolled back). 0 or RB_EDB. */
+static int explain_view(rb_queue *q, const char *inc, const char *owned) {
+    const char *params[] = {q->worker_id, "{}", owned, inc};
+    PGresult *t =
+        PQexecParams(q->conn, rb_queue_sql("publish_view"), 4, NULL, params, NULL, NULL, 0);
+    int ok = PQresultStatus(t) == PGRES_COMMAND_OK;
+    if (!ok) rb_set_error(RB_EDB, "%s", PQresultErrorMessage(t));
+    PQclear(t);
+    return ok ? 0 : RB_EDB;
+}
+
 int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     *text = NULL;
     if (need_migrated(q)) return RB_EDB; /* else the claim fails inside the transaction */
@@ -1470,13 +1485,14 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     const char *owned = explain_buckets(q, &all);
     const char *claim = claim_sql_of(q, mode);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = mode != RB_CLAIM_COMPETING ? 6 : 4, rc = 0;
+    int n = mode != RB_CLAIM_COMPETING ? 5 : 4, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
         rc = RB_EDB;
     if (!rc) explain_incarnation(q, mode, inc);
-    const char *params[] = {q->worker_id, batch, lease, inc, owned, "1"};
+    if (!rc && mode != RB_CLAIM_COMPETING) rc = explain_view(q, inc, owned);
+    const char *params[] = {q->worker_id, batch, lease, inc, "1"};
     char *sql = NULL;
     if (!rc) rc = explain_sql(q->conn, claim, flags, params, n, &sql);
     int generic = flags & RB_EXPLAIN_GENERIC;

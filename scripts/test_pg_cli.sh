@@ -45,8 +45,11 @@ expect "start: the only option is --no-fsync, got '--no-fsync extra'" start --no
 # and the second printed the server's 5 lines)
 RINGBENCH_PG_PRELOAD="pg_stat_statements -c fsync=off" expect "start: RINGBENCH_PG_PRELOAD: give library names separated by commas" start
 RINGBENCH_PG_PRELOAD="a,,b" expect "start: RINGBENCH_PG_PRELOAD: give library names" start
+RINGBENCH_PG_PRELOAD="-c" expect "start: RINGBENCH_PG_PRELOAD: give library names" start
 if compgen -G "/usr/lib/postgresql/*/bin/pg_config" >/dev/null; then
     RINGBENCH_PG_PRELOAD=no_such_lib expect "start: RINGBENCH_PG_PRELOAD: no library 'no_such_lib'" start
+    # names with digits and hyphens are library names too (postgis-3): past the name check
+    RINGBENCH_PG_PRELOAD=pg_stat_statements,postgis-3x9 expect "start: RINGBENCH_PG_PRELOAD: no library 'postgis-3x9'" start
 fi
 expect "usage: scripts/pg start" bogus
 expect "usage: scripts/pg start"

@@ -49,6 +49,7 @@ use_schema block
 expect_eq "block: rows of k behind its dead letter" "$(q "SELECT string_agg(idempotency_key || '=' || status, ',' ORDER BY id) FROM inbox")" "k1=failed,k2=pending,k3=pending,j1=done"
 "$RB" pg status --format json | grep -q '"blocked": 2' || fail "status does not count 2 blocked rows: $("$RB" pg status --format json)"
 "$RB" pg retry --all >/dev/null
+expect_eq "retry --all with none left" "$("$RB" pg retry --all)" "re-drove 0 dead letters (there are none)"
 timeout 30 "$RB" pg worker --mode ordered --until-empty --poll-ms 10 >/dev/null 2>"$TMP/b2.err" || fail "ordered after retry: $(tail -2 "$TMP/b2.err")"
 expect_eq "block: after retry --all, k in order" "$(q "SELECT string_agg(inbox_id::text, ',' ORDER BY seq) FROM effects WHERE partition_key = 'k'")" "$(q "SELECT string_agg(id::text, ',' ORDER BY id) FROM inbox WHERE partition_key = 'k'")"
 use_schema skip
