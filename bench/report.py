@@ -171,6 +171,14 @@ def pg_mode_pair(d, t, cell):
                      f"{other['buffers_per_row']:.1f}, WAL/row "
                      f"{cell.get('wal_bytes_per_row') or 0:.0f} vs "
                      f"{other.get('wal_bytes_per_row') or 0:.0f} B")
+    if cell.get("commits_per_wal_flush") is not None and \
+            other.get("commits_per_wal_flush") is not None:
+        # commits waiting on one another's WAL flush (fsync on): what is left of target 1
+        # once the claims cost affinity less (bench/pg/README.md, "Target 1 and the commit path")
+        parts.append(f"commits/WAL flush {cell['commits_per_wal_flush']:.2f} vs "
+                     f"{other['commits_per_wal_flush']:.2f}, full-page images/krow "
+                     f"{cell.get('wal_fpi_per_krow') or 0:.0f} vs "
+                     f"{other.get('wal_fpi_per_krow') or 0:.0f}")
     return parts
 
 

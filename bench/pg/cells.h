@@ -89,6 +89,11 @@ typedef struct rbb_cell {
      * queue database (pg_stat_database blks_hit + blks_read: a claim whose rows lie on more
      * heap pages makes more). NaN when the server cannot say. */
     double wal_bytes_per_row, buffers_per_row;
+    /* The commit path while the cell ran (pg_stat_wal, PostgreSQL 14+, server-wide; NaN
+     * before 14 or when the server cannot say): the cell's commits (claims + completions) per
+     * WAL flush (wal_sync: how many commits shared each fsync) and full-page images per 1,000
+     * rows (the first change of a page after a checkpoint logs the whole page). */
+    double commits_per_wal_flush, wal_fpi_per_krow;
     rbb_queue_counts after;
     uint64_t n_lost;           /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */

@@ -30,6 +30,13 @@ for c in d["cells"]:
             print("FAIL %s: %s: got %s, expected 0/false" % (case, what, got)); bad += 1
     if c["n_rows"] == 0:
         print("FAIL %s: rows completed: got 0, expected > 0" % case); bad += 1
+    # the commit path (pg_stat_wal, PostgreSQL 14+): every commit of the cell was flushed by
+    # some WAL flush, so at least one flush and a positive figure
+    if c["n_rows"] and not (c.get("commits_per_wal_flush") or 0) > 0:
+        print("FAIL %s: commits per WAL flush: got %s, expected > 0"
+              % (case, c.get("commits_per_wal_flush"))); bad += 1
+    if c.get("wal_fpi_per_krow") is None:
+        print("FAIL %s: full-page images per 1,000 rows: got null" % case); bad += 1
 chain = [c for c in d["cells"] if c["completion"] == "chain" and c["batch"] == 1]
 if len(chain) != 3 * len(d["parameters"]["dists"]):
     print("FAIL chain group: got %d cells, expected 3 modes x W 1 x %d dists"
