@@ -11,6 +11,9 @@ pg/chaos/, or whose pg step was not run, says "Not run"; a pg/chaos/ folder with
 chaos.json is an error naming the file.
 Fuzz (issue 16): per target the seconds, executions, edges, crashes and contract
 breaks of fuzz/fuzz.json appear in its row; a contract break is named.
+Target 1 with synchronous_commit off (issue 11): pg/sync-off/pgbench.json gives a section
+with its affinity / competing targets only; none without the folder; a failed cell is an
+error.
 Exit 0 when every check holds, 1 naming each that does not.
 """
 import copy
@@ -143,6 +146,32 @@ with tempfile.TemporaryDirectory() as tmp:
     text = "\n".join(report.section_fuzz(make_run(tmp, "fuzz-clean", fuzz=fuzz)))
     check("fuzz: a clean run says so", "**0 crashes and 0 contract breaks** in 1 targets" in text, text)
     check("fuzz: the fewest executions", "fewest 30123 (`keys`)" in text, text)
+
+    # target 1 with synchronous_commit off (pg/sync-off/): its affinity / competing targets
+    # only (not the issue-6 ratios against a pgbench run under other settings); no folder, no
+    # section; a failed cell is an error
+    run = make_run(tmp, "sync-off")
+    check("sync-off: no folder, no section", report.pg_commit_path(run) == [])
+    os.makedirs(os.path.join(run.dir, "pg", "sync-off"))
+    cell = {"mode": "affinity", "n_workers": 4, "batch": 32, "dist": "uniform", "failed": False}
+    doc = {"parameters": {"synchronous_commit": "off"}, "cells": [cell], "targets": [
+        {"target": "affinity / competing rows/s", "dist": "uniform", "n_workers": 4, "batch": 32,
+         "measured": 1.042, "wanted": 1.0, "met": True},
+        {"target": "affinity b32 rows/s / pgbench TPS", "dist": "uniform", "n_workers": 4,
+         "batch": 32, "measured": 2.1, "wanted": 5.0, "met": False}]}
+    json.dump(doc, open(os.path.join(run.dir, "pg", "sync-off", "pgbench.json"), "w"))
+    text = "\n".join(report.pg_commit_path(run))
+    check("sync-off: the affinity / competing row",
+          "| affinity / competing rows/s | uniform | 4 | 32 | 1.042 | 1.00 | met |" in text, text)
+    check("sync-off: no row against pgbench", "pgbench TPS" not in text, text)
+    check("sync-off: says the setting", "synchronous_commit off" in text, text)
+    cell["failed"] = True
+    json.dump(doc, open(os.path.join(run.dir, "pg", "sync-off", "pgbench.json"), "w"))
+    try:
+        report.pg_commit_path(run)
+        check("sync-off: a failed cell is an error", False)
+    except report.ReportError as e:
+        check("sync-off: the error names the file", "pg/sync-off/pgbench.json" in str(e), str(e))
 
 if n_fail:
     print(f"report.sections: {n_fail} failures", file=sys.stderr)
