@@ -179,6 +179,9 @@ def pg_mode_pair(d, t, cell):
                      f"{other['commits_per_wal_flush']:.2f}, full-page images/krow "
                      f"{cell.get('wal_fpi_per_krow') or 0:.0f} vs "
                      f"{other.get('wal_fpi_per_krow') or 0:.0f}")
+    if cell.get("wal_flush_ms") is not None and other.get("wal_flush_ms") is not None:
+        parts.append(f"WAL flush {cell['wal_flush_ms'] * 1000:.0f} vs "
+                     f"{other['wal_flush_ms'] * 1000:.0f} µs")
     return parts
 
 

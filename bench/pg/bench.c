@@ -562,7 +562,7 @@ static void server_settings(PGconn *c, char *out, size_t size) {
     rbb_db_settings(c,
                     "shared_buffers,fsync,synchronous_commit,wal_sync_method,full_page_writes,wal_"
                     "compression,max_wal_size,checkpoint_timeout,autovacuum_naptime,autovacuum_"
-                    "vacuum_cost_delay,max_connections,jit",
+                    "vacuum_cost_delay,max_connections,jit,track_wal_io_timing",
                     0, out, size);
 }
 

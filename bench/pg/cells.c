@@ -128,13 +128,15 @@ static void wait_backends_gone(PGconn *c) {
 
 /* The server's work so far: WAL bytes (the insert LSN), shared-buffer accesses in this
  * database (pg_stat_database; a backend's counts reach it when it exits, so read it once
- * the workers are gone), WAL flushes and full-page images (pg_stat_wal: wal[0] wal_sync,
- * wal[1] wal_fpi). NaN when the server cannot say. */
-static void work_now(PGconn *c, double *wal_bytes, double *buffers, double wal[2]) {
+ * the workers are gone), WAL flushes, full-page images and the time spent flushing
+ * (pg_stat_wal: wal[0] wal_sync, wal[1] wal_fpi, wal[2] wal_sync_time in ms, 0 unless
+ * track_wal_io_timing is on). NaN when the server cannot say. */
+static void work_now(PGconn *c, double *wal_bytes, double *buffers, double wal[3]) {
+    static const char *const col[] = {"wal_sync", "wal_fpi", "wal_sync_time"};
     char err[256];
-    if (rbb_db_double(c, &wal[0], err, sizeof err, "SELECT wal_sync FROM pg_stat_wal"))
-        wal[0] = NAN;
-    if (rbb_db_double(c, &wal[1], err, sizeof err, "SELECT wal_fpi FROM pg_stat_wal")) wal[1] = NAN;
+    for (int k = 0; k < 3; k++)
+        if (rbb_db_double(c, &wal[k], err, sizeof err, "SELECT %s FROM pg_stat_wal", col[k]))
+            wal[k] = NAN;
     if (rbb_db_double(c, wal_bytes, err, sizeof err,
                       "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')"))
         *wal_bytes = NAN;
@@ -180,7 +182,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     if (rc)
         for (size_t i = 0; i < n; i++)
             kill(ch[i].pid, SIGTERM);
-    double wal0, buf0, wal1, buf1, stat0[2], stat1[2];
+    double wal0, buf0, wal1, buf1, stat0[3], stat1[3];
     work_now(c, &wal0, &buf0, stat0);
     uint64_t t_go = rb_now_ns();
     close(go[1]); /* EOF: every worker starts now */
@@ -232,6 +234,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         flushes > 0 ? (double)(cell->n_claims + cell->n_complete_tx) / flushes : NAN;
     cell->wal_fpi_per_krow =
         cell->n_rows ? (stat1[1] - stat0[1]) * 1000 / (double)cell->n_rows : NAN;
+    double flush_ms = stat1[2] - stat0[2]; /* 0: track_wal_io_timing off */
+    cell->wal_flush_ms = flushes > 0 && flush_ms > 0 ? flush_ms / flushes : NAN;
     if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
     uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
     cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;

@@ -92,8 +92,10 @@ typedef struct rbb_cell {
     /* The commit path while the cell ran (pg_stat_wal, PostgreSQL 14+, server-wide; NaN
      * before 14 or when the server cannot say): the cell's commits (claims + completions) per
      * WAL flush (wal_sync: how many commits shared each fsync) and full-page images per 1,000
-     * rows (the first change of a page after a checkpoint logs the whole page). */
-    double commits_per_wal_flush, wal_fpi_per_krow;
+     * rows (the first change of a page after a checkpoint logs the whole page); the mean time
+     * of one WAL flush in ms (wal_sync_time ÷ wal_sync; NaN unless the server runs with
+     * track_wal_io_timing = on, which scripts/pg sets). */
+    double commits_per_wal_flush, wal_fpi_per_krow, wal_flush_ms;
     rbb_queue_counts after;
     uint64_t n_lost;           /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */

@@ -37,6 +37,10 @@ for c in d["cells"]:
               % (case, c.get("commits_per_wal_flush"))); bad += 1
     if c.get("wal_fpi_per_krow") is None:
         print("FAIL %s: full-page images per 1,000 rows: got null" % case); bad += 1
+    # with track_wal_io_timing on (scripts/pg sets it), the mean flush time too
+    if "track_wal_io_timing=on" in (d.get("server_settings") or "") and c["n_rows"] and \
+            not (c.get("wal_flush_ms") or 0) > 0:
+        print("FAIL %s: WAL flush ms: got %s, expected > 0" % (case, c.get("wal_flush_ms"))); bad += 1
 chain = [c for c in d["cells"] if c["completion"] == "chain" and c["batch"] == 1]
 if len(chain) != 3 * len(d["parameters"]["dists"]):
     print("FAIL chain group: got %d cells, expected 3 modes x W 1 x %d dists"
