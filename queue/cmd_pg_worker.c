@@ -56,6 +56,9 @@ static const char worker_help[] =
     "  --backoff-cap-ms MS      x 0.5 .. 1 (jitter); defaults 500 and 60000\n"
     "  --on-failed-key P      ordered mode, a key whose oldest row failed for good:\n"
     "                         block (default: later rows wait for `pg retry`) or skip\n"
+    "  --claim-scan S         affinity and ordered modes: auto (default: the only live\n"
+    "                         member claims the whole queue in (run_at, id) order) or\n"
+    "                         walk (always walk the owned buckets, as with peers)\n"
     "  --chain                complete a batch and claim the next in one transaction: one\n"
     "                         commit per batch instead of two (one per row at --batch 1)\n"
     "  --until-empty          exit when nothing claimable is pending and nothing is claimed\n"
@@ -142,7 +145,7 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
     int other = strcmp(opt, "--mode") == 0 || strcmp(opt, "--id") == 0 ||
                 strcmp(opt, "--planner-off") == 0 || strcmp(opt, "--clock-offset-ms") == 0 ||
                 strcmp(opt, "--format") == 0 || strcmp(opt, "--on-failed-key") == 0 ||
-                strcmp(opt, "--crash-on") == 0;
+                strcmp(opt, "--claim-scan") == 0 || strcmp(opt, "--crash-on") == 0;
     if (!is_num && !other) return 0;
     if (*i + 1 >= argc) {
         rb_cli_usage_error(cmd, "%s needs a value", opt);
@@ -163,6 +166,12 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             return -1;
         }
         c->ordered_skip_failed = strcmp(v, "skip") == 0;
+    } else if (strcmp(opt, "--claim-scan") == 0) {
+        if (strcmp(v, "auto") && strcmp(v, "walk")) {
+            rb_cli_usage_error(cmd, "--claim-scan must be auto or walk, got '%s'", v);
+            return -1;
+        }
+        c->walk_always = strcmp(v, "walk") == 0;
     } else if (strcmp(opt, "--crash-on") == 0) {
         o->crash_on_key = v;
     } else if (strcmp(opt, "--id") == 0) {

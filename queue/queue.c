@@ -21,12 +21,15 @@
 
 #include "queue_sql.h"
 
-/* claim_text: one per mode (rb_claim_mode), then ordered mode with the skip policy */
+/* claim_text: one per mode (rb_claim_mode), then ordered mode with the skip policy, then
+ * ordered mode's window over every bucket (claim_window.sql) with either policy */
 #define CLAIM_TEXT_ORDERED_SKIP (RB_CLAIM_ORDERED + 1)
-#define N_CLAIM_TEXTS (CLAIM_TEXT_ORDERED_SKIP + 1)
+#define CLAIM_TEXT_WINDOW (CLAIM_TEXT_ORDERED_SKIP + 1)
+#define N_CLAIM_TEXTS (CLAIM_TEXT_WINDOW + 2)
 
-/* The session's named prepared statements (run_statement): the claim of its mode, and, for an
- * affinity worker that owns every bucket, the competing claim (rb_queue_claim); the
+/* The session's named prepared statements (run_statement): the claim of its mode, and, for a
+ * worker that owns every bucket, the competing claim (affinity) or the window (ordered:
+ * rb_queue_claim, owns_every_bucket); the
  * completions of one row and of a batch (rb_queue_complete, rb_queue_complete_batch and the
  * chained transaction). */
 typedef enum {
@@ -1052,22 +1055,29 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * of a key's oldest rows) over the same walk with the guard of claim_ordered.sql at the walk's
  * @ORDERED_GUARD@ mark (so it yields the heads of keys), and the statuses that block a key's
  * later rows, by the session's policy for dead letters, at every @BLOCKING@: a literal, see
- * claim_ordered.sql. Assembled on first use and kept in q: one text per mode and policy, so
- * the prepared statement and its plan are what they were. Parameters: $1 worker id, $2 batch,
- * $3 lease ms, $4 incarnation; affinity modes: $5 the 1-based position in the owned buckets
- * (the published workers.owned_buckets, which the walk reads on the server) the walk starts
- * at. NULL with RB_ENOMEM set when out of memory.
+ * claim_ordered.sql. With `all` (the worker owns every bucket: owns_every_bucket) affinity's
+ * claim is the competing one and ordered mode's claim_window.sql. Assembled on first use and
+ * kept in q: one text per mode, policy and `all`, so the prepared statement and its plan are
+ * what they were. Parameters: $1 worker id, $2 batch, $3 lease ms, $4 incarnation; the walk:
+ * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
+ * the walk reads on the server) the walk starts at. NULL with RB_ENOMEM set when out of
+ * memory.
  */
-static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode) {
-    int skip = mode == RB_CLAIM_ORDERED && q->cfg.ordered_skip_failed;
-    size_t k = skip ? CLAIM_TEXT_ORDERED_SKIP : (size_t)mode;
+static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all) {
+    int ordered = mode == RB_CLAIM_ORDERED, skip = ordered && q->cfg.ordered_skip_failed;
+    int window = ordered && all;
+    if (mode == RB_CLAIM_AFFINITY && all) mode = RB_CLAIM_COMPETING;
+    size_t k = window ? CLAIM_TEXT_WINDOW + (size_t)skip
+               : skip ? CLAIM_TEXT_ORDERED_SKIP
+                      : (size_t)mode;
     if (q->claim_text[k]) return q->claim_text[k];
-    int ordered = mode == RB_CLAIM_ORDERED;
     char *walk = substitute(rb_queue_sql("claim_walk"), "@ORDERED_GUARD@",
                             ordered ? rb_queue_sql("claim_ordered") : "");
     char *picked = NULL, *cte = NULL;
     if (mode == RB_CLAIM_COMPETING)
         picked = xstrdup(rb_queue_sql("claim_competing"));
+    else if (window)
+        picked = xstrdup(rb_queue_sql("claim_window"));
     else if (walk)
         picked = substitute(rb_queue_sql(ordered ? "claim_run" : "claim_affinity"), "@WALK@", walk);
     if (picked)
@@ -1116,18 +1126,21 @@ static int row_id_cmp(const void *a, const void *b) {
 }
 
 /*
- * owns_every_bucket — an affinity worker (not ordered) whose view gives it all B buckets
- * (the only live member it sees): every row is of a bucket it owns (inbox checks
- * 0 <= partition_bucket < B, and B is the session's, checked at open), so the claim "pending
- * rows of the owned buckets" is the competing claim, exactly. rb_queue_claim then sends that
- * statement: the global (run_at, id) order takes a batch of neighbouring rows (a few heap and
- * index pages) where the walk over 1,024 buckets takes a bucket's rows, one page each, and
- * the completion then pays for the scatter (bench/pg/README.md, "The claim queries"). Read
- * on every claim: the next membership refresh that adds a member ends it. Ordered mode keeps
- * its walk (its guard and runs live there).
+ * owns_every_bucket — an affinity or ordered worker whose view gives it all B buckets (the
+ * only live member it sees): every row is of a bucket it owns (inbox checks
+ * 0 <= partition_bucket < B, and B is the session's, checked at open), so the walk over the
+ * owned buckets can be a scan of the whole queue in the global (run_at, id) order: for
+ * affinity the claim "pending rows of the owned buckets" is then the competing claim,
+ * exactly; for ordered mode claim_window.sql, the oldest claimable rows of any key with
+ * their key's older rows. The global order takes a batch of neighbouring rows (a few heap and
+ * index pages) where the walk over 1,024 buckets takes a bucket's rows, or one key's run,
+ * about one page each, and the completion then pays for the scatter (bench/pg/README.md, "The
+ * claim queries"). Read on every claim: the next membership refresh that adds a member ends
+ * it.
  */
 static int owns_every_bucket(const rb_queue *q) {
-    return q->cfg.mode == RB_CLAIM_AFFINITY && q->n_owned == q->cfg.ring.n_buckets;
+    return q->cfg.mode != RB_CLAIM_COMPETING && !q->cfg.walk_always &&
+           q->n_owned == q->cfg.ring.n_buckets;
 }
 
 /* Where the next walk starts (0-based; n_owned wraps to 0 at the next claim): after the bucket
@@ -1170,10 +1183,10 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param, c->pos};
     memcpy(c->params, params, sizeof params);
     c->n_params = c->affinity ? 5 : 4;
-    /* one prepared statement per session and statement: the mode's claim and, for an affinity
-     * worker that owns every bucket, the competing claim (owns_every_bucket) */
+    /* one prepared statement per session and statement: the mode's claim and, for a worker
+     * that owns every bucket, the whole queue's (owns_every_bucket) */
     c->stmt = all ? STMT_CLAIM_ALL : STMT_CLAIM;
-    c->sql = claim_sql_of(q, all ? RB_CLAIM_COMPETING : q->cfg.mode);
+    c->sql = claim_sql_of(q, q->cfg.mode, all);
     return c->sql ? 1 : RB_ENOMEM;
 }
 
@@ -1483,7 +1496,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
     const char *owned = explain_buckets(q, &all);
-    const char *claim = claim_sql_of(q, mode);
+    const char *claim = claim_sql_of(q, mode, 0);
     if (!owned || !claim) return free(all), RB_ENOMEM;
     int n = mode != RB_CLAIM_COMPETING ? 5 : 4, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;

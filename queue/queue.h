@@ -107,6 +107,12 @@ typedef struct rb_queue_config {
      * good is blocked until that row is re-driven; 1 = skip it (later rows of
      * the key run). */
     int ordered_skip_failed;
+    /* Affinity and ordered modes: 0 (default) = a worker that owns every bucket (the only
+     * live member it sees) claims from the whole queue in (run_at, id) order, as competing
+     * consumers do (affinity: the competing claim; ordered: queue/sql/claim_window.sql),
+     * and walks its owned buckets otherwise; 1 = always walk the owned buckets (what a
+     * worker with peers runs: to inspect or measure the walk alone). */
+    int walk_always;
     /* Ring used for affinity modes. n_buckets, bucket_hash and seed are always
      * taken from the queue's queue_config row when it exists (rb_queue_open);
      * n_vnodes and ring_hash too unless ring_override is set; algo unless

@@ -16,7 +16,9 @@
 # ordered_planner_off), both from an ordered session and from the ordered part of
 # `pg explain` in a competing session.
 source "$(dirname "$0")/lib.sh"
-W=(worker --mode ordered --batch 32 --poll-ms 10 --heartbeat-ms 100 --ttl-ms 2000 --lease-ms 5000)
+# --claim-scan walk: the runs are the walk's, which a worker with peers sends (the only live
+# member claims the whole queue in (run_at, id) order instead: scenario 17)
+W=(worker --mode ordered --claim-scan walk --batch 32 --poll-ms 10 --heartbeat-ms 100 --ttl-ms 2000 --lease-ms 5000)
 inversions() { # completions (effects.seq order) whose row id is lower than an earlier sibling's
     q "SELECT count(*) FROM (SELECT inbox_id, max(inbox_id) OVER (PARTITION BY partition_key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS prev FROM effects) x WHERE prev > inbox_id"
 }

@@ -37,7 +37,7 @@ for i in $(seq 1 2000); do echo "key$((i % 200))"; done >"$TMP/keys"
 # their own; the plans of CLAIM_SQL and complete_batch.sql must be at most 4 per worker
 drain() {
     local mode=$1 claim=$2 n=$3 pids=()
-    use_schema "$mode"
+    use_schema "$mode$n"
     "$RB" pg migrate >/dev/null
     "$RB" pg enqueue "$TMP/keys" >/dev/null
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "SELECT pg_stat_statements_reset()" >/dev/null
@@ -59,11 +59,12 @@ drain() {
             fail "$mode, plans of $stmt: got $plans over $calls calls, expected <= $((4 * n)) (a generic plan per session)"
     done
 }
-drain ordered claim_run.sql 1
 drain competing claim_competing.sql 1
-# two workers, so each owns half the buckets and sends the affinity claim (one that owns every
-# bucket sends the competing claim)
+# two workers, so each owns half the buckets and walks them (one that owns every bucket sends
+# the competing claim in affinity mode and claim_window.sql in ordered mode)
 drain affinity claim_affinity.sql 2
+drain ordered claim_run.sql 2
+drain ordered claim_window.sql 1
 # The generic plans of the two batch statements probe the primary key once per row, O(batch),
 # not every worker's claimed rows through inbox_claimed_lease (what "status = 'claimed'" got:
 # the partial index looks empty to the statistics). 50,000 rows, analyzed, none claimed.
