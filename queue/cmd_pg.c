@@ -630,12 +630,15 @@ static const char explain_help[] =
     "Print the plan of the claim statement of each mode (or --mode M) with --batch N,\n"
     "over all buckets. --analyze runs it (EXPLAIN ANALYZE) inside a transaction that is\n"
     "rolled back. --generic shows the generic plan (force_generic_plan), the one every\n"
-    "worker session runs. --planner-off LIST disables planner methods first\n"
-    "(hashjoin, mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
+    "worker session runs. --alone shows the claim of a worker that owns every bucket\n"
+    "(the only live member; affinity: the competing claim, ordered: the window) instead\n"
+    "of the walk over the owned buckets. --planner-off LIST disables planner methods\n"
+    "first (hashjoin, mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
     "  --mode M           competing, affinity or ordered (default: all three)\n"
     "  --batch N          claim batch (default 16)\n"
     "  --analyze          EXPLAIN ANALYZE (rolled back)\n"
     "  --generic          the generic plan, not the plan for these parameter values\n"
+    "  --alone            the claim of the only live member (no walk)\n"
     "  --planner-off LIST planner switches to turn off\n";
 
 typedef struct explain_opts {
@@ -648,6 +651,7 @@ static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int
     const char *opt = argv[*i];
     int flag = strcmp(opt, "--analyze") == 0   ? RB_EXPLAIN_ANALYZE
                : strcmp(opt, "--generic") == 0 ? RB_EXPLAIN_GENERIC
+               : strcmp(opt, "--alone") == 0   ? RB_EXPLAIN_ALONE
                                                : 0;
     if (flag) {
         o->flags |= flag;
@@ -690,8 +694,9 @@ int rb_pg_cmd_explain(int argc, char **argv) {
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
             break;
         }
-        printf("-- mode %s, batch %u%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
-               o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
+        printf("-- mode %s, batch %u%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m),
+               cfg.batch, o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
+               o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",
                cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "",
                text);
         free(text);

@@ -1496,9 +1496,10 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
     const char *owned = explain_buckets(q, &all);
-    const char *claim = claim_sql_of(q, mode, 0);
+    int alone = (flags & RB_EXPLAIN_ALONE) && mode != RB_CLAIM_COMPETING;
+    const char *claim = claim_sql_of(q, mode, alone);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = mode != RB_CLAIM_COMPETING ? 5 : 4, rc = 0;
+    int n = mode != RB_CLAIM_COMPETING && !alone ? 5 : 4, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))

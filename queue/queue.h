@@ -384,8 +384,11 @@ int rb_queue_counts_get(rb_queue *q, rb_queue_counts *out);
 /* rb_queue_explain flags, or'ed. */
 enum {
     RB_EXPLAIN_ANALYZE = 1, /* run the claim (EXPLAIN ANALYZE, BUFFERS), then roll it back */
-    RB_EXPLAIN_GENERIC = 2  /* the generic plan (force_generic_plan): the one a session runs
+    RB_EXPLAIN_GENERIC = 2, /* the generic plan (force_generic_plan): the one a session runs
                                once its prepared claim stops being planned per call */
+    RB_EXPLAIN_ALONE = 4    /* the claim of a worker that owns every bucket (the only live
+                               member): affinity sends the competing claim, ordered mode
+                               claim_window.sql; without it, the walk over the owned buckets */
 };
 
 /*

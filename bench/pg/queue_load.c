@@ -379,9 +379,21 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
     rb_queue_owned_buckets(q, &n_owned);
     size_t cap = 16384, len = 0;
     char *out = malloc(cap);
-    for (int m = RB_CLAIM_COMPETING; out && m <= RB_CLAIM_ORDERED; m++) {
+    /* every mode's claim as one of the members, then ordered mode's as the only live member
+     * (claim_window.sql; affinity's is the competing claim above) */
+    const struct {
+        rb_claim_mode mode;
+        int alone;
+    } plans[] = {{RB_CLAIM_COMPETING, 0},
+                 {RB_CLAIM_AFFINITY, 0},
+                 {RB_CLAIM_ORDERED, 0},
+                 {RB_CLAIM_ORDERED, 1}};
+    for (size_t p = 0; out && p < sizeof plans / sizeof plans[0]; p++) {
+        rb_claim_mode m = plans[p].mode;
+        int flags =
+            RB_EXPLAIN_ANALYZE | RB_EXPLAIN_GENERIC | (plans[p].alone ? RB_EXPLAIN_ALONE : 0);
         char *text = NULL;
-        if (rb_queue_explain(q, (rb_claim_mode)m, RB_EXPLAIN_ANALYZE | RB_EXPLAIN_GENERIC, &text)) {
+        if (rb_queue_explain(q, m, flags, &text)) {
             snprintf(err, err_size, "explain: %s", rb_error_detail());
             free(out);
             out = NULL;
@@ -393,11 +405,15 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
             if (!o) free(out);
             out = o;
         }
-        if (out)
+        if (out && plans[p].alone)
             len += (size_t)snprintf(out + len, cap - len,
-                                    "-- %s, batch %u, as 1 of %d workers owning %zu buckets\n%s\n",
-                                    rb_claim_mode_name((rb_claim_mode)m), batch,
-                                    RBB_EXPLAIN_MEMBERS, n_owned, text);
+                                    "-- %s, batch %u, as the only live member (every bucket)\n%s\n",
+                                    rb_claim_mode_name(m), batch, text);
+        else if (out)
+            len +=
+                (size_t)snprintf(out + len, cap - len,
+                                 "-- %s, batch %u, as 1 of %d workers owning %zu buckets\n%s\n",
+                                 rb_claim_mode_name(m), batch, RBB_EXPLAIN_MEMBERS, n_owned, text);
         free(text);
     }
     for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++)
