@@ -247,8 +247,15 @@ static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF
  * per row (complete_batch.sql, extend_batch.sql); the other statements a worker sends take
  * ids, keys and values that no plan depends on. Not the command sessions (`pg retry`, `pg
  * status`...): redrive.sql's `$2 OR id = ANY($1)` has no generic plan that probes the ids.
- * Tests: pg_14_generic_plans, pg_15_claim_plans. */
-static const char session_generic_plans[] = "SET plan_cache_mode = force_generic_plan";
+ * Tests: pg_14_generic_plans, pg_15_claim_plans.
+ * And without JIT compilation: a generic plan's LIMIT $2 is unknown, so the planner costs the
+ * claim over a tenth of the queue, and past jit_above_cost (100,000 by default: ordered mode's
+ * window, claim_window.sql, over 135,000 pending rows) the server compiled the plan on every
+ * execution, about 20 ms for a claim that runs in 0.4 ms (auto_explain: "JIT: Functions: 56
+ * ... Emission 18.879 ms"; a W 1 ordered cell fell to 1,355 rows/s). No statement a worker
+ * sends reads enough rows to gain from it. Test: pg_14_generic_plans (no JIT-compiled function). */
+static const char session_generic_plans[] = "SET plan_cache_mode = force_generic_plan; "
+                                            "SET jit = off";
 
 /* Connect once and prepare the session: search_path, planner switches (the user's, and an
  * ordered session's, ordered_planner_off). */
@@ -1436,7 +1443,9 @@ static int explain_sql(PGconn *conn, const char *claim, int flags, const char *c
                  ? 0
                  : rb_set_error(RB_EDB, "%s", PQresultErrorMessage(p));
     PQclear(p);
-    if (!rc && exec_simple(conn, "SET LOCAL plan_cache_mode = force_generic_plan")) rc = RB_EDB;
+    if (!rc && exec_simple(conn, "SET LOCAL plan_cache_mode = force_generic_plan; "
+                                 "SET LOCAL jit = off"))
+        rc = RB_EDB;
     len += (size_t)snprintf(*sql + len, cap - len, "EXECUTE rb_explain_claim(");
     for (int i = 0; !rc && i < n; i++) {
         char *lit = PQescapeLiteral(conn, params[i], strlen(params[i]));
