@@ -27,6 +27,7 @@ typedef struct worker_opts {
     uint32_t duration_ms, max_claims, work_ms, poll_ms, idle_ms;
     uint32_t stall_after_claim_ms, fail_pct, fail_attempts;
     int stale_probe, exit_after_claim, chain;
+    int on_failed_key_given, claim_scan_given; /* options of some modes only: checked after */
     const char *crash_on_key;
     int64_t clock_offset_ms;
     rb_format fmt;
@@ -166,12 +167,14 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             return -1;
         }
         c->ordered_skip_failed = strcmp(v, "skip") == 0;
+        o->on_failed_key_given = 1;
     } else if (strcmp(opt, "--claim-scan") == 0) {
         if (strcmp(v, "auto") && strcmp(v, "walk")) {
             rb_cli_usage_error(cmd, "--claim-scan must be auto or walk, got '%s'", v);
             return -1;
         }
         c->walk_always = strcmp(v, "walk") == 0;
+        o->claim_scan_given = 1;
     } else if (strcmp(opt, "--crash-on") == 0) {
         o->crash_on_key = v;
     } else if (strcmp(opt, "--id") == 0) {
@@ -382,6 +385,14 @@ int rb_pg_cmd_worker(int argc, char **argv) {
         cfg.ring = ring.cfg;
         cfg.algo = ring.algo;
     }
+    /* an option another mode reads would be silently ignored: say so (--mode may come after) */
+    if (o.on_failed_key_given && cfg.mode != RB_CLAIM_ORDERED)
+        return rb_cli_usage_error(cmd,
+                                  "--on-failed-key applies to --mode ordered only (got --mode %s)",
+                                  rb_claim_mode_name(cfg.mode));
+    if (o.claim_scan_given && cfg.mode == RB_CLAIM_COMPETING)
+        return rb_cli_usage_error(cmd, "--claim-scan applies to --mode affinity and ordered only "
+                                       "(got --mode competing)");
     if (o.stale_probe && !o.stall_after_claim_ms)
         return rb_cli_usage_error(cmd, "--stale-probe needs --stall-after-claim-ms");
     if (!o.until_empty && !o.duration_ms && !o.max_claims && !o.idle_ms)

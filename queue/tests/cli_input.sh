@@ -54,6 +54,11 @@ for opt in "${opts[@]}"; do
     usage "^ringbench pg worker: $opt must be a whole number from $lo to $hi, got '12x'$" worker "${db[@]}" --until-empty "$opt" 12x
 done
 usage "^ringbench pg worker: --batch: 0 is out of range \(1\.\.1000000\)$" worker "${db[@]}" --until-empty --batch 0
+# options of other modes: an error, not silently ignored (in either order)
+usage "^ringbench pg worker: --on-failed-key applies to --mode ordered only \(got --mode affinity\)$" worker "${db[@]}" --until-empty --on-failed-key skip --mode affinity
+usage "^ringbench pg worker: --on-failed-key applies to --mode ordered only \(got --mode competing\)$" worker "${db[@]}" --until-empty --on-failed-key block
+usage "^ringbench pg worker: --claim-scan applies to --mode affinity and ordered only \(got --mode competing\)$" worker "${db[@]}" --until-empty --mode competing --claim-scan walk
+usage "^ringbench pg worker: --claim-scan must be auto or walk, got 'WALK'$" worker "${db[@]}" --until-empty --mode ordered --claim-scan WALK
 usage "^ringbench pg worker: --clock-offset-ms: 99999999999999999999 is out of range \(-86400000\.\.86400000\)$" worker "${db[@]}" --until-empty --clock-offset-ms 99999999999999999999
 usage "^ringbench pg worker: --clock-offset-ms must be a whole number of ms from -86400000 to 86400000, got '5s'$" worker "${db[@]}" --until-empty --clock-offset-ms 5s
 usage "^ringbench pg explain: --batch: 1000001 is out of range \(1\.\.1000000\)$" explain "${db[@]}" --batch 1000001
