@@ -103,6 +103,15 @@ static int parse_clock_offset(const char *cmd, const char *s, int64_t *out) {
     return 0;
 }
 
+/* v, the value of option opt, must be a or b: 0 for a, 1 for b, or -1 after a usage error. */
+static int one_of_two(const char *cmd, const char *opt, const char *v, const char *a,
+                      const char *b) {
+    if (strcmp(v, a) == 0) return 0;
+    if (strcmp(v, b) == 0) return 1;
+    rb_cli_usage_error(cmd, "%s must be %s or %s, got '%s'", opt, a, b, v);
+    return -1;
+}
+
 static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     worker_opts *o = ctx;
     rb_queue_config *c = o->cfg;
@@ -162,18 +171,10 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             return -1;
         }
     } else if (strcmp(opt, "--on-failed-key") == 0) {
-        if (strcmp(v, "block") && strcmp(v, "skip")) {
-            rb_cli_usage_error(cmd, "--on-failed-key must be block or skip, got '%s'", v);
-            return -1;
-        }
-        c->ordered_skip_failed = strcmp(v, "skip") == 0;
+        if ((c->ordered_skip_failed = one_of_two(cmd, opt, v, "block", "skip")) < 0) return -1;
         o->on_failed_key_given = 1;
     } else if (strcmp(opt, "--claim-scan") == 0) {
-        if (strcmp(v, "auto") && strcmp(v, "walk")) {
-            rb_cli_usage_error(cmd, "--claim-scan must be auto or walk, got '%s'", v);
-            return -1;
-        }
-        c->walk_always = strcmp(v, "walk") == 0;
+        if ((c->walk_always = one_of_two(cmd, opt, v, "auto", "walk")) < 0) return -1;
         o->claim_scan_given = 1;
     } else if (strcmp(opt, "--crash-on") == 0) {
         o->crash_on_key = v;
