@@ -254,8 +254,11 @@ static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF
  * execution, about 20 ms for a claim that runs in 0.4 ms (auto_explain: "JIT: Functions: 56
  * ... Emission 18.879 ms"; a W 1 ordered cell fell to 1,355 rows/s). No statement a worker
  * sends reads enough rows to gain from it. Test: pg_14_generic_plans (no JIT-compiled function). */
-static const char session_generic_plans[] = "SET plan_cache_mode = force_generic_plan; "
-                                            "SET jit = off";
+#define WORKER_PLANS "plan_cache_mode = force_generic_plan"
+#define WORKER_NO_JIT "jit = off"
+static const char session_generic_plans[] = "SET " WORKER_PLANS "; SET " WORKER_NO_JIT;
+static const char session_generic_plans_local[] =
+    "SET LOCAL " WORKER_PLANS "; SET LOCAL " WORKER_NO_JIT;
 
 /* Connect once and prepare the session: search_path, planner switches (the user's, and an
  * ordered session's, ordered_planner_off). */
@@ -1078,14 +1081,13 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all) {
                : skip ? CLAIM_TEXT_ORDERED_SKIP
                       : (size_t)mode;
     if (q->claim_text[k]) return q->claim_text[k];
-    char *walk = substitute(rb_queue_sql("claim_walk"), "@ORDERED_GUARD@",
-                            ordered ? rb_queue_sql("claim_ordered") : "");
-    char *picked = NULL, *cte = NULL;
+    char *walk = NULL, *picked = NULL, *cte = NULL;
     if (mode == RB_CLAIM_COMPETING)
         picked = xstrdup(rb_queue_sql("claim_competing"));
     else if (window)
         picked = xstrdup(rb_queue_sql("claim_window"));
-    else if (walk)
+    else if ((walk = substitute(rb_queue_sql("claim_walk"), "@ORDERED_GUARD@",
+                                ordered ? rb_queue_sql("claim_ordered") : "")))
         picked = substitute(rb_queue_sql(ordered ? "claim_run" : "claim_affinity"), "@WALK@", walk);
     if (picked)
         cte = substitute(picked, "@BLOCKING@",
@@ -1150,6 +1152,10 @@ static int owns_every_bucket(const rb_queue *q) {
            q->n_owned == q->cfg.ring.n_buckets;
 }
 
+/* Whether the claim statement of `mode` walks the owned buckets (and takes $5, the walk's
+ * start): affinity and ordered mode, unless the worker owns every bucket (`all`). */
+static int claim_walks(rb_claim_mode mode, int all) { return mode != RB_CLAIM_COMPETING && !all; }
+
 /* Where the next walk starts (0-based; n_owned wraps to 0 at the next claim): after the bucket
  * served last, the one of the claimed rows' buckets (column 2 of r) furthest along this walk,
  * which visited the owned buckets from `start` on and then wrapped around. Read from every row,
@@ -1170,8 +1176,8 @@ static size_t walk_next_start(const rb_queue *q, size_t start, const PGresult *r
 typedef struct claim_call {
     const char *sql;
     stmt_id stmt;
-    int n_params, affinity;
-    size_t start; /* the walk's first bucket: 0-based position in the owned buckets */
+    int n_params, walks; /* walks: the statement walks the owned buckets (claim_walks) */
+    size_t start;        /* the walk's first bucket: 0-based position in the owned buckets */
     const char *params[5];
     char batch[16], lease[16], pos[24];
 } claim_call;
@@ -1180,7 +1186,7 @@ typedef struct claim_call {
  * empty claim), RB_ENOMEM. c must outlive the send (params point into it and into q). */
 static int claim_call_init(rb_queue *q, claim_call *c) {
     int all = owns_every_bucket(q);
-    c->affinity = q->cfg.mode != RB_CLAIM_COMPETING && !all;
+    c->walks = claim_walks(q->cfg.mode, all);
     if (q->cfg.mode != RB_CLAIM_COMPETING && q->n_owned == 0) return 0;
     snprintf(c->batch, sizeof c->batch, "%u", q->cfg.batch);
     snprintf(c->lease, sizeof c->lease, "%u", q->cfg.lease_ms);
@@ -1189,7 +1195,7 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     snprintf(c->pos, sizeof c->pos, "%zu", q->claim_pos + 1);
     const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param, c->pos};
     memcpy(c->params, params, sizeof params);
-    c->n_params = c->affinity ? 5 : 4;
+    c->n_params = c->walks ? 5 : 4;
     /* one prepared statement per session and statement: the mode's claim and, for a worker
      * that owns every bucket, the whole queue's (owns_every_bucket) */
     c->stmt = all ? STMT_CLAIM_ALL : STMT_CLAIM;
@@ -1204,7 +1210,7 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
         PQclear(r);
         return 0;
     }
-    if (c->affinity) q->claim_pos = walk_next_start(q, c->start, r);
+    if (c->walks) q->claim_pos = walk_next_start(q, c->start, r);
     out->rows = calloc(n, sizeof *out->rows);
     if (!out->rows) {
         PQclear(r);
@@ -1443,9 +1449,7 @@ static int explain_sql(PGconn *conn, const char *claim, int flags, const char *c
                  ? 0
                  : rb_set_error(RB_EDB, "%s", PQresultErrorMessage(p));
     PQclear(p);
-    if (!rc && exec_simple(conn, "SET LOCAL plan_cache_mode = force_generic_plan; "
-                                 "SET LOCAL jit = off"))
-        rc = RB_EDB;
+    if (!rc && exec_simple(conn, session_generic_plans_local)) rc = RB_EDB;
     len += (size_t)snprintf(*sql + len, cap - len, "EXECUTE rb_explain_claim(");
     for (int i = 0; !rc && i < n; i++) {
         char *lit = PQescapeLiteral(conn, params[i], strlen(params[i]));
@@ -1508,7 +1512,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     int alone = (flags & RB_EXPLAIN_ALONE) && mode != RB_CLAIM_COMPETING;
     const char *claim = claim_sql_of(q, mode, alone);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = mode != RB_CLAIM_COMPETING && !alone ? 5 : 4, rc = 0;
+    int n = claim_walks(mode, alone) ? 5 : 4, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))

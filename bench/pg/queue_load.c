@@ -405,15 +405,15 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
             if (!o) free(out);
             out = o;
         }
-        if (out && plans[p].alone)
-            len += (size_t)snprintf(out + len, cap - len,
-                                    "-- %s, batch %u, as the only live member (every bucket)\n%s\n",
-                                    rb_claim_mode_name(m), batch, text);
-        else if (out)
-            len +=
-                (size_t)snprintf(out + len, cap - len,
-                                 "-- %s, batch %u, as 1 of %d workers owning %zu buckets\n%s\n",
-                                 rb_claim_mode_name(m), batch, RBB_EXPLAIN_MEMBERS, n_owned, text);
+        char as[64];
+        if (plans[p].alone)
+            snprintf(as, sizeof as, "the only live member (every bucket)");
+        else
+            snprintf(as, sizeof as, "1 of %d workers owning %zu buckets", RBB_EXPLAIN_MEMBERS,
+                     n_owned);
+        if (out)
+            len += (size_t)snprintf(out + len, cap - len, "-- %s, batch %u, as %s\n%s\n",
+                                    rb_claim_mode_name(m), batch, as, text);
         free(text);
     }
     for (int j = 0; j < RBB_EXPLAIN_MEMBERS; j++)
