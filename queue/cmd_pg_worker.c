@@ -43,7 +43,8 @@ static const char worker_help[] =
     "own connection heartbeats and extends the leases of held rows, so a busy worker is\n"
     "not declared dead. Events go to stderr; a summary line to stdout. SIGTERM or\n"
     "SIGINT: finish the current row, complete what ran, release the rest, leave, print\n"
-    "the summary (SIGKILL is a crash: leases expire, TTL runs out). Exit 3: this\n"
+    "the summary; a claim or housekeeping round still running is cancelled (a claim then\n"
+    "claims nothing; SIGKILL is a crash: leases expire, TTL runs out). Exit 3: this\n"
     "incarnation was declared dead (or its --id registered again) and stopped.\n"
     "  --mode M               competing, affinity or ordered (default competing)\n"
     "  --batch N              rows per claim (default 16)\n"
@@ -199,10 +200,15 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
 
 /* Set by SIGTERM / SIGINT: finish the current batch, leave, print the summary. */
 static volatile sig_atomic_t stop_requested;
+/* The worker's queue while it runs: a stop signal cancels a claim or housekeeping statement in
+ * progress on it (rb_queue_cancel). */
+static rb_queue *volatile stop_queue;
 
 static void on_stop_signal(int sig) {
     (void)sig;
     stop_requested = 1;
+    rb_queue *q = stop_queue;
+    if (q) rb_queue_cancel(q);
 }
 
 /* The worker's own clock, off by --clock-offset-ms: it stamps events and is
@@ -411,7 +417,9 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     rb_queue *q;
     rc = rb_pg_open(cmd, &cfg, &q);
     if (rc) return rc;
+    stop_queue = q;
     rc = run_worker(&o, q);
+    stop_queue = NULL;
     rb_queue_close(q);
     return rc;
 }

@@ -65,6 +65,12 @@ struct rb_queue {
     char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
     int generic_plans; /* a worker's session (registered, or its companion): generic plans only */
+    /* rb_queue_cancel: the cancel handle of the connection a stoppable statement last ran on
+     * (made anew after a reconnect: conn_serial), whether one is on the wire, and whether a
+     * cancel was sent for it (exec_stoppable) */
+    PGcancel *cancel;
+    uint64_t cancel_serial;
+    volatile sig_atomic_t stoppable_running, cancel_sent;
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -452,6 +458,33 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
     }
 }
 
+/*
+ * exec_stoppable — exec_retry_named (rows expected) for a statement a stop signal may cancel
+ * (rb_queue_cancel): a claim or a housekeeping statement, each one transaction that rolls back
+ * whole, leaving nothing half done. NULL with *stopped = 1 when a stop cancelled it.
+ */
+static PGresult *exec_stoppable(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
+                                const char *const *params, int *stopped) {
+    if (!q->cancel || q->cancel_serial != q->conn_serial) { /* none yet, or a new session */
+        if (q->cancel) PQfreeCancel(q->cancel);
+        q->cancel = q->conn ? PQgetCancel(q->conn) : NULL;
+        q->cancel_serial = q->conn_serial;
+    }
+    q->cancel_sent = 0;
+    q->stoppable_running = 1;
+    PGresult *r = exec_retry_named(q, stmt, sql, n_params, params, PGRES_TUPLES_OK, NULL);
+    q->stoppable_running = 0;
+    *stopped = !r && q->cancel_sent && interrupted(q);
+    return r;
+}
+
+int rb_queue_cancel(rb_queue *q) {
+    if (!q || !q->stoppable_running || !q->cancel) return 0;
+    char err[256];
+    q->cancel_sent = 1;
+    return PQcancel(q->cancel, err, sizeof err) ? 1 : 0;
+}
+
 /* exec_cmd — exec_retry for a statement whose result is not needed: 0 or RB_EDB. */
 static int exec_cmd(rb_queue *q, const char *sql, int n_params, const char *const *params) {
     PGresult *r = exec_retry(q, sql, n_params, params, PGRES_COMMAND_OK, NULL);
@@ -578,6 +611,7 @@ void rb_queue_close(rb_queue *q) {
     if (!q) return;
     if (q->registered && q->conn) rb_queue_leave(q);
     if (q->conn) PQfinish(q->conn);
+    if (q->cancel) PQfreeCancel(q->cancel);
     free_membership(q);
     free(q->conninfo);
     free(q->schema);
@@ -1238,9 +1272,10 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
 int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     rb_queue_batch_free(out);
     claim_call c;
-    int rc = claim_call_init(q, &c);
+    int rc = claim_call_init(q, &c), stopped;
     if (rc != 1) return rc;
-    PGresult *r = exec_retry_named(q, c.stmt, c.sql, c.n_params, c.params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_stoppable(q, c.stmt, c.sql, c.n_params, c.params, &stopped);
+    if (stopped) return 0; /* nothing claimed */
     return r ? claim_read(q, &c, r, out) : RB_EDB;
 }
 
@@ -1323,8 +1358,9 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     const char *params[] = {q->worker_id, max, max_claims};
     /* One statement = one transaction: the xact lock is held for exactly the
      * round. The lock CTE is referenced several times, so it is evaluated once. */
-    PGresult *r = exec_retry(q, rb_queue_sql("housekeep"), 3, params, PGRES_TUPLES_OK, NULL);
-    if (!r) return RB_EDB;
+    int stopped;
+    PGresult *r = exec_stoppable(q, STMT_NONE, rb_queue_sql("housekeep"), 3, params, &stopped);
+    if (!r) return stopped ? 0 : RB_EDB;
     rep->won_lock = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     rep->n_marked_dead = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
     rep->n_released = strtoul(PQgetvalue(r, 0, 2), NULL, 10);
@@ -1338,11 +1374,11 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
      * round is never late for it (the keeper thread heartbeats meanwhile). */
     uint64_t until_ms = mono_ms() + q->cfg.heartbeat_ms / 2;
     for (;;) {
-        r = exec_retry(q, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK, NULL);
+        r = exec_stoppable(q, STMT_NONE, rb_queue_sql("retention_purge"), 0, NULL, &stopped);
         if (!r) { /* on an error the caller frees nothing */
             free(rep->marked_dead);
             rep->marked_dead = NULL;
-            return RB_EDB;
+            return stopped ? 0 : RB_EDB;
         }
         int won = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
         size_t n = strtoul(PQgetvalue(r, 0, 1), NULL, 10);

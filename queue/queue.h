@@ -316,6 +316,20 @@ size_t rb_queue_n_live(const rb_queue *q);
 int rb_queue_claim(rb_queue *q, rb_queue_batch *out);
 
 /*
+ * rb_queue_cancel — ask the server to cancel the statement q is running when it is one a stop
+ * may abandon: a claim (rb_queue_claim; not a chained claim, which shares its transaction with
+ * completions) or a housekeeping statement (rb_queue_housekeep), so a stop does not wait for
+ * one that is slow (behind a table lock, or a bad plan). Returns 1 when a cancel request was
+ * sent, 0 when no such statement is running (nothing to do). The cancelled statement rolls
+ * back whole (a claim leases nothing); if *cfg.interrupt is set by then, rb_queue_claim returns
+ * 0 with no rows and rb_queue_housekeep 0 with an empty report (otherwise the statement is
+ * retried, as for any cancel). Async-signal-safe (libpq's PQcancel): call it from the handler
+ * of the stop signal after setting *cfg.interrupt, on the thread that uses q (block the signal
+ * in other threads: rb_worker_run's heartbeat thread does).
+ */
+int rb_queue_cancel(rb_queue *q);
+
+/*
  * rb_queue_complete — mark `row` done and insert its effect row (effects:
  * idempotency_key, inbox_id, lease_generation, worker_id, effect) in the same
  * statement. RB_ELOST when the lease is no longer this worker's. After a

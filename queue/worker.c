@@ -127,7 +127,14 @@ static int keeper_start(keeper *k, rb_queue *q, size_t cap) {
     k->last_beat_ms = mono_ms(); /* registration and the first refresh just happened */
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
-    if (pthread_create(&k->thread, NULL, keeper_main, k)) {
+    /* Signals go to the caller's thread, never to this one: a stop handler may then cancel
+     * the caller's statement (rb_queue_cancel) knowing it runs beside no other use of it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    int failed = pthread_create(&k->thread, NULL, keeper_main, k);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (failed) {
         rb_queue_close(k->session);
         free(k->rows);
         return rb_set_error(RB_ENOMEM, "cannot start the heartbeat thread");

@@ -6,13 +6,12 @@
 -- (queue/worker.c; queue/README.md, "Ordered mode: runs").
 -- head: the walk over the owned buckets (claim_walk.sql, put in by the library) with the
 -- ordering guard (claim_ordered.sql): each row it yields is its key's oldest row in a
--- blocking status (the list of the dead-letter policy), pending, due and committed before
--- every transaction in flight, and locked by this statement.
+-- blocking status (the list of the dead-letter policy), pending and due, and locked by this
+-- statement.
 -- run: from each head, in the walk's order, the key's rows in the blocking statuses in id
 -- order (index inbox_blocking_key or inbox_unfinished_key, by the policy's literal list)
--- while each is claimable as a head is (pending, due, inserted before the oldest transaction
--- in flight: the commit order of target 5); the first row that is not (claimed, a dead letter
--- under the block policy, a retry not yet due, possibly uncommitted) ends the run. At most $2
+-- while each is claimable as a head is (pending and due); the first row that is not (claimed,
+-- a dead letter under the block policy, a retry not yet due) ends the run. At most $2
 -- rows per head and $2 in all: the heads are pulled one at a time, so a claim reads O($2)
 -- index entries beyond the walk's.
 -- picked: the run's rows, each locked through a primary-key probe (a LATERAL, so under any
@@ -27,9 +26,7 @@ WITH run AS MATERIALIZED (
 @WALK@) head
     CROSS JOIN LATERAL (
         SELECT x.id, x.partition_key,
-               bool_and(x.status = 'pending' AND x.run_at <= now()
-                        AND (x.inserted_xid IS NULL
-                             OR x.inserted_xid < pg_snapshot_xmin(pg_current_snapshot())))
+               bool_and(x.status = 'pending' AND x.run_at <= now())
                    OVER (ORDER BY x.id ROWS UNBOUNDED PRECEDING) AS claimable
         FROM inbox x
         WHERE x.partition_key = head.partition_key AND x.id >= head.id

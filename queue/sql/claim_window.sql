@@ -6,11 +6,10 @@
 -- key every few hundred ids), where this takes a batch of neighbouring rows, a few heap and
 -- index pages, as competing does (bench/pg/README.md, "Ordered mode with every bucket").
 -- window: up to $2 rows in (run_at, id) order (index inbox_pending_run_at) that are
--- pending, due and committed before every transaction in flight (the commit order of
--- claim_ordered.sql), of live worker $1 of incarnation $4, each locked (FOR UPDATE SKIP
+-- pending and due, of live worker $1 of incarnation $4, each locked (FOR UPDATE SKIP
 -- LOCKED), and that pass the guard: no older row of the key is in a blocking status
 -- (the BLOCKING mark: the dead-letter policy's literal list, as in claim_ordered.sql) unless it
--- is itself pending, due, committed and earlier in this order, so it can be in the window
+-- is itself pending, due and earlier in this order, so it can be in the window
 -- too. A key blocked at its oldest row (claimed elsewhere, a dead letter, a retry not yet
 -- due) is passed over after one index entry, and the window fills from other keys.
 -- picked: the window's rows none of whose key's older blocking rows is outside the window
@@ -36,12 +35,9 @@ WITH window_rows AS MATERIALIZED (
         WHERE older.partition_key = c.partition_key AND older.id < c.id
           AND older.status IN (@BLOCKING@)
           AND NOT (older.status = 'pending' AND older.run_at <= now()
-                   AND (older.inserted_xid IS NULL
-                        OR older.inserted_xid < pg_snapshot_xmin(pg_current_snapshot()))
                    AND (older.run_at, older.id) < (c.run_at, c.id))
         LIMIT 1) blocker ON true
     WHERE c.status = 'pending' AND c.run_at <= now()
-      AND (c.inserted_xid IS NULL OR c.inserted_xid < pg_snapshot_xmin(pg_current_snapshot()))
       AND EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
       AND blocker.found IS NULL

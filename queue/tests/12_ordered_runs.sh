@@ -6,8 +6,8 @@
 # 100..200 ms): the later rows of the run are released unrun (held_back > 0) and every row
 # still completes in id order, so none ran before its failed elder's retry. (c) A run never
 # jumps an uncommitted older row: hot#1..5 committed, P1 inserts p1 and holds its transaction
-# open 5 s, P2 inserts p2a..p2c and commits; the worker's run stops before p2a: completion
-# order hot#1..5, p1, p2a..p2c. (d) A row of the run locked by another session ends the run
+# open 5 s, P2 enqueues p2a..p2c meanwhile: P2 waits for P1 (the stripe lock of migration 008),
+# the worker's runs end at hot#5 while P1 is open: completion order hot#1..5, p1, p2a..p2c. (d) A row of the run locked by another session ends the run
 # there: with hot#4 of 10 locked FOR UPDATE, a claim takes hot#1..3 only. (e) The run reads
 # O(batch) rows under every plan: with 3,000 rows of hot beside 2,000 keys of 13-14 rows
 # (statistics: about 14 rows per key), the custom plan of a batch-32 claim (what the first 5
@@ -76,13 +76,16 @@ use_schema c
 for i in 1 2 3 4 5; do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/dev/null
 bucket=$(q "SELECT partition_bucket FROM inbox WHERE idempotency_key = 'hot#1'")
 hold_open p1 5 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('hot', $bucket, 'p1')"
-printf 'hot\tp2a\nhot\tp2b\nhot\tp2c\n' | "$RB" pg enqueue >/dev/null
-bg c "${W[@]}" --until-empty
+printf 'hot\tp2a\nhot\tp2b\nhot\tp2c\n' >"$TMP/p2.keys"
+bg p2 enqueue "$TMP/p2.keys"
+bg c "${W[@]}" --duration-ms 9000 # not --until-empty: while P1 is open the queue looks empty
 wait_for 5 "SELECT count(*) >= 5 FROM effects"
 sleep 0.3
 running p1 || fail "(c) P1 committed before the worker's first run: the check proves nothing"
+running p2 || fail "(c) P2's enqueue of hot did not wait for P1's open insert of hot"
 expect_eq "(c) rows of P2 done while P1 is open" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects WHERE idempotency_key LIKE 'p2%'")" ""
 wait_ok p1
+wait_ok p2
 wait_for 10 "SELECT count(*) = 9 FROM effects"
 expect_eq "(c) ids in insert order" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
 expect_eq "(c) completion order (effects.seq)" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"

@@ -28,6 +28,9 @@ fi
 # session turns it off (queue.c, session_generic_plans), so its statements count no JIT
 # function (with JIT on, ordered mode's window claim compiled for 20 ms a call over 135,000
 # rows: the generic plan's unknown LIMIT costs it past jit_above_cost)
+# The producers here (pg enqueue, the INSERT of 50,000 rows) run without it: each row's BEFORE
+# INSERT triggers (inbox_done_key, inbox_order_id) run statements that would each be compiled,
+# 1-2 ms a row.
 export PGOPTIONS="-c pg_stat_statements.track_planning=on -c jit_above_cost=0"
 if [[ $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "SHOW pg_stat_statements.track_planning" 2>"$TMP/tp.err") != on ]]; then
     echo "SKIP [$TEST]: cannot turn pg_stat_statements.track_planning on ($(head -1 "$TMP/tp.err"))"
@@ -45,7 +48,7 @@ drain() {
     local mode=$1 claim=$2 n=$3 pids=()
     use_schema "$mode$n"
     "$RB" pg migrate >/dev/null
-    "$RB" pg enqueue "$TMP/keys" >/dev/null
+    PGOPTIONS='' "$RB" pg enqueue "$TMP/keys" >/dev/null # without jit_above_cost = 0 (above)
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "SELECT pg_stat_statements_reset()" >/dev/null
     for w in $(seq 1 "$n"); do
         "$RB" pg worker --id "$mode$w" --mode "$mode" --batch 4 --poll-ms 10 --until-empty \
@@ -77,7 +80,7 @@ drain ordered claim_window.sql 1
 # the partial index looks empty to the statistics). 50,000 rows, analyzed, none claimed.
 use_schema plans
 "$RB" pg migrate >/dev/null
-q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) SELECT 'k' || g % 500, g % 1024, 'i' || g FROM generate_series(1, 50000) g; ANALYZE inbox" >/dev/null
+PGOPTIONS='' q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) SELECT 'k' || g % 500, g % 1024, 'i' || g FROM generate_series(1, 50000) g; ANALYZE inbox" >/dev/null
 sql_dir=$(dirname "$0")/../sql
 for stmt in "complete_batch(bigint[], bigint[], text, text[]):('{1,2}', '{1,1}', 'w', '{a,b}')" \
     "extend_batch(bigint[], bigint[], text, int, bigint):('{1,2}', '{1,1}', 'w', 1000, 1)"; do

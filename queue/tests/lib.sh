@@ -76,13 +76,14 @@ bg() {
     eval "PID_$name=$!"
 }
 
-# hold_open NAME SECONDS SQL — in the background (psql, $TMP/NAME.{out,err}, pid in PID_NAME), a
-# transaction that runs SQL in the current schema, then sleeps SECONDS and commits; returns once
-# SQL has run and the sleep is under way (the session waits on PgSleep).
+# hold_open NAME SECONDS SQL [AFTER] — in the background (psql, $TMP/NAME.{out,err}, pid in
+# PID_NAME), a transaction that runs SQL in the current schema, then sleeps SECONDS, runs AFTER
+# (if given) and commits; returns once SQL has run and the sleep is under way (the session waits
+# on PgSleep).
 hold_open() {
-    local name=$1 secs=$2 tag="hold:${RINGBENCH_PG_SCHEMA}:$1"
+    local name=$1 secs=$2 tag="hold:${RINGBENCH_PG_SCHEMA}:$1" after=${4:+$4;}
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "SET search_path TO $RINGBENCH_PG_SCHEMA" \
-        -c "/* $tag */ BEGIN; $3; SELECT pg_sleep($secs); COMMIT;" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+        -c "/* $tag */ BEGIN; $3; SELECT pg_sleep($secs); $after COMMIT;" >"$TMP/$name.out" 2>"$TMP/$name.err" &
     PIDS+=($!)
     eval "PID_$name=$!"
     wait_for 5 "SELECT count(*) = 1 FROM pg_stat_activity WHERE query LIKE '/* $tag */%' AND state = 'active' AND wait_event = 'PgSleep'"

@@ -1,0 +1,48 @@
+# A stop signal does not wait for a slow statement (a fresh user's find, issue 11: a worker in a
+# 3-minute claim ignored SIGTERM for 20 s and more). A transaction takes EXCLUSIVE on inbox
+# (reads pass, row locks and writes wait), inserts 10 rows and stays open 8 s; a worker's
+# statement waits behind it. The stop signal cancels that statement: the worker leaves (a
+# statement on workers, not blocked) and exits 0 within 5 s, with 0 rows claimed, the lock still
+# held, and the 10 rows pending once the lock ends. (a) competing, SIGTERM, the worker started
+# behind the lock: its first housekeeping round waits; (b) ordered, SIGINT, the lock taken while
+# the worker polls an empty queue: its claim waits. Before: the worker sat in the statement until
+# the lock ended, then claimed the rows and ran them.
+source "$(dirname "$0")/lib.sh"
+W=(--poll-ms 20 --heartbeat-ms 5000 --ttl-ms 30000 --duration-ms 60000)
+LOCK="LOCK TABLE inbox IN EXCLUSIVE MODE; INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) SELECT 'k' || i % 3, 0, 'r' || i FROM generate_series(1, 10) i"
+
+# waiting LIKE — the worker's statement waiting for a lock on this schema's inbox matches LIKE
+waiting() {
+    wait_for 10 "SELECT count(*) = 1 FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE NOT l.granted AND l.relation = 'inbox'::regclass AND a.application_name = 'ringbench' AND a.query LIKE '$1'"
+}
+
+# stopped NAME SIGNAL — send SIGNAL to worker NAME, which must stop within 5 s having claimed
+# nothing, while the lock still holds; then the lock's 10 rows are pending
+stopped() {
+    local name=$1 sig=$2 pid_var="PID_$1" i
+    kill "-$sig" "${!pid_var}"
+    for i in $(seq 1 50); do running "$name" || break; sleep 0.1; done
+    running "$name" && fail "($name) the worker still runs 5 s after SIG$sig: its statement was not cancelled"
+    running lock || fail "($name) the lock ended before the worker stopped: the check proves nothing"
+    wait_ok "$name"
+    expect_eq "($name) rows claimed" "$(field "$name" rows_claimed)" 0
+    expect_eq "($name) the worker left" "$(q "SELECT string_agg(status, ',') FROM workers")" left
+    wait_ok lock
+    expect_eq "($name) rows pending" "$(q "SELECT count(*) FROM inbox WHERE status = 'pending'")" 10
+}
+
+use_schema a
+"$RB" pg migrate >/dev/null
+hold_open lock 8 "$LOCK"
+bg a worker --mode competing "${W[@]}"
+waiting '%housekeep.sql%'
+stopped a TERM
+
+use_schema b
+"$RB" pg migrate >/dev/null
+bg b worker --mode ordered "${W[@]}"
+wait_for 10 "SELECT count(*) = 1 FROM workers WHERE status = 'alive'"
+hold_open lock 8 "$LOCK"
+waiting '-- claim_%.sql —%' # (the head: the text shown is cut at track_activity_query_size)
+stopped b INT
+echo "PASS [$TEST]"
