@@ -108,6 +108,16 @@ if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err" | tr -d ' ')" -eq 1 ] && grep -q '^
 else
     fail "bench-enqueue with an unparsable conninfo: exit $rc, stderr '$(head -c 300 "$tmp/err")'; expected exit 2, one line"
 fi
+# --producer-secs: 0 .. 999 whole seconds, else exit 2 with one line naming it
+for v in x -1 1000 1.5 ''; do
+    "$SCRIPTS/bench-enqueue" --build "$BUILD" --producer-secs "$v" >/dev/null 2>"$tmp/err" </dev/null
+    rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$tmp/err" | tr -d ' ')" -eq 1 ] && grep -q -- '--producer-secs' "$tmp/err"; then
+        pass
+    else
+        fail "bench-enqueue --producer-secs '$v': exit $rc, stderr '$(head -c 300 "$tmp/err")'; expected exit 2, one line"
+    fi
+done
 # the folder is checked before any work: with no build yet, scripts/bench must not configure
 # one first (it did: a fresh user waited for cmake before the exit 2), and scripts/run names
 # mkdir's reason for a folder that does not exist (it said "it exists and is not a folder")

@@ -125,6 +125,10 @@ if os.path.exists(f"{run}/pg/pgbench.json"):
     else:
         v = next(v for v in eq["variants"] if v["variant"] == "trigger")
         expect("enqueue trigger rows/s", f"| `trigger` | no bucket sent; the queue's trigger calls ringbench_bucket() | {v['rows_per_s']:.0f} | {v['vs_client']:.3f} |")
+        pr = eq.get("producers")
+        if pr and not pr.get("skipped"):
+            c = next(c for c in pr["cells"] if c["keys"] == 1 and c["clients"] == 4)
+            expect("producers one key 4 clients", f"| 1 | 4 | {c['tps_median']:.0f} |")
 else:
     expect("chaos not run", "**Not run in this run** (--no-pg): no chaos figures.")
 sys.exit(1 if bad else 0)
