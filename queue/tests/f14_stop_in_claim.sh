@@ -19,9 +19,9 @@ waiting() {
 # stopped NAME SIGNAL — send SIGNAL to worker NAME, which must stop within 5 s having claimed
 # nothing, while the lock still holds; then the lock's 10 rows are pending
 stopped() {
-    local name=$1 sig=$2 pid_var="PID_$1" i
+    local name=$1 sig=$2 pid_var="PID_$1"
     kill "-$sig" "${!pid_var}"
-    for i in $(seq 1 50); do running "$name" || break; sleep 0.1; done
+    for _ in $(seq 1 50); do running "$name" || break; sleep 0.1; done
     running "$name" && fail "($name) the worker still runs 5 s after SIG$sig: its statement was not cancelled"
     running lock || fail "($name) the lock ended before the worker stopped: the check proves nothing"
     wait_ok "$name"
