@@ -430,13 +430,21 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
             continue;
         }
         int kind = classify(q, r);
+        /* A stop's cancel (rb_queue_cancel) sent while a claim or housekeeping statement ended
+         * may reach the server during the next statement (a completion, say) instead: the
+         * server cancels whatever runs when it arrives. That one is run again, once. */
+        const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+        if (q->cancel_sent && !q->stoppable_running && st && strcmp(st, "57014") == 0) {
+            q->cancel_sent = 0;
+            PQclear(r);
+            continue;
+        }
         if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
         int stop = interrupted(q);
         if (kind == ERR_FATAL || stop || mono_ms() >= deadline) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
             msg[strcspn(msg, "\n")] = 0;
-            const char *st = PQresultErrorField(r, PG_DIAG_SQLSTATE);
             rb_set_error(RB_EDB, "%s%s%s%s%s", msg[0] ? msg : PQerrorMessage(q->conn),
                          st ? " (SQLSTATE " : "", st ? st : "", st ? ")" : "",
                          kind == ERR_FATAL ? ""
