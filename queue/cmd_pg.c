@@ -89,6 +89,29 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
     return 1;
 }
 
+volatile sig_atomic_t rb_pg_stop_requested;
+/* The session a stop signal cancels the statement of (rb_pg_stop_target). */
+static rb_queue *volatile stop_target;
+
+static void on_stop_signal(int sig) {
+    (void)sig;
+    rb_pg_stop_requested = 1;
+    rb_queue *q = stop_target;
+    if (q) rb_queue_cancel(q);
+}
+
+void rb_pg_stop_signals(rb_queue_config *cfg) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    cfg->interrupt = &rb_pg_stop_requested;
+}
+
+void rb_pg_stop_target(rb_queue *q) { stop_target = q; }
+
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
     int rc = rb_queue_open(cfg, q);
     if (rc == 0) return 0;
@@ -369,10 +392,17 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     rb_key_list_free(&lines);
     rb_queue *q = NULL;
     size_t n_inserted = 0;
+    /* A stop signal cancels the INSERT (it may wait for other producers' stripe locks): it
+     * rolls back, rather than commit after the process is gone. */
+    if (rc < 0) rb_pg_stop_signals(&cfg);
     if (rc < 0 && (rc = rb_pg_open(cmd, &cfg, &q)) == 0) rc = -1;
     if (rc < 0) {
-        if (rb_queue_enqueue(q, items, n, &n_inserted))
+        rb_pg_stop_target(q);
+        if (rb_pg_stop_requested)
+            rc = rb_cli_fail(cmd, "interrupted (nothing enqueued)");
+        else if (rb_queue_enqueue(q, items, n, &n_inserted))
             rc = rb_cli_fail(cmd, "%s (nothing enqueued)", rb_error_detail());
+        rb_pg_stop_target(NULL);
     }
     if (rc < 0) {
         size_t n_dup = n - n_inserted;

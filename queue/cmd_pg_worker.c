@@ -64,6 +64,7 @@ static const char worker_help[] =
     "  --chain                complete a batch and claim the next in one transaction: one\n"
     "                         commit per batch instead of two (one per row at --batch 1)\n"
     "  --until-empty          exit when nothing claimable is pending and nothing is claimed\n"
+    "                         (a row whose run_at is ahead keeps it waiting for that row)\n"
     "  --duration-ms MS       exit after MS\n"
     "  --max-claims N         exit after N non-empty claims\n"
     "  --idle-ms MS           exit after MS without claiming a row\n"
@@ -198,19 +199,6 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
     return 1;
 }
 
-/* Set by SIGTERM / SIGINT: finish the current batch, leave, print the summary. */
-static volatile sig_atomic_t stop_requested;
-/* The worker's queue while it runs: a stop signal cancels a claim or housekeeping statement in
- * progress on it (rb_queue_cancel). */
-static rb_queue *volatile stop_queue;
-
-static void on_stop_signal(int sig) {
-    (void)sig;
-    stop_requested = 1;
-    rb_queue *q = stop_queue;
-    if (q) rb_queue_cancel(q);
-}
-
 /* The worker's own clock, off by --clock-offset-ms: it stamps events and is
  * never sent to the database. */
 static double client_clock_s(const worker_opts *o) {
@@ -251,9 +239,10 @@ static void on_batch(void *ctx, const rb_worker_batch_info *info) {
     w->claim_ns[w->n_claim_ns++] = info->claim_ns;
 }
 
+/* SIGTERM / SIGINT (rb_pg_stop_signals): finish the current batch, leave, print the summary. */
 static int should_stop(void *ctx) {
     (void)ctx;
-    return stop_requested;
+    return rb_pg_stop_requested;
 }
 
 static int cmp_u64(const void *a, const void *b) {
@@ -361,7 +350,7 @@ static int run_worker(worker_opts *o, rb_queue *q) {
     } else if (rc)
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
     else {
-        if (stop_requested) on_event(&w, q, "stop signal: leaving");
+        if (rb_pg_stop_requested) on_event(&w, q, "stop signal: leaving");
         rc = o->stale_probe ? RB_EXIT_OK : print_summary(o, q, &w, &st);
     }
     free(w.claim_ns);
@@ -407,19 +396,13 @@ int rb_pg_cmd_worker(int argc, char **argv) {
                                   "give --until-empty, --duration-ms, --max-claims or --idle-ms");
     if (rb_queue_config_validate(&cfg)) return rb_cli_usage_error(cmd, "%s", rb_error_detail());
     /* Before connecting: a stop signal also ends a wait for an unreachable server. */
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
-    cfg.interrupt = &stop_requested;
+    rb_pg_stop_signals(&cfg);
     rb_queue *q;
     rc = rb_pg_open(cmd, &cfg, &q);
     if (rc) return rc;
-    stop_queue = q;
+    rb_pg_stop_target(q);
     rc = run_worker(&o, q);
-    stop_queue = NULL;
+    rb_pg_stop_target(NULL);
     rb_queue_close(q);
     return rc;
 }

@@ -47,6 +47,17 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
  */
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q);
 
+/*
+ * rb_pg_stop_signals — SIGTERM and SIGINT set rb_pg_stop_requested; sets cfg->interrupt to it,
+ * so a wait for an unreachable server ends at once. Call before rb_pg_open. rb_pg_stop_target(q)
+ * (NULL: none) names the session whose claim, housekeeping or enqueue statement a stop signal
+ * then cancels (rb_queue_cancel); clear it before rb_queue_close. Single-threaded callers, or
+ * threads that block the signals (rb_worker_run's heartbeat thread).
+ */
+extern volatile sig_atomic_t rb_pg_stop_requested;
+void rb_pg_stop_signals(rb_queue_config *cfg);
+void rb_pg_stop_target(rb_queue *q);
+
 /* The `ringbench pg` subcommands. */
 int rb_pg_cmd_migrate(int argc, char **argv);
 int rb_pg_cmd_enqueue(int argc, char **argv);

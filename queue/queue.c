@@ -467,12 +467,12 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
 }
 
 /*
- * exec_stoppable — exec_retry_named (rows expected) for a statement a stop signal may cancel
- * (rb_queue_cancel): a claim or a housekeeping statement, each one transaction that rolls back
- * whole, leaving nothing half done. NULL with *stopped = 1 when a stop cancelled it.
+ * exec_stoppable — exec_retry_named for a statement a stop signal may cancel (rb_queue_cancel):
+ * a claim, a housekeeping or membership statement, an enqueue, each one transaction that rolls
+ * back whole, leaving nothing half done. NULL with *stopped = 1 when a stop cancelled it.
  */
 static PGresult *exec_stoppable(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
-                                const char *const *params, int *stopped) {
+                                const char *const *params, ExecStatusType want, int *stopped) {
     if (!q->cancel || q->cancel_serial != q->conn_serial) { /* none yet, or a new session */
         if (q->cancel) PQfreeCancel(q->cancel);
         q->cancel = q->conn ? PQgetCancel(q->conn) : NULL;
@@ -480,7 +480,7 @@ static PGresult *exec_stoppable(rb_queue *q, stmt_id stmt, const char *sql, int 
     }
     q->cancel_sent = 0;
     q->stoppable_running = 1;
-    PGresult *r = exec_retry_named(q, stmt, sql, n_params, params, PGRES_TUPLES_OK, NULL);
+    PGresult *r = exec_retry_named(q, stmt, sql, n_params, params, want, NULL);
     q->stoppable_running = 0;
     *stopped = !r && q->cancel_sent && interrupted(q);
     return r;
@@ -881,9 +881,12 @@ int rb_queue_enqueue(rb_queue *q, const rb_queue_item *items, size_t n, size_t *
             return rb_set_error(RB_ENOMEM, "out of memory");
         }
         const char *params[4] = {arr[0], arr[1], arr[2], arr[3]};
-        PGresult *r = exec_retry(q, rb_queue_sql("enqueue"), 4, params, PGRES_COMMAND_OK, NULL);
+        int stopped;
+        PGresult *r = exec_stoppable(q, STMT_NONE, rb_queue_sql("enqueue"), 4, params,
+                                     PGRES_COMMAND_OK, &stopped);
         for (int a = 0; a < 4; a++)
             free(arr[a]);
+        if (!r && stopped) return rb_set_error(RB_EDB, "interrupted: the INSERT was cancelled");
         if (!r) return RB_EDB;
         if (n_inserted) *n_inserted += strtoul(PQcmdTuples(r), NULL, 10);
         PQclear(r);
@@ -1041,8 +1044,10 @@ static int membership_build(const rb_queue *q, const PGresult *r, membership *m)
 
 int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     if (changed) *changed = 0;
-    PGresult *r = exec_retry(q, rb_queue_sql("membership"), 0, NULL, PGRES_TUPLES_OK, NULL);
-    if (!r) return RB_EDB;
+    int stopped; /* a stop cancelled a statement: the view stays as it was */
+    PGresult *r = exec_stoppable(q, STMT_NONE, rb_queue_sql("membership"), 0, NULL, PGRES_TUPLES_OK,
+                                 &stopped);
+    if (!r) return stopped ? 0 : RB_EDB;
     size_t n = (size_t)PQntuples(r);
     int same = n == q->n_live && q->owned_param;
     for (size_t i = 0; same && i < n; i++)
@@ -1074,12 +1079,14 @@ int rb_queue_refresh_membership(rb_queue *q, int *changed) {
     members_param[mlen++] = '}';
     members_param[mlen] = 0;
     const char *params[] = {q->worker_id, members_param, m.owned_param, q->incarnation_param};
-    rc = exec_cmd(q, rb_queue_sql("publish_view"), 4, params);
+    r = exec_stoppable(q, STMT_NONE, rb_queue_sql("publish_view"), 4, params, PGRES_COMMAND_OK,
+                       &stopped);
     free(members_param);
-    if (rc) {
+    if (!r) {
         membership_free(&m);
-        return rc;
+        return stopped ? 0 : RB_EDB;
     }
+    PQclear(r);
     free_membership(q);
     q->live = m.live;
     q->n_live = m.n_live;
@@ -1282,7 +1289,7 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out) {
     claim_call c;
     int rc = claim_call_init(q, &c), stopped;
     if (rc != 1) return rc;
-    PGresult *r = exec_stoppable(q, c.stmt, c.sql, c.n_params, c.params, &stopped);
+    PGresult *r = exec_stoppable(q, c.stmt, c.sql, c.n_params, c.params, PGRES_TUPLES_OK, &stopped);
     if (stopped) return 0; /* nothing claimed */
     return r ? claim_read(q, &c, r, out) : RB_EDB;
 }
@@ -1367,7 +1374,8 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
     /* One statement = one transaction: the xact lock is held for exactly the
      * round. The lock CTE is referenced several times, so it is evaluated once. */
     int stopped;
-    PGresult *r = exec_stoppable(q, STMT_NONE, rb_queue_sql("housekeep"), 3, params, &stopped);
+    PGresult *r = exec_stoppable(q, STMT_NONE, rb_queue_sql("housekeep"), 3, params,
+                                 PGRES_TUPLES_OK, &stopped);
     if (!r) return stopped ? 0 : RB_EDB;
     rep->won_lock = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
     rep->n_marked_dead = strtoul(PQgetvalue(r, 0, 1), NULL, 10);
@@ -1382,7 +1390,8 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
      * round is never late for it (the keeper thread heartbeats meanwhile). */
     uint64_t until_ms = mono_ms() + q->cfg.heartbeat_ms / 2;
     for (;;) {
-        r = exec_stoppable(q, STMT_NONE, rb_queue_sql("retention_purge"), 0, NULL, &stopped);
+        r = exec_stoppable(q, STMT_NONE, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK,
+                           &stopped);
         if (!r) { /* on an error the caller frees nothing */
             free(rep->marked_dead);
             rep->marked_dead = NULL;

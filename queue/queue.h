@@ -318,14 +318,17 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out);
 /*
  * rb_queue_cancel — ask the server to cancel the statement q is running when it is one a stop
  * may abandon: a claim (rb_queue_claim; not a chained claim, which shares its transaction with
- * completions) or a housekeeping statement (rb_queue_housekeep), so a stop does not wait for
- * one that is slow (behind a table lock, or a bad plan). Returns 1 when a cancel request was
- * sent, 0 when no such statement is running (nothing to do). The cancelled statement rolls
- * back whole (a claim leases nothing); if *cfg.interrupt is set by then, rb_queue_claim returns
- * 0 with no rows and rb_queue_housekeep 0 with an empty report (otherwise the statement is
- * retried, as for any cancel). Async-signal-safe (libpq's PQcancel): call it from the handler
- * of the stop signal after setting *cfg.interrupt, on the thread that uses q (block the signal
- * in other threads: rb_worker_run's heartbeat thread does).
+ * completions), a housekeeping statement (rb_queue_housekeep), a membership refresh's
+ * (rb_queue_refresh_membership) or an enqueue (rb_queue_enqueue), so a stop does not wait for
+ * one that is slow (behind a lock, or a bad plan). Returns 1 when a cancel request was sent, 0
+ * when no such statement is running (nothing to do). The cancelled statement rolls back whole
+ * (a claim leases nothing, an enqueue inserts nothing); if *cfg.interrupt is set by then,
+ * rb_queue_claim returns 0 with no rows, rb_queue_housekeep 0 with an empty report,
+ * rb_queue_refresh_membership 0 with the view unchanged, rb_queue_enqueue RB_EDB
+ * ("interrupted"); otherwise the statement is retried, as for any cancel. Async-signal-safe
+ * (libpq's PQcancel): call it from the handler of the stop signal after setting *cfg.interrupt, on
+ * the thread that uses q (block the signal in other threads: rb_worker_run's heartbeat thread
+ * does).
  */
 int rb_queue_cancel(rb_queue *q);
 

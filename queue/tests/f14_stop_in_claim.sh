@@ -6,7 +6,8 @@
 # held, and the 10 rows pending once the lock ends. (a) competing, SIGTERM, the worker started
 # behind the lock: its first housekeeping round waits; (b) ordered, SIGINT, the lock taken while
 # the worker polls an empty queue: its claim waits. Before: the worker sat in the statement until
-# the lock ended, then claimed the rows and ran them.
+# the lock ended, then claimed the rows and ran them. (c) `pg enqueue` waiting for another
+# producer's stripe lock is cancelled by SIGTERM and enqueues nothing.
 source "$(dirname "$0")/lib.sh"
 W=(--poll-ms 20 --heartbeat-ms 5000 --ttl-ms 30000 --duration-ms 60000)
 LOCK="LOCK TABLE inbox IN EXCLUSIVE MODE; INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) SELECT 'k' || i % 3, 0, 'r' || i FROM generate_series(1, 10) i"
@@ -45,4 +46,25 @@ wait_for 10 "SELECT count(*) = 1 FROM workers WHERE status = 'alive'"
 hold_open lock 8 "$LOCK"
 waiting '-- claim_%.sql —%' # (the head: the text shown is cut at track_activity_query_size)
 stopped b INT
+
+# (c) `pg enqueue` waiting for a stripe another producer holds: SIGTERM cancels its INSERT (exit
+# 1, one line), and none of its rows appears once the stripe is free (before: the process died
+# silently and the server committed its rows when the lock came)
+use_schema c
+"$RB" pg migrate >/dev/null
+hold_open holder 8 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('hot', 0, 'h')"
+for i in $(seq 1 50); do printf 'hot\te%s\n' "$i"; done >"$TMP/e.keys"
+bg enq enqueue "$TMP/e.keys"
+wait_for 10 "SELECT count(*) = 1 FROM pg_locks l JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory' AND NOT l.granted AND a.query LIKE '-- enqueue.sql%'"
+pid_var=PID_enq
+kill -TERM "${!pid_var}"
+for _ in $(seq 1 50); do running enq || break; sleep 0.1; done
+running enq && fail "(c) pg enqueue still runs 5 s after SIGTERM"
+running holder || fail "(c) the holder ended before the enqueue stopped: the check proves nothing"
+rc=0
+wait "${!pid_var}" || rc=$?
+expect_eq "(c) pg enqueue exit" "$rc" 1
+expect_eq "(c) stderr" "$(cat "$TMP/enq.err")" "ringbench pg enqueue: interrupted: the INSERT was cancelled (nothing enqueued)"
+wait_ok holder
+expect_eq "(c) rows of the interrupted enqueue" "$(q "SELECT count(*) FROM inbox WHERE idempotency_key LIKE 'e%'")" 0
 echo "PASS [$TEST]"
