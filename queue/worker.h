@@ -58,7 +58,7 @@ typedef struct rb_worker_batch_info {
     size_t n_done;        /* completed by the batch's completion statement */
     size_t n_lost;        /* handler ran but the completion was fenced (lease lost) */
     size_t n_failed;      /* handler failed: back to pending or dead letter */
-    size_t n_skipped;     /* not started: lease lost or possibly expired */
+    size_t n_skipped;     /* not started: released at a stop, lease lost or possibly expired */
     size_t n_held_back;   /* ordered: released unrun behind an older row of their key that
                              failed or was not started in this batch */
     uint64_t claim_ns;    /* the claim statement, round trip; 0 when not claim_timed */
