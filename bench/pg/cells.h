@@ -187,6 +187,9 @@ typedef struct rbb_soak_interval {
     uint64_t n_completed;  /* rows completed since the soak started (effects) */
     uint64_t n_dead_tup;   /* pg_stat_user_tables.n_dead_tup, inbox + effects */
     uint64_t inbox_bytes;  /* pg_total_relation_size('inbox') */
+    uint64_t inbox_heap_bytes, inbox_index_bytes; /* of those, the table's main fork
+                                                   * (pg_relation_size) and its indexes
+                                                   * (pg_indexes_size) */
     uint64_t n_autovacuum; /* autovacuums of inbox so far (pg_stat_user_tables) */
 } rbb_soak_interval;
 

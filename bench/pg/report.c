@@ -467,6 +467,8 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "n_completed", U(v->n_completed));
         rb_json_set(x, "n_dead_tup", U(v->n_dead_tup));
         rb_json_set(x, "inbox_bytes", U(v->inbox_bytes));
+        rb_json_set(x, "inbox_heap_bytes", U(v->inbox_heap_bytes));
+        rb_json_set(x, "inbox_index_bytes", U(v->inbox_index_bytes));
         rb_json_set(x, "n_autovacuum", U(v->n_autovacuum));
         rb_json_push(iv, x);
     }
@@ -614,13 +616,17 @@ static void md_soak(FILE *f, const rbb_soak *s) {
     else
         fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
     fprintf(f, "| until s | rows/s | inbox rows | pending | done | dead tuples | inbox MB | "
-               "autovacuums |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < s->n_intervals; i++)
-        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %llu | %.1f | %llu |\n", s->iv[i].t_end_s,
-                s->iv[i].rows_per_s, (unsigned long long)s->iv[i].n_inbox_rows,
-                (unsigned long long)s->iv[i].n_pending, (unsigned long long)s->iv[i].n_done,
-                (unsigned long long)s->iv[i].n_dead_tup, (double)s->iv[i].inbox_bytes / 1048576.0,
-                (unsigned long long)s->iv[i].n_autovacuum);
+               "heap MB | indexes MB | autovacuums |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < s->n_intervals; i++) {
+        const rbb_soak_interval *v = &s->iv[i];
+        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %llu | %.1f | %.1f | %.1f | %llu |\n",
+                v->t_end_s, v->rows_per_s, (unsigned long long)v->n_inbox_rows,
+                (unsigned long long)v->n_pending, (unsigned long long)v->n_done,
+                (unsigned long long)v->n_dead_tup, (double)v->inbox_bytes / 1048576.0,
+                (double)v->inbox_heap_bytes / 1048576.0, (double)v->inbox_index_bytes / 1048576.0,
+                (unsigned long long)v->n_autovacuum);
+    }
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum and shared buffers: `%s`.\n",
