@@ -58,6 +58,9 @@ static const char worker_help[] =
     "  --backoff-cap-ms MS      x 0.5 .. 1 (jitter); defaults 500 and 60000\n"
     "  --on-failed-key P      ordered mode, a key whose oldest row failed for good:\n"
     "                         block (default: later rows wait for `pg retry`) or skip\n"
+    "  --age-bound-ms MS      affinity mode: an owned row waiting longer than MS is claimed\n"
+    "                         before the walk's rows, oldest first (default 30000; 0 =\n"
+    "                         none: the owned buckets in turn only)\n"
     "  --claim-scan S         affinity and ordered modes: auto (default: the only live\n"
     "                         member claims the whole queue in (run_at, id) order) or\n"
     "                         walk (always walk the owned buckets, as with peers)\n"
@@ -141,6 +144,7 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
         {"--max-row-claims", &c->max_row_claims, 0, 1000000u}, /* 0: 3 x max attempts */
         {"--backoff-base-ms", &c->backoff_base_ms, 1, 86400000u},
         {"--backoff-cap-ms", &c->backoff_cap_ms, 1, 86400000u},
+        {"--age-bound-ms", &c->age_bound_ms, 0, RB_QUEUE_AGE_BOUND_MAX_MS},
         {"--duration-ms", &o->duration_ms, 1, 86400000u},
         {"--max-claims", &o->max_claims, 1, 1000000000u},
         {"--idle-ms", &o->idle_ms, 1, 86400000u},
@@ -275,13 +279,13 @@ static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
                            "handler_runs", "completed",    "failed",       "lost",
                            "skipped",      "held_back",    "complete_tx",  "chained_tx",
                            "marked_dead",  "released",     "purged",       "membership_changes",
-                           "heartbeats",   "reconnects",   "claims_timed"};
+                           "heartbeats",   "reconnects",   "claims_timed", "rows_aged"};
     uint64_t v[] = {
         st->n_claims,       st->n_empty_claims,       st->n_rows_claimed, st->max_claim_rows,
         st->n_handler_runs, st->n_completed,          st->n_failed,       st->n_lost,
         st->n_skipped,      st->n_held_back,          st->n_complete_tx,  st->n_chained,
         st->n_marked_dead,  st->n_released,           st->n_purged,       st->n_membership_changes,
-        st->n_heartbeats,   rb_queue_n_reconnects(q), w->n_claim_ns};
+        st->n_heartbeats,   rb_queue_n_reconnects(q), w->n_claim_ns,      st->n_rows_aged};
     const size_t nf = sizeof v / sizeof v[0];
     const char *mode = rb_claim_mode_name(o->cfg->mode);
     int rc = 0;

@@ -126,6 +126,7 @@ void rb_queue_config_init(rb_queue_config *cfg) {
     cfg->retry_ms = 10000;
     cfg->backoff_base_ms = 500;
     cfg->backoff_cap_ms = 60000;
+    cfg->age_bound_ms = 30000;
     rb_config_init(&cfg->ring);
 }
 
@@ -172,6 +173,9 @@ int rb_queue_config_validate(const rb_queue_config *c) {
         return rb_set_error(
             RB_EINVAL, "backoff base must be >= 1 ms and cap >= base, got base %u ms, cap %u ms",
             c->backoff_base_ms, c->backoff_cap_ms);
+    if (c->age_bound_ms > RB_QUEUE_AGE_BOUND_MAX_MS)
+        return rb_set_error(RB_EINVAL, "age bound must be <= %u ms (0 = none), got %u",
+                            RB_QUEUE_AGE_BOUND_MAX_MS, c->age_bound_ms);
     if (c->worker_id && (!*c->worker_id || strlen(c->worker_id) >= RB_QUEUE_WORKER_ID_MAX))
         return rb_set_error(RB_EINVAL,
                             "worker id must be 1 to %d bytes, got %zu (an id cut short could "
@@ -1107,7 +1111,7 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 /* ---- claim ---- */
 
 /*
- * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id), then
+ * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id, aged), then
  * queue/sql/claim_lease.sql (the lease every claim hands out). picked is
  * queue/sql/claim_competing.sql; or, for affinity, claim_affinity.sql over the walk of the
  * owned buckets claim_walk.sql (at its @WALK@ mark); or, for ordered mode, claim_run.sql (runs
@@ -1119,7 +1123,9 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * kept in q: one text per mode, policy and `all`, so the prepared statement and its plan are
  * what they were. Parameters: $1 worker id, $2 batch, $3 lease ms, $4 incarnation; the walk:
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
- * the walk reads on the server) the walk starts at. NULL with RB_ENOMEM set when out of
+ * the walk reads on the server) the walk starts at; affinity's walk: $6 the age bound in ms
+ * (0 = none) and $7 the head rows its age scan reads (claim_call_init). Every claim returns
+ * the rows of claim_lease.sql, the last column `aged`. NULL with RB_ENOMEM set when out of
  * memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all) {
@@ -1208,11 +1214,13 @@ static int claim_walks(rb_claim_mode mode, int all) { return mode != RB_CLAIM_CO
 /* Where the next walk starts (0-based; n_owned wraps to 0 at the next claim): after the bucket
  * served last, the one of the claimed rows' buckets (column 2 of r) furthest along this walk,
  * which visited the owned buckets from `start` on and then wrapped around. Read from every row,
- * not the last: RETURNING promises no order. A bucket no longer owned is passed over. */
+ * not the last: RETURNING promises no order. A bucket no longer owned is passed over, and so
+ * is a row claimed for its age (column 8), which the walk did not visit. */
 static size_t walk_next_start(const rb_queue *q, size_t start, const PGresult *r) {
     size_t far = 0;
     if (q->n_owned == 0) return 0;
     for (int t = 0; t < PQntuples(r); t++) {
+        if (PQgetvalue(r, t, 8)[0] == 't') continue;
         size_t i = owned_index(q, (uint32_t)strtoul(PQgetvalue(r, t, 2), NULL, 10));
         size_t along = (i + q->n_owned - start) % q->n_owned; /* steps from the walk's start */
         if (i < q->n_owned && along > far) far = along;
@@ -1227,9 +1235,18 @@ typedef struct claim_call {
     stmt_id stmt;
     int n_params, walks; /* walks: the statement walks the owned buckets (claim_walks) */
     size_t start;        /* the walk's first bucket: 0-based position in the owned buckets */
-    const char *params[5];
-    char batch[16], lease[16], pos[24];
+    const char *params[7];
+    char batch[16], lease[16], pos[24], age[16], head[24];
 } claim_call;
+
+/* The head rows affinity's age scan reads ($7 of claim_affinity.sql): twice the batch times
+ * B / owned buckets (about the number of workers), so the aged rows of the owned buckets are
+ * among them when every worker keeps up with its own; at most 100,000. */
+static uint64_t age_scan_rows(const rb_queue *q) {
+    uint64_t share = (2u * (uint64_t)q->cfg.ring.n_buckets + q->n_owned - 1) / q->n_owned;
+    uint64_t rows = (uint64_t)q->cfg.batch * share;
+    return rows < 100000u ? rows : 100000u;
+}
 
 /* This session's claim: 1 when there is one to send, 0 when the worker owns no bucket (an
  * empty claim), RB_ENOMEM. c must outlive the send (params point into it and into q). */
@@ -1242,9 +1259,14 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
     c->start = q->claim_pos;
     snprintf(c->pos, sizeof c->pos, "%zu", q->claim_pos + 1);
-    const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param, c->pos};
+    const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param,
+                            c->pos,       c->age,   c->head};
     memcpy(c->params, params, sizeof params);
-    c->n_params = c->walks ? 5 : 4;
+    c->n_params = !c->walks ? 4 : q->cfg.mode == RB_CLAIM_AFFINITY ? 7 : 5;
+    if (c->n_params == 7) {
+        snprintf(c->age, sizeof c->age, "%u", q->cfg.age_bound_ms);
+        snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q));
+    }
     /* one prepared statement per session and statement: the mode's claim and, for a worker
      * that owns every bucket, the whole queue's (owns_every_bucket) */
     c->stmt = all ? STMT_CLAIM_ALL : STMT_CLAIM;
@@ -1276,6 +1298,7 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
         row->idempotency_key = PQgetvalue(r, t, 5);
         row->payload = PQgetisnull(r, t, 6) ? NULL : PQgetvalue(r, t, 6);
         row->claims = (uint32_t)strtoul(PQgetvalue(r, t, 7), NULL, 10);
+        row->aged = PQgetvalue(r, t, 8)[0] == 't';
     }
     /* ordered mode: a run's rows in id order (RETURNING promises no order) */
     if (q->cfg.mode == RB_CLAIM_ORDERED) qsort(out->rows, n, sizeof *out->rows, row_id_cmp);
@@ -1558,21 +1581,24 @@ static int explain_view(rb_queue *q, const char *inc, const char *owned) {
 int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     *text = NULL;
     if (need_migrated(q)) return RB_EDB; /* else the claim fails inside the transaction */
-    char batch[16], lease[16], inc[24], *all;
+    char batch[16], lease[16], inc[24], age[16], head[24], *all;
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
+    snprintf(age, sizeof age, "%u", q->cfg.age_bound_ms);
+    /* the view published below owns every bucket: age_scan_rows with n_owned = B */
+    snprintf(head, sizeof head, "%llu", 2ull * q->cfg.batch);
     const char *owned = explain_buckets(q, &all);
     int alone = (flags & RB_EXPLAIN_ALONE) && mode != RB_CLAIM_COMPETING;
     const char *claim = claim_sql_of(q, mode, alone);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = claim_walks(mode, alone) ? 5 : 4, rc = 0;
+    int n = !claim_walks(mode, alone) ? 4 : mode == RB_CLAIM_AFFINITY ? 7 : 5, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
         rc = RB_EDB;
     if (!rc) explain_incarnation(q, mode, inc);
     if (!rc && mode != RB_CLAIM_COMPETING) rc = explain_view(q, inc, owned);
-    const char *params[] = {q->worker_id, batch, lease, inc, "1"};
+    const char *params[] = {q->worker_id, batch, lease, inc, "1", age, head};
     char *sql = NULL;
     if (!rc) rc = explain_sql(q->conn, claim, flags, params, n, &sql);
     int generic = flags & RB_EXPLAIN_GENERIC;

@@ -85,6 +85,9 @@ int rb_claim_mode_parse(const char *name, rb_claim_mode *out);
  * the library's seeds are uint64 (rb_queue_migrate refuses a larger one). */
 #define RB_QUEUE_MAX_SEED ((uint64_t)INT64_MAX)
 
+/* The largest age bound of affinity claims (rb_queue_config.age_bound_ms): one day. */
+#define RB_QUEUE_AGE_BOUND_MAX_MS 86400000u
+
 typedef struct rb_queue_config {
     const char *conninfo;  /* libpq conninfo or URI; NULL or "" = libpq defaults (PG* env) */
     const char *schema;    /* schema holding the queue tables; default "ringbench" */
@@ -113,6 +116,12 @@ typedef struct rb_queue_config {
      * and walks its owned buckets otherwise; 1 = always walk the owned buckets (what a
      * worker with peers runs: to inspect or measure the walk alone). */
     int walk_always;
+    /* Affinity mode, the walk: an owned pending row whose run_at is more than age_bound_ms
+     * ago is claimed before the walk's rows, oldest first (queue/sql/claim_affinity.sql):
+     * the walk serves the owned buckets in turn, so under a standing backlog a bucket that
+     * receives more than its turn's share would fall ever further behind. 0 = no bound
+     * (buckets in turn only); 0 .. RB_QUEUE_AGE_BOUND_MAX_MS; default 30000. */
+    uint32_t age_bound_ms;
     /* Ring used for affinity modes. n_buckets, bucket_hash and seed are always
      * taken from the queue's queue_config row when it exists (rb_queue_open);
      * n_vnodes and ring_hash too unless ring_override is set; algo unless
@@ -243,6 +252,7 @@ typedef struct rb_queue_row {
     const char *idempotency_key;
     const char *payload; /* NULL when the column is NULL */
     uint32_t claims;     /* leases handed out for this row, including this one */
+    int aged; /* 1: claimed for its age, past the age bound (rb_queue_config.age_bound_ms) */
 } rb_queue_row;
 
 /* The result of one claim: rows[0 .. n), n <= batch. */

@@ -526,6 +526,8 @@ static int loop(run *r) {
         keeper_hold(&r->k, &b, sent);
         st->n_claims++;
         st->n_rows_claimed += b.n;
+        for (size_t i = 0; i < b.n; i++)
+            st->n_rows_aged += (uint64_t)b.rows[i].aged;
         if (b.n > st->max_claim_rows) st->max_claim_rows = b.n;
         if (o->exit_after_claim) {
             event(r, "fault: exiting with %zu claimed rows, no completion, no leave", b.n);

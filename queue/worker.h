@@ -127,6 +127,7 @@ void rb_worker_options_init(rb_worker_options *o);
 /* Counters of one run. */
 typedef struct rb_worker_stats {
     uint64_t n_claims, n_empty_claims, n_rows_claimed, max_claim_rows;
+    uint64_t n_rows_aged;    /* of the rows claimed, those claimed for their age (row.aged) */
     uint64_t n_handler_runs; /* handlers started */
     uint64_t n_completed, n_failed, n_lost, n_skipped;
     uint64_t n_held_back;   /* ordered: rows of a run released unrun (batch info n_held_back) */

@@ -4,7 +4,7 @@
 -- The MATERIALIZED CTE bounds the rows locked to $2 under every plan; SKIP LOCKED lets
 -- concurrent claims pass each other. A dead or replaced incarnation claims nothing.
 WITH picked AS MATERIALIZED (
-    SELECT id FROM inbox
+    SELECT id, false AS aged FROM inbox
     WHERE status = 'pending' AND run_at <= now()
       AND EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')

@@ -1,5 +1,5 @@
 -- claim_lease.sql — the lease every claim hands out, appended by the queue library to the
--- CTE picked(id) of claim_<mode>.sql (rb_queue_open assembles one statement per mode, so
+-- CTE picked(id, aged) of claim_<mode>.sql (rb_queue_open assembles one statement per mode, so
 -- each is still one statement, prepared once per session, with the plan it always had).
 -- Worker $1 of incarnation $4 takes the rows picked with a lease of $3 ms: the lease starts
 -- at clock_timestamp(), when the rows are locked, not at the statement's start (now()), so a
@@ -12,13 +12,17 @@
 -- The rows are leased through primary-key probes (id = ANY(ids)), so the plan is O(batch)
 -- under a generic plan too, where LIMIT $2 is unknown: joined to picked, the planner took
 -- 10% of the pending rows for picked and hashed all of inbox (bench/pg/README.md, claim
--- query 8). The rows come back in no promised order (id order under the plans seen).
+-- query 8). The rows come back in no promised order (id order under the plans seen). The last
+-- column, aged, is true for a row picked for its age (claim_affinity.sql), else false.
 , leased AS MATERIALIZED (
-    SELECT array_agg(id) AS ids, clock_timestamp() AS at FROM picked)
+    SELECT array_agg(id) AS ids, array_agg(id) FILTER (WHERE aged) AS aged_ids,
+           clock_timestamp() AS at
+    FROM picked)
 UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = leased.at,
        lease_expires_at = leased.at + $3 * interval '1 millisecond',
        lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
 FROM leased
 WHERE inbox.id = ANY (leased.ids)
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
-          inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims
+          inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims,
+          coalesce(inbox.id = ANY (leased.aged_ids), false)

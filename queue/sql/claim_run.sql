@@ -35,7 +35,7 @@ WITH run AS MATERIALIZED (
     WHERE r.claimable
     LIMIT $2),
 picked AS MATERIALIZED (
-    SELECT id FROM (
+    SELECT id, false AS aged FROM (
         SELECT run.id, bool_and(l.id IS NOT NULL)
                            OVER (PARTITION BY run.partition_key ORDER BY run.id
                                  ROWS UNBOUNDED PRECEDING) AS whole

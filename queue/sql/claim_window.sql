@@ -44,7 +44,7 @@ WITH window_rows AS MATERIALIZED (
     ORDER BY c.run_at, c.id LIMIT $2 FOR UPDATE OF c SKIP LOCKED),
 window_ids AS MATERIALIZED (SELECT array_agg(id) AS ids FROM window_rows),
 picked AS MATERIALIZED (
-    SELECT w.id FROM window_rows w CROSS JOIN window_ids
+    SELECT w.id, false AS aged FROM window_rows w CROSS JOIN window_ids
     LEFT JOIN LATERAL (SELECT 1 AS found FROM inbox older
                        WHERE older.partition_key = w.partition_key AND older.id < w.id
                          AND older.status IN (@BLOCKING@)

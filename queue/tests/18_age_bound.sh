@@ -1,0 +1,79 @@
+# Scenario 18: the age bound of affinity claims (claim_affinity.sql). The walk serves the owned
+# buckets in turn (scenario 16), so under a standing backlog a bucket with a hot key gets one
+# turn's share and falls ever further behind (the soak: its oldest row 92 s old after 300 s).
+# An owned row waiting longer than --age-bound-ms is claimed before the walk's rows, oldest
+# first. wA claims beside a member that never claims (wB), so wA owns about half the buckets
+# and walks them; its first owned bucket (deep) gets 100 rows, the next 60 owned buckets one
+# fresh row each; 10 claims of batch 4.
+#   (a) the deep rows 10 s old, bound 5 s: all 40 rows done are deep, its 40 oldest, and the
+#       summary counts them as rows_aged (buckets in turn, the code before: at most 8 deep);
+#   (b) the deep rows 10 s old, default bound (30 s): not past it, the buckets take turns;
+#   (c) the deep rows 60 s old, bound 0 (none): the buckets take turns;
+#   (d) older still, 200 rows 20 s old in a bucket wB owns: wA never claims them, and its scan
+#       of the oldest rows reads a bounded head (2 x batch x B / owned rows), all of them wB's,
+#       so it finds none of its own there and the walk serves it: 40 done, none of wB's.
+source "$(dirname "$0")/lib.sh"
+
+# setup AGE_S: a fresh schema with wB and wA's view; the deep bucket's 100 rows AGE_S old, the
+# 60 one-row buckets fresh.
+setup() {
+    use_schema "$1"
+    "$RB" pg migrate >/dev/null
+    q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
+}
+
+# run_wa NAME ARGS...: wA, 10 claims of 4, with ARGS; waits for its view, then inserts the rows
+# of $DEEP_AGE_S (deep) and $WB_ROWS rows 20 s old in a bucket wA does not own.
+run_wa() {
+    local name=$1
+    shift
+    bg "$name" worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 \
+        --poll-ms 20 --max-claims 10 --duration-ms 60000 "$@"
+    wait_for 20 "SELECT view_members = '{wA,wB}'::text[] FROM workers WHERE id = 'wA'"
+    local owned
+    owned=$(q "SELECT cardinality(owned_buckets) FROM workers WHERE id = 'wA'")
+    ((owned > 100 && owned < 1024)) || fail "wA owns $owned buckets, expected about half of 1024"
+    q "BEGIN;
+       INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+       SELECT 'wb', b, 'wb' || g FROM generate_series(1, $WB_ROWS) g,
+              (SELECT min(b) AS b FROM generate_series(0, 1023) b, workers w
+               WHERE w.id = 'wA' AND b <> ALL (w.owned_buckets)) o;
+       UPDATE inbox SET run_at = now() - interval '20 s' WHERE partition_key = 'wb';
+       INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+       SELECT 'deep', b, 'deep' || g FROM generate_series(1, 100) g,
+              (SELECT owned_buckets[1] AS b FROM workers WHERE id = 'wA') o;
+       UPDATE inbox SET run_at = now() - interval '$DEEP_AGE_S s' WHERE partition_key = 'deep';
+       INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+       SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
+       FROM generate_series(2, 61) k;
+       COMMIT" >/dev/null
+    wait_ok "$name"
+    expect_eq "($name) rows done in 10 claims of 4" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 40
+}
+done_of() { q "SELECT count(*) FROM inbox WHERE status = 'done' AND partition_key = '$1'"; }
+
+setup a
+DEEP_AGE_S=10 WB_ROWS=0 run_wa a --age-bound-ms 5000
+expect_eq "(a) deep rows done, bound 5 s, rows 10 s old" "$(done_of deep)" 40
+expect_eq "(a) the deep rows done are its 40 oldest" \
+    "$(q "SELECT max(id) < (SELECT min(id) FROM inbox WHERE partition_key = 'deep' AND status = 'pending') FROM inbox WHERE partition_key = 'deep' AND status = 'done'")" t
+expect_eq "(a) rows_aged in wA's summary" "$(field a rows_aged)" 40
+
+setup b
+DEEP_AGE_S=10 WB_ROWS=0 run_wa b
+deep=$(done_of deep)
+((deep <= 8)) || fail "(b) default bound 30 s, rows 10 s old: $deep deep rows done, expected <= 8 (turns)"
+expect_eq "(b) rows_aged" "$(field b rows_aged)" 0
+
+setup c
+DEEP_AGE_S=60 WB_ROWS=0 run_wa c --age-bound-ms 0
+deep=$(done_of deep)
+((deep <= 8)) || fail "(c) bound 0 (none), rows 60 s old: $deep deep rows done, expected <= 8 (turns)"
+
+setup d
+DEEP_AGE_S=10 WB_ROWS=200 run_wa d --age-bound-ms 5000
+expect_eq "(d) rows of wB's bucket done by wA" "$(done_of wb)" 0
+deep=$(done_of deep)
+((deep <= 8)) || fail "(d) $deep deep rows done: the age scan read past its bounded head (expected <= 8, the walk's turns)"
+note "(b) and (c): the buckets took turns; (d) $deep deep rows by the walk, none of wB's"
+echo "PASS [$TEST]: aged owned rows first (40 of 40), not before the bound nor with none, never another worker's, bounded head"
