@@ -59,8 +59,14 @@ struct rb_queue {
     size_t n_live;
     uint32_t *owned; /* owned buckets */
     size_t n_owned;
-    size_t claim_pos;     /* affinity claims start at owned[claim_pos] (buckets take turns) */
-    uint64_t conn_serial; /* +1 per connection made: prepared statements are per session */
+    size_t claim_pos; /* affinity claims start at owned[claim_pos] (buckets take turns) */
+    /* affinity's age scan (age_scan_plan): where the next one starts, (run_at in us since
+     * 1970, id) of the oldest row the last claim took for its age (age_from_set 0: none), and
+     * when the next scan from the head is due (mono_ms) */
+    int64_t age_from_us, age_from_id;
+    int age_from_set, age_after_empty; /* age_after_empty: the last claim took no row */
+    uint64_t age_head_due_ms;
+    uint64_t conn_serial;          /* +1 per connection made: prepared statements are per session */
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
     char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
@@ -1124,7 +1130,8 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * what they were. Parameters: $1 worker id, $2 batch, $3 lease ms, $4 incarnation; the walk:
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
  * the walk reads on the server) the walk starts at; affinity's walk: $6 the age bound in ms
- * (0 = none) and $7 the head rows its age scan reads (claim_call_init). Every claim returns
+ * (0 = no age scan), $7 the rows its age scan reads, $8 and $9 where it starts (NULL: the
+ * head; claim_call_init, age_scan_plan). Every claim returns
  * the rows of claim_lease.sql, the last column `aged`. NULL with RB_ENOMEM set when out of
  * memory.
  */
@@ -1235,9 +1242,51 @@ typedef struct claim_call {
     stmt_id stmt;
     int n_params, walks; /* walks: the statement walks the owned buckets (claim_walks) */
     size_t start;        /* the walk's first bucket: 0-based position in the owned buckets */
-    const char *params[7];
-    char batch[16], lease[16], pos[24], age[16], head[24];
+    const char *params[9];
+    char batch[16], lease[16], pos[24], age[16], head[24], from_us[24], from_id[24];
 } claim_call;
+
+/* How often an affinity worker's age scan starts from the head of the pending rows although
+ * its last claim's aged rows gave it a later start: a tenth of the bound, at most 1 s (rows
+ * released back to pending, buckets newly owned and rows passed over as locked lie before
+ * that start), so such a row waits at most about the bound plus this. */
+static uint64_t age_head_every_ms(const rb_queue *q) {
+    uint64_t every = q->cfg.age_bound_ms / 10u;
+    return every < 1 ? 1 : every > 1000 ? 1000 : every;
+}
+
+/* Whether and where this claim's age scan runs ($6, $8, $9 of claim_affinity.sql): from the
+ * head when one is due (every age_head_every_ms, and after an empty claim: rows may have come
+ * since); else from where the last claim's rows for their age began, while it took some; else
+ * not at all ($6 = 0: a worker none of whose rows is past the bound pays nothing more). */
+static void age_scan_plan(rb_queue *q, claim_call *c) {
+    uint64_t now = mono_ms();
+    int from_head = now >= q->age_head_due_ms || q->age_after_empty;
+    int run = q->cfg.age_bound_ms && (from_head || q->age_from_set);
+    snprintf(c->age, sizeof c->age, "%u", run ? q->cfg.age_bound_ms : 0u);
+    if (run && from_head) q->age_head_due_ms = now + age_head_every_ms(q);
+    snprintf(c->from_us, sizeof c->from_us, "%lld", (long long)q->age_from_us);
+    snprintf(c->from_id, sizeof c->from_id, "%lld", (long long)q->age_from_id);
+    c->params[7] = from_head ? NULL : c->from_us;
+    c->params[8] = from_head ? "0" : c->from_id;
+}
+
+/* After an affinity claim (result r, 0 rows or more): the next age scan's start, the oldest
+ * (run_at, id) of the rows taken for their age (columns 8 and 9), or none. */
+static void age_scan_next(rb_queue *q, const PGresult *r) {
+    int n = PQntuples(r);
+    q->age_after_empty = n == 0;
+    q->age_from_set = 0;
+    for (int t = 0; t < n; t++) {
+        if (PQgetvalue(r, t, 8)[0] != 't') continue;
+        int64_t us = strtoll(PQgetvalue(r, t, 9), NULL, 10),
+                id = strtoll(PQgetvalue(r, t, 0), NULL, 10);
+        if (!q->age_from_set || us < q->age_from_us ||
+            (us == q->age_from_us && id < q->age_from_id))
+            q->age_from_us = us, q->age_from_id = id;
+        q->age_from_set = 1;
+    }
+}
 
 /* The head rows affinity's age scan reads ($7 of claim_affinity.sql): twice the batch times
  * B / owned buckets (about the number of workers), so the aged rows of the owned buckets are
@@ -1259,13 +1308,13 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     if (q->claim_pos >= q->n_owned) q->claim_pos = 0; /* the membership changed */
     c->start = q->claim_pos;
     snprintf(c->pos, sizeof c->pos, "%zu", q->claim_pos + 1);
-    const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param,
-                            c->pos,       c->age,   c->head};
+    const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param, c->pos, c->age,
+                            c->head,      NULL,     NULL};
     memcpy(c->params, params, sizeof params);
-    c->n_params = !c->walks ? 4 : q->cfg.mode == RB_CLAIM_AFFINITY ? 7 : 5;
-    if (c->n_params == 7) {
-        snprintf(c->age, sizeof c->age, "%u", q->cfg.age_bound_ms);
+    c->n_params = !c->walks ? 4 : q->cfg.mode == RB_CLAIM_AFFINITY ? 9 : 5;
+    if (c->n_params == 9) {
         snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q));
+        age_scan_plan(q, c);
     }
     /* one prepared statement per session and statement: the mode's claim and, for a worker
      * that owns every bucket, the whole queue's (owns_every_bucket) */
@@ -1277,6 +1326,7 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
 /* The claimed rows of result r into out (which takes r); 0 or RB_ENOMEM (r cleared). */
 static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_batch *out) {
     size_t n = (size_t)PQntuples(r);
+    if (c->n_params == 9) age_scan_next(q, r);
     if (n == 0) {
         PQclear(r);
         return 0;
@@ -1516,7 +1566,7 @@ static int explain_sql(PGconn *conn, const char *claim, int flags, const char *c
              flags & RB_EXPLAIN_ANALYZE ? ", ANALYZE, BUFFERS, TIMING OFF, SUMMARY OFF" : "");
     size_t cap = strlen(head) + strlen(claim) + 64;
     for (int i = 0; i < n; i++)
-        cap += 2 * strlen(params[i]) + 8;
+        cap += (params[i] ? 2 * strlen(params[i]) : 4) + 8;
     if (!(*sql = malloc(cap))) return rb_set_error(RB_ENOMEM, "out of memory");
     size_t len = (size_t)snprintf(*sql, cap, "%s", head);
     if (!(flags & RB_EXPLAIN_GENERIC)) return snprintf(*sql + len, cap - len, "%s", claim), 0;
@@ -1528,6 +1578,10 @@ static int explain_sql(PGconn *conn, const char *claim, int flags, const char *c
     if (!rc && exec_simple(conn, session_generic_plans_local)) rc = RB_EDB;
     len += (size_t)snprintf(*sql + len, cap - len, "EXECUTE rb_explain_claim(");
     for (int i = 0; !rc && i < n; i++) {
+        if (!params[i]) { /* SQL NULL */
+            len += (size_t)snprintf(*sql + len, cap - len, "%sNULL", i ? ", " : "");
+            continue;
+        }
         char *lit = PQescapeLiteral(conn, params[i], strlen(params[i]));
         if (!lit) rc = rb_set_error(RB_ENOMEM, "out of memory");
         if (lit) len += (size_t)snprintf(*sql + len, cap - len, "%s%s", i ? ", " : "", lit);
@@ -1591,14 +1645,15 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     int alone = (flags & RB_EXPLAIN_ALONE) && mode != RB_CLAIM_COMPETING;
     const char *claim = claim_sql_of(q, mode, alone);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = !claim_walks(mode, alone) ? 4 : mode == RB_CLAIM_AFFINITY ? 7 : 5, rc = 0;
+    int n = !claim_walks(mode, alone) ? 4 : mode == RB_CLAIM_AFFINITY ? 9 : 5, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
         rc = RB_EDB;
     if (!rc) explain_incarnation(q, mode, inc);
     if (!rc && mode != RB_CLAIM_COMPETING) rc = explain_view(q, inc, owned);
-    const char *params[] = {q->worker_id, batch, lease, inc, "1", age, head};
+    /* the age scan from the head ($8 NULL) */
+    const char *params[] = {q->worker_id, batch, lease, inc, "1", age, head, NULL, "0"};
     char *sql = NULL;
     if (!rc) rc = explain_sql(q->conn, claim, flags, params, n, &sql);
     int generic = flags & RB_EXPLAIN_GENERIC;

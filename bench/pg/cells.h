@@ -190,7 +190,9 @@ typedef struct rbb_soak_interval {
     uint64_t inbox_heap_bytes, inbox_index_bytes; /* of those, the table's main fork
                                                    * (pg_relation_size) and its indexes
                                                    * (pg_indexes_size) */
-    uint64_t n_autovacuum; /* autovacuums of inbox so far (pg_stat_user_tables) */
+    uint64_t n_autovacuum;      /* autovacuums of inbox so far (pg_stat_user_tables) */
+    uint64_t oldest_pending_ms; /* how long the oldest due pending row has waited (now() -
+                                 * run_at; 0 when none): a bucket left behind shows here */
 } rbb_soak_interval;
 
 #define RBB_MAX_SOAK_INTERVALS 64

@@ -470,6 +470,7 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "inbox_heap_bytes", U(v->inbox_heap_bytes));
         rb_json_set(x, "inbox_index_bytes", U(v->inbox_index_bytes));
         rb_json_set(x, "n_autovacuum", U(v->n_autovacuum));
+        rb_json_set(x, "oldest_pending_ms", U(v->oldest_pending_ms));
         rb_json_push(iv, x);
     }
     rb_json_set(o, "intervals", iv);
@@ -616,16 +617,17 @@ static void md_soak(FILE *f, const rbb_soak *s) {
     else
         fprintf(f, "Retention in effect: **off** (done rows kept in inbox).\n\n");
     fprintf(f, "| until s | rows/s | inbox rows | pending | done | dead tuples | inbox MB | "
-               "heap MB | indexes MB | autovacuums |\n"
-               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+               "heap MB | indexes MB | autovacuums | oldest pending s |\n"
+               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
-        fprintf(f, "| %.0f | %.0f | %llu | %llu | %llu | %llu | %.1f | %.1f | %.1f | %llu |\n",
+        fprintf(f,
+                "| %.0f | %.0f | %llu | %llu | %llu | %llu | %.1f | %.1f | %.1f | %llu | %.1f |\n",
                 v->t_end_s, v->rows_per_s, (unsigned long long)v->n_inbox_rows,
                 (unsigned long long)v->n_pending, (unsigned long long)v->n_done,
                 (unsigned long long)v->n_dead_tup, (double)v->inbox_bytes / 1048576.0,
                 (double)v->inbox_heap_bytes / 1048576.0, (double)v->inbox_index_bytes / 1048576.0,
-                (unsigned long long)v->n_autovacuum);
+                (unsigned long long)v->n_autovacuum, (double)v->oldest_pending_ms / 1000.0);
     }
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "

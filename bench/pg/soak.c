@@ -49,6 +49,10 @@ static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) 
     if (!rc)
         rc = u64_of(c, &iv->inbox_index_bytes, err, err_size, "SELECT pg_indexes_size('inbox')");
     if (!rc)
+        rc = u64_of(c, &iv->oldest_pending_ms, err, err_size,
+                    "SELECT coalesce(floor(extract(epoch FROM now() - min(run_at)) * 1000), 0) "
+                    "FROM inbox WHERE status = 'pending' AND run_at <= now()");
+    if (!rc)
         rc = u64_of(c, &iv->n_autovacuum, err, err_size,
                     "SELECT coalesce(sum(autovacuum_count), 0) FROM pg_stat_user_tables WHERE "
                     "relname = 'inbox' AND schemaname = current_schema()");
