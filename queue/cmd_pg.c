@@ -662,13 +662,16 @@ static const char explain_help[] =
     "rolled back. --generic shows the generic plan (force_generic_plan), the one every\n"
     "worker session runs. --alone shows the claim of a worker that owns every bucket\n"
     "(the only live member; affinity: the competing claim, ordered: the window) instead\n"
-    "of the walk over the owned buckets. --planner-off LIST disables planner methods\n"
+    "of the walk over the owned buckets. --aged shows affinity's claim with the age\n"
+    "scan from the head (claim_aged.sql, sent when a worker's age scan runs) instead\n"
+    "of the walk alone. --planner-off LIST disables planner methods\n"
     "first (hashjoin, mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
     "  --mode M           competing, affinity or ordered (default: all three)\n"
     "  --batch N          claim batch (default 16)\n"
     "  --analyze          EXPLAIN ANALYZE (rolled back)\n"
     "  --generic          the generic plan, not the plan for these parameter values\n"
     "  --alone            the claim of the only live member (no walk)\n"
+    "  --aged             affinity: the claim with the age scan\n"
     "  --planner-off LIST planner switches to turn off\n";
 
 typedef struct explain_opts {
@@ -682,6 +685,7 @@ static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int
     int flag = strcmp(opt, "--analyze") == 0   ? RB_EXPLAIN_ANALYZE
                : strcmp(opt, "--generic") == 0 ? RB_EXPLAIN_GENERIC
                : strcmp(opt, "--alone") == 0   ? RB_EXPLAIN_ALONE
+               : strcmp(opt, "--aged") == 0    ? RB_EXPLAIN_AGED
                                                : 0;
     if (flag) {
         o->flags |= flag;
@@ -724,11 +728,14 @@ int rb_pg_cmd_explain(int argc, char **argv) {
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
             break;
         }
-        printf("-- mode %s, batch %u%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m),
-               cfg.batch, o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
-               o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",
-               cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "",
-               text);
+        printf(
+            "-- mode %s, batch %u%s%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
+            o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
+            o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",
+            (o.flags & RB_EXPLAIN_AGED) && m == RB_CLAIM_AFFINITY && !(o.flags & RB_EXPLAIN_ALONE)
+                ? ", with the age scan"
+                : "",
+            cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "", text);
         free(text);
     }
     rb_queue_close(q);

@@ -22,26 +22,29 @@
 #include "queue_sql.h"
 
 /* claim_text: one per mode (rb_claim_mode), then ordered mode with the skip policy, then
- * ordered mode's window over every bucket (claim_window.sql) with either policy */
+ * ordered mode's window over every bucket (claim_window.sql) with either policy, then
+ * affinity's claim with the age scan (claim_aged.sql) */
 #define CLAIM_TEXT_ORDERED_SKIP (RB_CLAIM_ORDERED + 1)
 #define CLAIM_TEXT_WINDOW (CLAIM_TEXT_ORDERED_SKIP + 1)
-#define N_CLAIM_TEXTS (CLAIM_TEXT_WINDOW + 2)
+#define CLAIM_TEXT_AGED (CLAIM_TEXT_WINDOW + 2)
+#define N_CLAIM_TEXTS (CLAIM_TEXT_AGED + 1)
 
 /* The session's named prepared statements (run_statement): the claim of its mode, and, for a
  * worker that owns every bucket, the competing claim (affinity) or the window (ordered:
- * rb_queue_claim, owns_every_bucket); the
+ * rb_queue_claim, owns_every_bucket), affinity's claim with the age scan (age_scan_plan); the
  * completions of one row and of a batch (rb_queue_complete, rb_queue_complete_batch and the
  * chained transaction). */
 typedef enum {
     STMT_NONE = -1,
     STMT_CLAIM,
     STMT_CLAIM_ALL,
+    STMT_CLAIM_AGED,
     STMT_COMPLETE,
     STMT_COMPLETE_BATCH,
     N_STMTS
 } stmt_id;
-static const char *const stmt_names[N_STMTS] = {"rb_claim", "rb_claim_all", "rb_complete",
-                                                "rb_complete_batch"};
+static const char *const stmt_names[N_STMTS] = {"rb_claim", "rb_claim_all", "rb_claim_aged",
+                                                "rb_complete", "rb_complete_batch"};
 
 struct rb_queue {
     rb_queue_config cfg;
@@ -1117,7 +1120,8 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
 /* ---- claim ---- */
 
 /*
- * claim_sql_of — this session's claim statement for `mode`: the CTE picked(id, aged), then
+ * claim_sql_of — this session's claim statement for `mode` (with `aged`, affinity's claim with
+ * the age scan, claim_aged.sql): the CTE picked(id, aged), then
  * queue/sql/claim_lease.sql (the lease every claim hands out). picked is
  * queue/sql/claim_competing.sql; or, for affinity, claim_affinity.sql over the walk of the
  * owned buckets claim_walk.sql (at its @WALK@ mark); or, for ordered mode, claim_run.sql (runs
@@ -1129,18 +1133,20 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * kept in q: one text per mode, policy and `all`, so the prepared statement and its plan are
  * what they were. Parameters: $1 worker id, $2 batch, $3 lease ms, $4 incarnation; the walk:
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
- * the walk reads on the server) the walk starts at; affinity's walk: $6 the age bound in ms
- * (0 = no age scan), $7 the rows its age scan reads, $8 and $9 where it starts (NULL: the
- * head; claim_call_init, age_scan_plan). Every claim returns
+ * the walk reads on the server) the walk starts at; with the age scan: $6 the age bound in ms,
+ * $7 the rows it reads, $8 and $9 where it starts (NULL: the head; claim_call_init,
+ * age_scan_plan). Every claim returns
  * the rows of claim_lease.sql, the last column `aged`. NULL with RB_ENOMEM set when out of
  * memory.
  */
-static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all) {
+static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int aged) {
     int ordered = mode == RB_CLAIM_ORDERED, skip = ordered && q->cfg.ordered_skip_failed;
     int window = ordered && all;
     if (mode == RB_CLAIM_AFFINITY && all) mode = RB_CLAIM_COMPETING;
+    aged = aged && mode == RB_CLAIM_AFFINITY;
     size_t k = window ? CLAIM_TEXT_WINDOW + (size_t)skip
                : skip ? CLAIM_TEXT_ORDERED_SKIP
+               : aged ? CLAIM_TEXT_AGED
                       : (size_t)mode;
     if (q->claim_text[k]) return q->claim_text[k];
     char *walk = NULL, *picked = NULL, *cte = NULL;
@@ -1150,7 +1156,10 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all) {
         picked = xstrdup(rb_queue_sql("claim_window"));
     else if ((walk = substitute(rb_queue_sql("claim_walk"), "@ORDERED_GUARD@",
                                 ordered ? rb_queue_sql("claim_ordered") : "")))
-        picked = substitute(rb_queue_sql(ordered ? "claim_run" : "claim_affinity"), "@WALK@", walk);
+        picked = substitute(rb_queue_sql(ordered ? "claim_run"
+                                         : aged  ? "claim_aged"
+                                                 : "claim_affinity"),
+                            "@WALK@", walk);
     if (picked)
         cte = substitute(picked, "@BLOCKING@",
                          skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'");
@@ -1246,6 +1255,15 @@ typedef struct claim_call {
     char batch[16], lease[16], pos[24], age[16], head[24], from_us[24], from_id[24];
 } claim_call;
 
+/* The head rows affinity's age scan reads ($7 of claim_aged.sql): twice the batch times
+ * B / owned buckets (about the number of workers), so the aged rows of the owned buckets are
+ * among them when every worker keeps up with its own; at most 100,000. */
+static uint64_t age_scan_rows(const rb_queue *q) {
+    uint64_t share = (2u * (uint64_t)q->cfg.ring.n_buckets + q->n_owned - 1) / q->n_owned;
+    uint64_t rows = (uint64_t)q->cfg.batch * share;
+    return rows < 100000u ? rows : 100000u;
+}
+
 /* How often an affinity worker's age scan starts from the head of the pending rows although
  * its last claim's aged rows gave it a later start: a tenth of the bound, at most 1 s (rows
  * released back to pending, buckets newly owned and rows passed over as locked lie before
@@ -1255,20 +1273,24 @@ static uint64_t age_head_every_ms(const rb_queue *q) {
     return every < 1 ? 1 : every > 1000 ? 1000 : every;
 }
 
-/* Whether and where this claim's age scan runs ($6, $8, $9 of claim_affinity.sql): from the
- * head when one is due (every age_head_every_ms, and after an empty claim: rows may have come
- * since); else from where the last claim's rows for their age began, while it took some; else
- * not at all ($6 = 0: a worker none of whose rows is past the bound pays nothing more). */
-static void age_scan_plan(rb_queue *q, claim_call *c) {
+/* Whether this affinity claim runs the age scan (claim_aged.sql; 1: $6 .. $9 are set) or is
+ * the walk alone (claim_affinity.sql, 0): it runs from the head when one is due (every
+ * age_head_every_ms, and after an empty claim: rows may have come since), else from where the
+ * last claim's rows for their age began while it took some, else not at all, so a worker none
+ * of whose rows is past the bound sends the walk's smaller plan (the age scan's plan costs
+ * 60-100 us a claim at batch 1 even when it finds nothing). */
+static int age_scan_plan(rb_queue *q, claim_call *c) {
     uint64_t now = mono_ms();
     int from_head = now >= q->age_head_due_ms || q->age_after_empty;
-    int run = q->cfg.age_bound_ms && (from_head || q->age_from_set);
-    snprintf(c->age, sizeof c->age, "%u", run ? q->cfg.age_bound_ms : 0u);
-    if (run && from_head) q->age_head_due_ms = now + age_head_every_ms(q);
+    if (!q->cfg.age_bound_ms || !(from_head || q->age_from_set)) return 0;
+    if (from_head) q->age_head_due_ms = now + age_head_every_ms(q);
+    snprintf(c->age, sizeof c->age, "%u", q->cfg.age_bound_ms);
+    snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q));
     snprintf(c->from_us, sizeof c->from_us, "%lld", (long long)q->age_from_us);
     snprintf(c->from_id, sizeof c->from_id, "%lld", (long long)q->age_from_id);
     c->params[7] = from_head ? NULL : c->from_us;
     c->params[8] = from_head ? "0" : c->from_id;
+    return 1;
 }
 
 /* After an affinity claim (result r, 0 rows or more): the next age scan's start, the oldest
@@ -1288,15 +1310,6 @@ static void age_scan_next(rb_queue *q, const PGresult *r) {
     }
 }
 
-/* The head rows affinity's age scan reads ($7 of claim_affinity.sql): twice the batch times
- * B / owned buckets (about the number of workers), so the aged rows of the owned buckets are
- * among them when every worker keeps up with its own; at most 100,000. */
-static uint64_t age_scan_rows(const rb_queue *q) {
-    uint64_t share = (2u * (uint64_t)q->cfg.ring.n_buckets + q->n_owned - 1) / q->n_owned;
-    uint64_t rows = (uint64_t)q->cfg.batch * share;
-    return rows < 100000u ? rows : 100000u;
-}
-
 /* This session's claim: 1 when there is one to send, 0 when the worker owns no bucket (an
  * empty claim), RB_ENOMEM. c must outlive the send (params point into it and into q). */
 static int claim_call_init(rb_queue *q, claim_call *c) {
@@ -1311,22 +1324,19 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     const char *params[] = {q->worker_id, c->batch, c->lease, q->incarnation_param, c->pos, c->age,
                             c->head,      NULL,     NULL};
     memcpy(c->params, params, sizeof params);
-    c->n_params = !c->walks ? 4 : q->cfg.mode == RB_CLAIM_AFFINITY ? 9 : 5;
-    if (c->n_params == 9) {
-        snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q));
-        age_scan_plan(q, c);
-    }
-    /* one prepared statement per session and statement: the mode's claim and, for a worker
-     * that owns every bucket, the whole queue's (owns_every_bucket) */
-    c->stmt = all ? STMT_CLAIM_ALL : STMT_CLAIM;
-    c->sql = claim_sql_of(q, q->cfg.mode, all);
+    int aged = c->walks && q->cfg.mode == RB_CLAIM_AFFINITY && age_scan_plan(q, c);
+    c->n_params = !c->walks ? 4 : aged ? 9 : 5;
+    /* one prepared statement per session and statement: the mode's claim, for a worker that
+     * owns every bucket the whole queue's (owns_every_bucket), affinity's with the age scan */
+    c->stmt = all ? STMT_CLAIM_ALL : aged ? STMT_CLAIM_AGED : STMT_CLAIM;
+    c->sql = claim_sql_of(q, q->cfg.mode, all, aged);
     return c->sql ? 1 : RB_ENOMEM;
 }
 
 /* The claimed rows of result r into out (which takes r); 0 or RB_ENOMEM (r cleared). */
 static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_batch *out) {
     size_t n = (size_t)PQntuples(r);
-    if (c->n_params == 9) age_scan_next(q, r);
+    if (c->walks && q->cfg.mode == RB_CLAIM_AFFINITY) age_scan_next(q, r);
     if (n == 0) {
         PQclear(r);
         return 0;
@@ -1639,13 +1649,16 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     snprintf(batch, sizeof batch, "%u", q->cfg.batch);
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
     snprintf(age, sizeof age, "%u", q->cfg.age_bound_ms);
-    /* the view published below owns every bucket: age_scan_rows with n_owned = B */
-    snprintf(head, sizeof head, "%llu", 2ull * q->cfg.batch);
+    /* the rows the age scan reads for the view published below (every bucket when the
+     * session owns none) */
+    snprintf(head, sizeof head, "%llu",
+             q->n_owned ? (unsigned long long)age_scan_rows(q) : 2ull * q->cfg.batch);
     const char *owned = explain_buckets(q, &all);
     int alone = (flags & RB_EXPLAIN_ALONE) && mode != RB_CLAIM_COMPETING;
-    const char *claim = claim_sql_of(q, mode, alone);
+    int aged = (flags & RB_EXPLAIN_AGED) && mode == RB_CLAIM_AFFINITY && !alone;
+    const char *claim = claim_sql_of(q, mode, alone, aged);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = !claim_walks(mode, alone) ? 4 : mode == RB_CLAIM_AFFINITY ? 9 : 5, rc = 0;
+    int n = !claim_walks(mode, alone) ? 4 : aged ? 9 : 5, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))

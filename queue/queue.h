@@ -413,9 +413,11 @@ enum {
     RB_EXPLAIN_ANALYZE = 1, /* run the claim (EXPLAIN ANALYZE, BUFFERS), then roll it back */
     RB_EXPLAIN_GENERIC = 2, /* the generic plan (force_generic_plan): the one a session runs
                                once its prepared claim stops being planned per call */
-    RB_EXPLAIN_ALONE = 4    /* the claim of a worker that owns every bucket (the only live
+    RB_EXPLAIN_ALONE = 4,   /* the claim of a worker that owns every bucket (the only live
                                member): affinity sends the competing claim, ordered mode
                                claim_window.sql; without it, the walk over the owned buckets */
+    RB_EXPLAIN_AGED = 8     /* affinity: the claim with the age scan from the head
+                               (claim_aged.sql), sent when the worker's age scan runs */
 };
 
 /*

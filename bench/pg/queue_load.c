@@ -379,19 +379,19 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
     rb_queue_owned_buckets(q, &n_owned);
     size_t cap = 16384, len = 0;
     char *out = malloc(cap);
-    /* every mode's claim as one of the members, then ordered mode's as the only live member
-     * (claim_window.sql; affinity's is the competing claim above) */
+    /* every mode's claim as one of the members, affinity's with the age scan too, then ordered
+     * mode's as the only live member (claim_window.sql; affinity's is the competing claim) */
     const struct {
         rb_claim_mode mode;
-        int alone;
+        int flags;
     } plans[] = {{RB_CLAIM_COMPETING, 0},
                  {RB_CLAIM_AFFINITY, 0},
+                 {RB_CLAIM_AFFINITY, RB_EXPLAIN_AGED},
                  {RB_CLAIM_ORDERED, 0},
-                 {RB_CLAIM_ORDERED, 1}};
+                 {RB_CLAIM_ORDERED, RB_EXPLAIN_ALONE}};
     for (size_t p = 0; out && p < sizeof plans / sizeof plans[0]; p++) {
         rb_claim_mode m = plans[p].mode;
-        int flags =
-            RB_EXPLAIN_ANALYZE | RB_EXPLAIN_GENERIC | (plans[p].alone ? RB_EXPLAIN_ALONE : 0);
+        int flags = RB_EXPLAIN_ANALYZE | RB_EXPLAIN_GENERIC | plans[p].flags;
         char *text = NULL;
         if (rb_queue_explain(q, m, flags, &text)) {
             snprintf(err, err_size, "explain: %s", rb_error_detail());
@@ -405,12 +405,12 @@ char *rbb_queue_explain_modes(uint32_t batch, char *err, size_t err_size) {
             if (!o) free(out);
             out = o;
         }
-        char as[64];
-        if (plans[p].alone)
+        char as[96];
+        if (plans[p].flags & RB_EXPLAIN_ALONE)
             snprintf(as, sizeof as, "the only live member (every bucket)");
         else
-            snprintf(as, sizeof as, "1 of %d workers owning %zu buckets", RBB_EXPLAIN_MEMBERS,
-                     n_owned);
+            snprintf(as, sizeof as, "1 of %d workers owning %zu buckets%s", RBB_EXPLAIN_MEMBERS,
+                     n_owned, plans[p].flags & RB_EXPLAIN_AGED ? ", with the age scan" : "");
         if (out)
             len += (size_t)snprintf(out + len, cap - len, "-- %s, batch %u, as %s\n%s\n",
                                     rb_claim_mode_name(m), batch, as, text);

@@ -1,46 +1,9 @@
--- claim_affinity.sql — the rows to claim (bucket affinity), at most $2: first the owned rows
--- that have waited past the age bound, oldest first; then the walk over the owned buckets
--- (claim_walk.sql, put in at the mark by the library) fills the batch.
--- Why the age bound: the walk serves the owned buckets in turn, at most $2 rows from each, so
--- under a standing backlog a bucket gets its turn's share whatever it receives: a bucket with
--- a hot key (Zipf keys) fell ever further behind while the others' younger rows ran. In the
--- soak (4 workers, batch 8, 20,000 pending rows kept) its oldest row had waited 92 s after
--- 300 s, and those few old rows kept the inbox's index pages alive (indexes 81 -> 145 MB in
--- 4 minutes; bench/pg/README.md, "The age bound"). With the bound, no owned row waits more
--- than about the bound while younger owned rows are claimed.
--- aged: the oldest pending rows of any bucket whose run_at is more than $6 ms ago (0 = the
--- scan is not run), at most $7 of them (the library passes about 2 x $2 x the number of
--- workers, so a worker finds its share), read from inbox_pending_run_at at (run_at, id) >=
--- ($8 microseconds since 1970, $9), or from its head when $8 is NULL: O($7) whatever the
--- backlog, and one index descent that finds nothing while no row is that old. The library
--- starts a scan where its last claim's rows for their age began while it finds some
--- (queue.c, age_scan_plan): the entries before are other workers' rows or rows claimed since
--- the last vacuum, and reading them again on every claim cost 195 index pages a claim in the
--- soak. rescued: those of them in the owned buckets, locked oldest first
--- (SKIP LOCKED; status and run_at rechecked on the locked row). picked: rescued, then the
--- walk's rows not rescued, at most $2 in all; `aged` tells the library which rows were
--- rescued (they do not move the walk's position: queue.c, walk_next_start).
+-- claim_affinity.sql — the rows to claim (bucket affinity): the rows of the walk over the
+-- owned buckets (claim_walk.sql, put in at the mark by the library), at most $2; none of them
+-- picked for its age (aged false: that is claim_aged.sql, which the library sends instead
+-- when the worker's age scan runs).
 -- claim_lease.sql, appended at load time, leases them ($3 ms) and returns them.
--- The MATERIALIZED CTEs bound the rows locked to $2 under every plan.
-WITH aged AS MATERIALIZED (
-    SELECT a.id, a.partition_bucket FROM inbox a
-    WHERE $6::bigint > 0 AND a.status = 'pending'
-      AND a.run_at <= now() - $6::bigint * interval '1 millisecond'
-      AND (a.run_at, a.id) >= (coalesce('epoch'::timestamptz + $8::bigint * interval '1 microsecond',
-                                        '-infinity'), $9::bigint)
-    ORDER BY a.run_at, a.id LIMIT $7),
-rescued AS MATERIALIZED (
-    SELECT r.id FROM inbox r
-    WHERE r.id = ANY (ARRAY(
-              SELECT aged.id FROM aged JOIN workers w
-                  ON aged.partition_bucket = ANY (w.owned_buckets)
-              WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive'))
-      AND r.status = 'pending' AND r.run_at <= now()
-    ORDER BY r.run_at, r.id LIMIT $2 FOR UPDATE SKIP LOCKED),
-picked AS MATERIALIZED (
-    SELECT id, true AS aged FROM rescued
-    UNION ALL
-    (SELECT walked.id, false FROM (
-@WALK@) walked
-     WHERE walked.id <> ALL (ARRAY(SELECT id FROM rescued))
-     LIMIT $2 - (SELECT count(*) FROM rescued)))
+-- The MATERIALIZED CTE bounds the rows locked to $2 under every plan.
+WITH picked AS MATERIALIZED (
+    SELECT walked.id, false AS aged FROM (
+@WALK@) walked)

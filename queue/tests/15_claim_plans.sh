@@ -9,7 +9,9 @@
 # than 1,000 buffers (160-240 seen; the hash plan read 1,000 per 50,000 rows). The
 # custom plan (no --generic) must lease through inbox_pkey too. The same for ordered mode's
 # claim as the only live member (`--alone`, claim_window.sql), whose check of the window's
-# rows, written NOT EXISTS, was planned as a hash anti join over every blocking row.
+# rows, written NOT EXISTS, was planned as a hash anti join over every blocking row. And
+# affinity's claim with the age scan (`--aged`, claim_aged.sql): the rows are an hour old, so
+# it takes all 8 for their age.
 # RUN_SERIAL: the ordered claim takes only rows inserted before the oldest transaction in
 # flight on the server (commit order, issue 11 target 5); another test's open transaction
 # would leave it nothing to lease (0 rows: seen in CI).
@@ -24,10 +26,12 @@ for generic in --generic ""; do
 done
 "$RB" pg migrate >/dev/null
 q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
-   SELECT 'k' || g % 5000, g % 1024, 'i' || g FROM generate_series(1, 50000) g; ANALYZE inbox" >/dev/null
+   SELECT 'k' || g % 5000, g % 1024, 'i' || g FROM generate_series(1, 50000) g;
+   UPDATE inbox SET run_at = now() - interval '1 hour'" >/dev/null
+q "VACUUM ANALYZE inbox" >/dev/null
 check_plans() { # every mode's claim, generic and custom, over the schema's analyzed rows
     for generic in --generic ""; do
-        for mode in competing affinity ordered "ordered --alone"; do
+        for mode in competing affinity "affinity --aged" ordered "ordered --alone"; do
             # shellcheck disable=SC2086 # $generic: one flag or none; $mode: a mode and a flag
             plan=$("$RB" pg explain --mode $mode --batch 8 --analyze $generic 2>"$TMP/err") ||
                 fail "pg explain --mode $mode $generic: exit $? ($(head -1 "$TMP/err"))"
@@ -51,7 +55,9 @@ use_schema skewed
 "$RB" pg migrate >/dev/null
 q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
    SELECT CASE WHEN g % 10 < 3 THEN 'hot' ELSE 'k' || g % 200 END, g % 1024, 's' || g
-   FROM generate_series(1, 20000) g; ANALYZE inbox" >/dev/null
+   FROM generate_series(1, 20000) g;
+   UPDATE inbox SET run_at = now() - interval '1 hour'" >/dev/null
+q "VACUUM ANALYZE inbox" >/dev/null
 check_plans
 expect_eq "rows claimed (every EXPLAIN rolled back)" "$(q "SELECT count(*) FROM inbox WHERE status <> 'pending'")" 0
 # all three modes in one session: each generic EXPLAIN deallocates the statement it prepared

@@ -11,7 +11,11 @@
 #   (c) the deep rows 60 s old, bound 0 (none): the buckets take turns;
 #   (d) older still, 200 rows 20 s old in a bucket wB owns: wA never claims them, and its scan
 #       of the oldest rows reads a bounded head (2 x batch x B / owned rows), all of them wB's,
-#       so it finds none of its own there and the walk serves it: 40 done, none of wB's.
+#       so it finds none of its own there and the walk serves it: 40 done, none of wB's;
+#   (e) the rows taken for their age do not move the walk: 6 rows 10 s old in wA's 30th owned
+#       bucket, one fresh row in each of its 2nd to 61st; 2 claims of 4: the first takes 4 old
+#       rows, the second the other 2 and then the walk's, from where the walk stood: the 2nd
+#       and 3rd owned buckets (a walk moved past the old rows' bucket gives the 31st and 32nd).
 source "$(dirname "$0")/lib.sh"
 
 # setup AGE_S: a fresh schema with wB and wA's view; the deep bucket's 100 rows AGE_S old, the
@@ -75,5 +79,24 @@ DEEP_AGE_S=10 WB_ROWS=200 run_wa d --age-bound-ms 5000
 expect_eq "(d) rows of wB's bucket done by wA" "$(done_of wb)" 0
 deep=$(done_of deep)
 ((deep <= 8)) || fail "(d) $deep deep rows done: the age scan read past its bounded head (expected <= 8, the walk's turns)"
+use_schema e
+"$RB" pg migrate >/dev/null
+q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
+bg e worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
+    --max-claims 2 --duration-ms 60000 --age-bound-ms 5000
+wait_for 20 "SELECT view_members = '{wA,wB}'::text[] FROM workers WHERE id = 'wA'"
+q "BEGIN;
+   INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+   SELECT 'old', (SELECT owned_buckets[30] FROM workers WHERE id = 'wA'), 'old' || g
+   FROM generate_series(1, 6) g;
+   UPDATE inbox SET run_at = now() - interval '10 s';
+   INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+   SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
+   FROM generate_series(2, 61) k WHERE k <> 30;
+   COMMIT" >/dev/null
+wait_ok e
+expect_eq "(e) old rows done in 2 claims of 4" "$(done_of old)" 6
+expect_eq "(e) the walk's rows after the old ones" \
+    "$(q "SELECT string_agg(partition_key, ',' ORDER BY partition_key) FROM inbox WHERE status = 'done' AND partition_key <> 'old'")" b2,b3
 note "(b) and (c): the buckets took turns; (d) $deep deep rows by the walk, none of wB's"
 echo "PASS [$TEST]: aged owned rows first (40 of 40), not before the bound nor with none, never another worker's, bounded head"
