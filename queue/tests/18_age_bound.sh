@@ -26,17 +26,23 @@ setup() {
     q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
 }
 
-# run_wa NAME ARGS...: wA, 10 claims of 4, with ARGS; waits for its view, then inserts the rows
-# of $DEEP_AGE_S (deep) and $WB_ROWS rows 20 s old in a bucket wA does not own.
-run_wa() {
-    local name=$1
-    shift
-    bg "$name" worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 \
-        --poll-ms 20 --max-claims 10 --duration-ms 60000 "$@"
-    wait_for 20 "SELECT view_members = '{wA,wB}'::text[] FROM workers WHERE id = 'wA'"
+# publish_view: wA runs once to publish its view of {wA, wB} (its owned buckets stay in
+# workers after it leaves: the tests insert into them) and claims nothing; the rows then go in
+# before wA runs again, so its first claim, which scans from the head, meets them.
+publish_view() {
+    "$RB" pg worker --mode affinity --id wA --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
+        --idle-ms 200 >"$TMP/view.out" 2>"$TMP/view.err" || fail "wA (view): $(tail -1 "$TMP/view.err")"
     local owned
     owned=$(q "SELECT cardinality(owned_buckets) FROM workers WHERE id = 'wA'")
     ((owned > 100 && owned < 1024)) || fail "wA owns $owned buckets, expected about half of 1024"
+}
+
+# run_wa NAME ARGS...: inserts the rows of $DEEP_AGE_S (deep) and $WB_ROWS rows 20 s old in a
+# bucket wA does not own, then runs wA, 10 claims of 4, with ARGS.
+run_wa() {
+    local name=$1
+    shift
+    publish_view
     q "BEGIN;
        INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
        SELECT 'wb', b, 'wb' || g FROM generate_series(1, $WB_ROWS) g,
@@ -51,6 +57,8 @@ run_wa() {
        SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
        FROM generate_series(2, 61) k;
        COMMIT" >/dev/null
+    bg "$name" worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 \
+        --poll-ms 20 --max-claims 10 --duration-ms 60000 "$@"
     wait_ok "$name"
     expect_eq "($name) rows done in 10 claims of 4" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 40
 }
@@ -82,9 +90,7 @@ deep=$(done_of deep)
 use_schema e
 "$RB" pg migrate >/dev/null
 q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
-bg e worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
-    --max-claims 2 --duration-ms 60000 --age-bound-ms 5000
-wait_for 20 "SELECT view_members = '{wA,wB}'::text[] FROM workers WHERE id = 'wA'"
+publish_view
 q "BEGIN;
    INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
    SELECT 'old', (SELECT owned_buckets[30] FROM workers WHERE id = 'wA'), 'old' || g
@@ -94,6 +100,8 @@ q "BEGIN;
    SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
    FROM generate_series(2, 61) k WHERE k <> 30;
    COMMIT" >/dev/null
+bg e worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
+    --max-claims 2 --duration-ms 60000 --age-bound-ms 5000
 wait_ok e
 expect_eq "(e) old rows done in 2 claims of 4" "$(done_of old)" 6
 expect_eq "(e) the walk's rows after the old ones" \
