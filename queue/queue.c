@@ -1136,9 +1136,8 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
  * the walk reads on the server) the walk starts at; with the age scan: $6 the age bound in ms,
  * $7 the rows it reads, $8 and $9 where it starts (NULL: the head; claim_call_init,
- * age_scan_plan). Every claim returns
- * the rows of claim_lease.sql, the last column `aged`. NULL with RB_ENOMEM set when out of
- * memory.
+ * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose last two columns are
+ * `aged` and run_at in microseconds. NULL with RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int aged) {
     int ordered = mode == RB_CLAIM_ORDERED, skip = ordered && q->cfg.ordered_skip_failed;
