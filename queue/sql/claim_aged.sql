@@ -20,7 +20,9 @@
 -- 195 index pages a claim in the soak), and this statement's plan, sent on every claim, cost
 -- 60-100 us a claim at batch 1 (bench/pg/README.md, "The age bound").
 -- rescued: those of them in the owned buckets, locked oldest first (SKIP LOCKED; status and
--- run_at rechecked on the locked row). picked: rescued, then the walk's rows not rescued, at
+-- run_at rechecked on the locked row). The owned buckets are unnested once and hashed: written
+-- `= ANY (w.owned_buckets)` in a join, the array (stored out of line at 256-1,024 elements)
+-- was read again for every aged row, 61 of a claim's 324 buffers. picked: rescued, then the walk's rows not rescued, at
 -- most $2 in all; `aged` tells the library which rows were rescued (they do not move the
 -- walk's position: queue.c, walk_next_start).
 -- claim_lease.sql, appended at load time, leases them ($3 ms) and returns them.
@@ -35,9 +37,10 @@ WITH aged AS MATERIALIZED (
 rescued AS MATERIALIZED (
     SELECT r.id FROM inbox r
     WHERE r.id = ANY (ARRAY(
-              SELECT aged.id FROM aged JOIN workers w
-                  ON aged.partition_bucket = ANY (w.owned_buckets)
-              WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive'))
+              SELECT aged.id FROM aged
+              WHERE aged.partition_bucket IN (
+                  SELECT unnest(w.owned_buckets) FROM workers w
+                  WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')))
       AND r.status = 'pending' AND r.run_at <= now()
     ORDER BY r.run_at, r.id LIMIT $2 FOR UPDATE SKIP LOCKED),
 picked AS MATERIALIZED (
