@@ -719,6 +719,13 @@ int rb_pg_cmd_explain(int argc, char **argv) {
     int rc = rb_pg_parse_options(cmd, explain_help, NULL, argc, argv, &cfg, NULL, explain_option,
                                  &o, NULL, NULL);
     if (rc >= 0) return rc;
+    /* a flag no plan shown would read: say so */
+    if ((o.flags & RB_EXPLAIN_AGED) && (o.flags & RB_EXPLAIN_ALONE))
+        return rb_cli_usage_error(cmd, "--aged and --alone exclude each other (the only live "
+                                       "member sends the competing claim)");
+    if ((o.flags & RB_EXPLAIN_AGED) && !o.all_modes && cfg.mode != RB_CLAIM_AFFINITY)
+        return rb_cli_usage_error(cmd, "--aged applies to --mode affinity only (got --mode %s)",
+                                  rb_claim_mode_name(cfg.mode));
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     for (int m = RB_CLAIM_COMPETING; m <= RB_CLAIM_ORDERED; m++) {

@@ -27,7 +27,8 @@ typedef struct worker_opts {
     uint32_t duration_ms, max_claims, work_ms, poll_ms, idle_ms;
     uint32_t stall_after_claim_ms, fail_pct, fail_attempts;
     int stale_probe, exit_after_claim, chain;
-    int on_failed_key_given, claim_scan_given; /* options of some modes only: checked after */
+    int on_failed_key_given, claim_scan_given, age_bound_given; /* options of some modes only:
+                                                                  checked after */
     const char *crash_on_key;
     int64_t clock_offset_ms;
     rb_format fmt;
@@ -171,6 +172,7 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
     if (is_num) {
         if (rb_cli_u32_arg(cmd, opt, v, nums[which].min, nums[which].max, nums[which].dst))
             return -1;
+        if (nums[which].dst == &c->age_bound_ms) o->age_bound_given = 1;
     } else if (strcmp(opt, "--mode") == 0) {
         if (rb_claim_mode_parse(v, &c->mode)) {
             rb_cli_usage_error(cmd, "%s", rb_error_detail());
@@ -393,6 +395,10 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     if (o.claim_scan_given && cfg.mode == RB_CLAIM_COMPETING)
         return rb_cli_usage_error(cmd, "--claim-scan applies to --mode affinity and ordered only "
                                        "(got --mode competing)");
+    if (o.age_bound_given && cfg.mode != RB_CLAIM_AFFINITY)
+        return rb_cli_usage_error(cmd,
+                                  "--age-bound-ms applies to --mode affinity only (got --mode %s)",
+                                  rb_claim_mode_name(cfg.mode));
     if (o.stale_probe && !o.stall_after_claim_ms)
         return rb_cli_usage_error(cmd, "--stale-probe needs --stall-after-claim-ms");
     if (!o.until_empty && !o.duration_ms && !o.max_claims && !o.idle_ms)

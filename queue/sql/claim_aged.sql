@@ -19,30 +19,37 @@
 -- workers' rows or rows claimed since the last vacuum (reading them again on every claim cost
 -- 195 index pages a claim in the soak), and this statement's plan, sent on every claim, cost
 -- 60-100 us a claim at batch 1 (bench/pg/README.md, "The age bound").
--- rescued: those of them in the owned buckets, locked oldest first (SKIP LOCKED; status and
--- run_at rechecked on the locked row). The owned buckets are unnested once and hashed: written
--- `= ANY (w.owned_buckets)` in a join, the array (stored out of line at 256-1,024 elements)
--- was read again for every aged row, 61 of a claim's 324 buffers. picked: rescued, then the walk's rows not rescued, at
+-- rescued: those of them in the owned buckets, oldest first, each locked through a
+-- primary-key probe (a LATERAL, pulled one at a time up to $2: O($2) under any plan; SKIP
+-- LOCKED; status and run_at rechecked on the locked row). The owned buckets are read once into
+-- an array (an InitPlan): `= ANY (w.owned_buckets)` in a join read the stored array (out of
+-- line at 256-1,024 elements) again for every aged row, 61 of a claim's 324 buffers. Written
+-- as `id = ANY (...) ORDER BY run_at, id LIMIT $2`, the lock step was planned, on a table not
+-- yet analyzed, as a scan of every due pending row filtered by id (5,000 rows for 16). picked: rescued, then the walk's rows not rescued, at
 -- most $2 in all; `aged` tells the library which rows were rescued (they do not move the
 -- walk's position: queue.c, walk_next_start).
 -- claim_lease.sql, appended at load time, leases them ($3 ms) and returns them.
 -- The MATERIALIZED CTEs bound the rows locked to $2 under every plan.
 WITH aged AS MATERIALIZED (
-    SELECT a.id, a.partition_bucket FROM inbox a
+    SELECT a.id, a.partition_bucket, a.run_at FROM inbox a
     WHERE a.status = 'pending'
       AND a.run_at <= now() - $6::bigint * interval '1 millisecond'
       AND (a.run_at, a.id) >= (coalesce('epoch'::timestamptz + $8::bigint * interval '1 microsecond',
                                         '-infinity'), $9::bigint)
     ORDER BY a.run_at, a.id LIMIT $7),
 rescued AS MATERIALIZED (
-    SELECT r.id FROM inbox r
-    WHERE r.id = ANY (ARRAY(
-              SELECT aged.id FROM aged
-              WHERE aged.partition_bucket IN (
-                  SELECT unnest(w.owned_buckets) FROM workers w
-                  WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')))
-      AND r.status = 'pending' AND r.run_at <= now()
-    ORDER BY r.run_at, r.id LIMIT $2 FOR UPDATE SKIP LOCKED),
+    SELECT l.id
+    FROM unnest(ARRAY(
+             SELECT aged.id FROM aged
+             WHERE aged.partition_bucket = ANY (ARRAY(
+                 SELECT unnest(w.owned_buckets) FROM workers w
+                 WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive'))
+             ORDER BY aged.run_at, aged.id)) AS c(id)
+    CROSS JOIN LATERAL (
+        SELECT r.id FROM inbox r
+        WHERE r.id = c.id AND r.status = 'pending' AND r.run_at <= now()
+        FOR UPDATE SKIP LOCKED) l
+    LIMIT $2),
 picked AS MATERIALIZED (
     SELECT id, true AS aged FROM rescued
     UNION ALL

@@ -58,6 +58,10 @@ usage "^ringbench pg worker: --batch: 0 is out of range \(1\.\.1000000\)$" worke
 usage "^ringbench pg worker: --on-failed-key applies to --mode ordered only \(got --mode affinity\)$" worker "${db[@]}" --until-empty --on-failed-key skip --mode affinity
 usage "^ringbench pg worker: --on-failed-key applies to --mode ordered only \(got --mode competing\)$" worker "${db[@]}" --until-empty --on-failed-key block
 usage "^ringbench pg worker: --claim-scan applies to --mode affinity and ordered only \(got --mode competing\)$" worker "${db[@]}" --until-empty --mode competing --claim-scan walk
+usage "^ringbench pg worker: --age-bound-ms applies to --mode affinity only \(got --mode competing\)$" worker "${db[@]}" --until-empty --age-bound-ms 5000
+usage "^ringbench pg worker: --age-bound-ms applies to --mode affinity only \(got --mode ordered\)$" worker "${db[@]}" --until-empty --age-bound-ms 0 --mode ordered
+usage "^ringbench pg explain: --aged applies to --mode affinity only \(got --mode ordered\)$" explain "${db[@]}" --aged --mode ordered
+usage "^ringbench pg explain: --aged and --alone exclude each other" explain "${db[@]}" --mode affinity --alone --aged
 usage "^ringbench pg worker: --claim-scan must be auto or walk, got 'WALK'$" worker "${db[@]}" --until-empty --mode ordered --claim-scan WALK
 usage "^ringbench pg worker: --clock-offset-ms: 99999999999999999999 is out of range \(-86400000\.\.86400000\)$" worker "${db[@]}" --until-empty --clock-offset-ms 99999999999999999999
 usage "^ringbench pg worker: --clock-offset-ms must be a whole number of ms from -86400000 to 86400000, got '5s'$" worker "${db[@]}" --until-empty --clock-offset-ms 5s
