@@ -14,7 +14,7 @@
 -- share), read from inbox_pending_run_at at (run_at, id) >= ($8 microseconds since 1970, $9),
 -- or from its head when $8 is NULL: O($7) whatever the backlog, and one index descent that
 -- finds nothing while no row is that old. The library starts a scan where its last claim's
--- rows for their age began while it finds some, from the head now and then, and otherwise
+-- rows for their age began while they fill its batch, from the head now and then, otherwise
 -- sends claim_affinity.sql (queue.c, age_scan_plan): the entries before that start are other
 -- workers' rows or rows claimed since the last vacuum (reading them again on every claim cost
 -- 195 index pages a claim in the soak), and this statement's plan, sent on every claim, cost
@@ -25,9 +25,10 @@
 -- an array (an InitPlan): `= ANY (w.owned_buckets)` in a join read the stored array (out of
 -- line at 256-1,024 elements) again for every aged row, 61 of a claim's 324 buffers. Written
 -- as `id = ANY (...) ORDER BY run_at, id LIMIT $2`, the lock step was planned, on a table not
--- yet analyzed, as a scan of every due pending row filtered by id (5,000 rows for 16). picked: rescued, then the walk's rows not rescued, at
--- most $2 in all; `aged` tells the library which rows were rescued (they do not move the
--- walk's position: queue.c, walk_next_start).
+-- yet analyzed, as a scan of every due pending row filtered by id (5,000 rows for 16).
+-- picked: rescued, then the walk's rows not rescued, at most $2 in all; `aged` tells the
+-- library which rows were rescued (they do not move the walk's position: queue.c,
+-- walk_next_start).
 -- claim_lease.sql, appended at load time, leases them ($3 ms) and returns them.
 -- The MATERIALIZED CTEs bound the rows locked to $2 under every plan.
 WITH aged AS MATERIALIZED (
