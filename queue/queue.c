@@ -1300,8 +1300,9 @@ static int age_scan_plan(rb_queue *q, claim_call *c) {
  * (run_at, id) of the rows taken for their age (columns 8 and 9), when they filled the batch
  * (more may be waiting); else none, and the next scan comes from the head when due. A scan
  * that finds fewer rows than the batch has stepped over every entry past the bound, dead
- * ones included: in the soak, scans from the last start after such a claim averaged under
- * one row and 1,560 buffers each (pg_stat_statements). */
+ * ones included (or its head read held few of this worker's rows): in the soak, scans from
+ * the last start after such a claim averaged under one row and 1,560 buffers each
+ * (pg_stat_statements). */
 static void age_scan_next(rb_queue *q, const PGresult *r) {
     int n = PQntuples(r), n_aged = 0;
     q->age_from_set = 0;

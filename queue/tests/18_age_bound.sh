@@ -1,4 +1,4 @@
-# Scenario 18: the age bound of affinity claims (claim_affinity.sql). The walk serves the owned
+# Scenario 18: the age bound of affinity claims (claim_aged.sql). The walk serves the owned
 # buckets in turn (scenario 16), so under a standing backlog a bucket with a hot key gets one
 # turn's share and falls ever further behind (the soak: its oldest row 92 s old after 300 s).
 # An owned row waiting longer than --age-bound-ms is claimed before the walk's rows, oldest
