@@ -735,14 +735,12 @@ int rb_pg_cmd_explain(int argc, char **argv) {
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
             break;
         }
-        printf(
-            "-- mode %s, batch %u%s%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m), cfg.batch,
-            o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
-            o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",
-            (o.flags & RB_EXPLAIN_AGED) && m == RB_CLAIM_AFFINITY && !(o.flags & RB_EXPLAIN_ALONE)
-                ? ", with the age scan"
-                : "",
-            cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "", text);
+        printf("-- mode %s, batch %u%s%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m),
+               cfg.batch, o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
+               o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",
+               (o.flags & RB_EXPLAIN_AGED) && m == RB_CLAIM_AFFINITY ? ", with the age scan" : "",
+               cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "",
+               text);
         free(text);
     }
     rb_queue_close(q);

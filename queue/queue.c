@@ -1136,8 +1136,9 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
  * the walk reads on the server) the walk starts at; with the age scan: $6 the age bound in ms,
  * $7 the rows it reads, $8 and $9 where it starts (NULL: the head; claim_call_init,
- * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose last two columns are
- * `aged` and run_at in microseconds. NULL with RB_ENOMEM set when out of memory.
+ * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose last column is the
+ * run_at in microseconds of a row claimed for its age, else NULL (claim_row_aged). NULL with
+ * RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int aged) {
     int ordered = mode == RB_CLAIM_ORDERED, skip = ordered && q->cfg.ordered_skip_failed;
@@ -1227,16 +1228,25 @@ static int owns_every_bucket(const rb_queue *q) {
  * start): affinity and ordered mode, unless the worker owns every bucket (`all`). */
 static int claim_walks(rb_claim_mode mode, int all) { return mode != RB_CLAIM_COMPETING && !all; }
 
+/* The claim's last column (claim_lease.sql): run_at in microseconds of a row claimed for its
+ * age, NULL for every other row. */
+enum { CLAIM_COL_AGED_RUN_AT_US = 8 };
+
+/* Was row t of claim result r claimed for its age (claim_aged.sql)? */
+static int claim_row_aged(const PGresult *r, int t) {
+    return !PQgetisnull(r, t, CLAIM_COL_AGED_RUN_AT_US);
+}
+
 /* Where the next walk starts (0-based; n_owned wraps to 0 at the next claim): after the bucket
  * served last, the one of the claimed rows' buckets (column 2 of r) furthest along this walk,
  * which visited the owned buckets from `start` on and then wrapped around. Read from every row,
  * not the last: RETURNING promises no order. A bucket no longer owned is passed over, and so
- * is a row claimed for its age (column 8), which the walk did not visit. */
+ * is a row claimed for its age (claim_row_aged), which the walk did not visit. */
 static size_t walk_next_start(const rb_queue *q, size_t start, const PGresult *r) {
     size_t far = 0;
     if (q->n_owned == 0) return 0;
     for (int t = 0; t < PQntuples(r); t++) {
-        if (PQgetvalue(r, t, 8)[0] == 't') continue;
+        if (claim_row_aged(r, t)) continue;
         size_t i = owned_index(q, (uint32_t)strtoul(PQgetvalue(r, t, 2), NULL, 10));
         size_t along = (i + q->n_owned - start) % q->n_owned; /* steps from the walk's start */
         if (i < q->n_owned && along > far) far = along;
@@ -1255,11 +1265,12 @@ typedef struct claim_call {
     char batch[16], lease[16], pos[24], age[16], head[24], from_us[24], from_id[24];
 } claim_call;
 
-/* The head rows affinity's age scan reads ($7 of claim_aged.sql): twice the batch times
- * B / owned buckets (about the number of workers), so the aged rows of the owned buckets are
- * among them when every worker keeps up with its own; at most 100,000. */
-static uint64_t age_scan_rows(const rb_queue *q) {
-    uint64_t share = (2u * (uint64_t)q->cfg.ring.n_buckets + q->n_owned - 1) / q->n_owned;
+/* The head rows affinity's age scan reads ($7 of claim_aged.sql) for a worker owning
+ * n_owned (> 0) buckets: twice the batch times B / n_owned (about the number of workers), so
+ * the aged rows of the owned buckets are among them when every worker keeps up with its own;
+ * at most 100,000. */
+static uint64_t age_scan_rows(const rb_queue *q, size_t n_owned) {
+    uint64_t share = (2u * (uint64_t)q->cfg.ring.n_buckets + n_owned - 1) / n_owned;
     uint64_t rows = (uint64_t)q->cfg.batch * share;
     return rows < 100000u ? rows : 100000u;
 }
@@ -1288,7 +1299,7 @@ static int age_scan_plan(rb_queue *q, claim_call *c) {
     if (!q->cfg.age_bound_ms || !(from_head || q->age_from_set)) return 0;
     if (from_head) q->age_head_due_ms = now + age_head_every_ms(q);
     snprintf(c->age, sizeof c->age, "%u", q->cfg.age_bound_ms);
-    snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q));
+    snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q, q->n_owned));
     snprintf(c->from_us, sizeof c->from_us, "%lld", (long long)q->age_from_us);
     snprintf(c->from_id, sizeof c->from_id, "%lld", (long long)q->age_from_id);
     c->params[7] = from_head ? NULL : c->from_us;
@@ -1297,27 +1308,23 @@ static int age_scan_plan(rb_queue *q, claim_call *c) {
 }
 
 /* After an affinity claim (result r, 0 rows or more): the next age scan's start, the oldest
- * (run_at, id) of the rows taken for their age (columns 8 and 9), when they filled the batch
+ * (run_at, id) of the rows taken for their age (claim_row_aged), when they filled the batch
  * (more may be waiting); else none, and the next scan comes from the head when due. A scan
  * that finds fewer rows than the batch has stepped over every entry past the bound, dead
  * ones included (or its head read held few of this worker's rows): in the soak, scans from
  * the last start after such a claim averaged under one row and 1,560 buffers each
  * (pg_stat_statements). */
 static void age_scan_next(rb_queue *q, const PGresult *r) {
-    int n = PQntuples(r), n_aged = 0;
-    q->age_from_set = 0;
-    for (int t = 0; t < n; t++)
-        n_aged += PQgetvalue(r, t, 8)[0] == 't';
-    if ((uint32_t)n_aged < q->cfg.batch) return;
-    for (int t = 0; t < n; t++) {
-        if (PQgetvalue(r, t, 8)[0] != 't') continue;
-        int64_t us = strtoll(PQgetvalue(r, t, 9), NULL, 10),
-                id = strtoll(PQgetvalue(r, t, 0), NULL, 10);
-        if (!q->age_from_set || us < q->age_from_us ||
-            (us == q->age_from_us && id < q->age_from_id))
-            q->age_from_us = us, q->age_from_id = id;
-        q->age_from_set = 1;
+    uint32_t n_aged = 0;
+    int64_t us = 0, id = 0;
+    for (int t = 0; t < PQntuples(r); t++) {
+        if (!claim_row_aged(r, t)) continue;
+        int64_t u = strtoll(PQgetvalue(r, t, CLAIM_COL_AGED_RUN_AT_US), NULL, 10);
+        int64_t i = strtoll(PQgetvalue(r, t, 0), NULL, 10);
+        if (n_aged++ == 0 || u < us || (u == us && i < id)) us = u, id = i;
     }
+    q->age_from_set = n_aged >= q->cfg.batch;
+    q->age_from_us = us, q->age_from_id = id;
 }
 
 /* This session's claim: 1 when there is one to send, 0 when the worker owns no bucket (an
@@ -1368,7 +1375,7 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
         row->idempotency_key = PQgetvalue(r, t, 5);
         row->payload = PQgetisnull(r, t, 6) ? NULL : PQgetvalue(r, t, 6);
         row->claims = (uint32_t)strtoul(PQgetvalue(r, t, 7), NULL, 10);
-        row->aged = PQgetvalue(r, t, 8)[0] == 't';
+        row->aged = claim_row_aged(r, t);
     }
     /* ordered mode: a run's rows in id order (RETURNING promises no order) */
     if (q->cfg.mode == RB_CLAIM_ORDERED) qsort(out->rows, n, sizeof *out->rows, row_id_cmp);
@@ -1660,9 +1667,9 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     snprintf(lease, sizeof lease, "%u", q->cfg.lease_ms);
     snprintf(age, sizeof age, "%u", q->cfg.age_bound_ms);
     /* the rows the age scan reads for the view published below (every bucket when the
-     * session owns none) */
+     * session owns none: explain_buckets) */
     snprintf(head, sizeof head, "%llu",
-             q->n_owned ? (unsigned long long)age_scan_rows(q) : 2ull * q->cfg.batch);
+             (unsigned long long)age_scan_rows(q, q->n_owned ? q->n_owned : q->cfg.ring.n_buckets));
     const char *owned = explain_buckets(q, &all);
     int alone = (flags & RB_EXPLAIN_ALONE) && mode != RB_CLAIM_COMPETING;
     int aged = (flags & RB_EXPLAIN_AGED) && mode == RB_CLAIM_AFFINITY && !alone;

@@ -13,8 +13,9 @@
 -- under a generic plan too, where LIMIT $2 is unknown: joined to picked, the planner took
 -- 10% of the pending rows for picked and hashed all of inbox (bench/pg/README.md, claim
 -- query 8). The rows come back in no promised order (id order under the plans seen). The last
--- two columns: aged, true for a row picked for its age (claim_affinity.sql), else false, and the
--- row's run_at in microseconds since 1970 (exact: numeric), where affinity's next age scan starts.
+-- column, aged_run_at_us: for a row picked for its age (claim_aged.sql) its run_at in
+-- microseconds since 1970 (exact: numeric), where affinity's next age scan starts; NULL for
+-- every other row (computed for the aged rows only: not on every claim's rows).
 , leased AS MATERIALIZED (
     SELECT array_agg(id) AS ids, array_agg(id) FILTER (WHERE aged) AS aged_ids,
            clock_timestamp() AS at
@@ -26,5 +27,5 @@ FROM leased
 WHERE inbox.id = ANY (leased.ids)
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
           inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims,
-          coalesce(inbox.id = ANY (leased.aged_ids), false),
-          (extract(epoch FROM inbox.run_at) * 1000000)::bigint
+          CASE WHEN inbox.id = ANY (leased.aged_ids)
+               THEN (extract(epoch FROM inbox.run_at) * 1000000)::bigint END
