@@ -64,7 +64,7 @@ struct rb_queue {
     size_t n_owned;
     size_t claim_pos; /* affinity claims start at owned[claim_pos] (buckets take turns) */
     /* affinity's age scan (age_scan_plan): where the next one starts, (run_at in us since
-     * 1970, id) of the oldest row the last claim took for its age (age_from_set 0: none), and
+     * 1970, id) of the newest row the last claim took for its age (age_from_set 0: none), and
      * when the next scan from the head is due (mono_ms) */
     int64_t age_from_us, age_from_id;
     int age_from_set;
@@ -1287,8 +1287,8 @@ static uint64_t age_head_every_ms(const rb_queue *q) {
 /* Whether this affinity claim runs the age scan (claim_aged.sql; 1: $6 .. $9 are set) or is
  * the walk alone (claim_affinity.sql, 0): it runs from the head when one is due (every
  * age_head_every_ms, and at the first claim after the owned buckets changed: buckets taken
- * over may hold old rows), else from where the last claim's rows for their age began while
- * they filled its batch, else not at all, so a worker none of whose rows is past the bound
+ * over may hold old rows), else on from the newest row the last claim took for its age while
+ * it took any (age_scan_next), else not at all, so a worker none of whose rows is past the bound
  * sends the walk's smaller plan (the age scan's plan costs 60-100 us a claim at batch 1 even
  * when it finds nothing). Not after every empty claim: an idle worker beside workers with rows
  * past the bound then read their rows from the head at every poll (the soak: 38,000 scans
@@ -1307,13 +1307,16 @@ static int age_scan_plan(rb_queue *q, claim_call *c) {
     return 1;
 }
 
-/* After an affinity claim (result r, 0 rows or more): the next age scan's start, the oldest
- * (run_at, id) of the rows taken for their age (claim_row_aged), when they filled the batch
- * (more may be waiting); else none, and the next scan comes from the head when due. A scan
- * that finds fewer rows than the batch has stepped over every entry past the bound, dead
- * ones included (or its head read held few of this worker's rows): in the soak, scans from
- * the last start after such a claim averaged under one row and 1,560 buffers each
- * (pg_stat_statements). */
+/* After an affinity claim (result r, 0 rows or more): the next age scan's start, the newest
+ * (run_at, id) of the rows taken for their age (claim_row_aged), when it took any: every
+ * pending entry before it has been read by this scan or an earlier one (taken, another
+ * worker's, or passed over as locked), so the next scan reads on from there, O($7) a claim,
+ * while rows past the bound keep turning up; when it took none, no start: the next scan comes
+ * from the head when due. A start that stayed at the oldest row taken re-read the same entries
+ * at every claim (the soak: under one row and 1,560 buffers a scan when it was kept after
+ * any aged row); one kept only while the aged rows filled the batch lost its place whenever
+ * a head read held fewer than a batch of this worker's rows, so with the whole backlog past
+ * the bound and a peer most rows went in walk order (a helper: 8,077 of 20,000 rows aged). */
 static void age_scan_next(rb_queue *q, const PGresult *r) {
     uint32_t n_aged = 0;
     int64_t us = 0, id = 0;
@@ -1321,9 +1324,9 @@ static void age_scan_next(rb_queue *q, const PGresult *r) {
         if (!claim_row_aged(r, t)) continue;
         int64_t u = strtoll(PQgetvalue(r, t, CLAIM_COL_AGED_RUN_AT_US), NULL, 10);
         int64_t i = strtoll(PQgetvalue(r, t, 0), NULL, 10);
-        if (n_aged++ == 0 || u < us || (u == us && i < id)) us = u, id = i;
+        if (n_aged++ == 0 || u > us || (u == us && i > id)) us = u, id = i;
     }
-    q->age_from_set = n_aged >= q->cfg.batch;
+    q->age_from_set = n_aged > 0;
     q->age_from_us = us, q->age_from_id = id;
 }
 

@@ -13,8 +13,8 @@
 -- of them (the library passes about 2 x $2 x the number of workers, so a worker finds its
 -- share), read from inbox_pending_run_at at (run_at, id) >= ($8 microseconds since 1970, $9),
 -- or from its head when $8 is NULL: O($7) whatever the backlog, and one index descent that
--- finds nothing while no row is that old. The library starts a scan where its last claim's
--- rows for their age began while they fill its batch, from the head now and then, otherwise
+-- finds nothing while no row is that old. The library starts a scan at the newest row its
+-- last claim took for its age while it took any, from the head now and then, otherwise
 -- sends claim_affinity.sql (queue.c, age_scan_plan): the entries before that start are other
 -- workers' rows or rows claimed since the last vacuum (reading them again on every claim cost
 -- 195 index pages a claim in the soak), and this statement's plan, sent on every claim, cost

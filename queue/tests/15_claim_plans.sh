@@ -59,11 +59,18 @@ q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
    UPDATE inbox SET run_at = now() - interval '1 hour'" >/dev/null
 q "VACUUM ANALYZE inbox" >/dev/null
 check_plans
-# Affinity's age scan on a table never analyzed (a queue that starts empty): its lock step
+# Affinity's age scan on a table never analyzed (a queue that starts empty): empty, its generic
+# plan reads the head in order; with 5,000 rows, its lock step
 # must probe the primary key per aged row (claim_aged.sql); written id = ANY (...) ORDER BY
 # run_at, id it was planned as a scan of every due pending row filtered by id.
 use_schema fresh
 "$RB" pg migrate >/dev/null
+# a worker that starts on an empty queue keeps the generic plan it made then (one per session):
+# its head read must still be an ordered scan of inbox_pending_run_at, not a sort of pending rows
+plan=$("$RB" pg explain --mode affinity --aged --generic --batch 8 2>"$TMP/err") || fail "pg explain --aged (empty): $(head -1 "$TMP/err")"
+flat=$(tr '\n' ' ' <<<"$plan" | tr -s ' ')
+grep -q "CTE aged -> Limit -> Index Scan using inbox_pending_run_at on inbox a " <<<"$flat" ||
+    fail "the age scan's generic plan on an empty queue does not read inbox_pending_run_at in order: $flat"
 q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, run_at)
    SELECT 'k' || g, g % 1024, 'f' || g, now() - interval '1 hour' FROM generate_series(1, 5000) g" >/dev/null
 plan=$("$RB" pg explain --mode affinity --aged --generic --analyze --batch 8 2>"$TMP/err") || fail "pg explain --aged (not analyzed): $(head -1 "$TMP/err")"

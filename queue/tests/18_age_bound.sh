@@ -15,7 +15,13 @@
 #   (e) the rows taken for their age do not move the walk: 6 rows 10 s old in wA's 30th owned
 #       bucket, one fresh row in each of its 2nd to 61st; 2 claims of 4: the first takes 4 old
 #       rows, the second the other 2 and then the walk's, from where the walk stood: the 2nd
-#       and 3rd owned buckets (a walk moved past the old rows' bucket gives the 31st and 32nd).
+#       and 3rd owned buckets (a walk moved past the old rows' bucket gives the 31st and 32nd);
+#   (f) the whole backlog past the bound, a head read holding fewer than a batch of wA's rows:
+#       240 rows an hour old in age order, in each 16 (wA's head read: 4 x ceil(2048 / its
+#       buckets) = 16 rows) 14 of wB's bucket and 2 of wA's 200th-249th (where the walk, over
+#       the fresh rows of the 2nd-61st, does not reach); 10 claims of 4: every claim takes
+#       the next 2 of wA's for their age (the scan goes on from the newest taken), 20 in all,
+#       wA's 20 oldest (a start kept only while the aged rows fill the batch: 2, then the walk).
 source "$(dirname "$0")/lib.sh"
 
 # setup AGE_S: a fresh schema with wB and wA's view; the deep bucket's 100 rows AGE_S old, the
@@ -106,5 +112,33 @@ wait_ok e
 expect_eq "(e) old rows done in 2 claims of 4" "$(done_of old)" 6
 expect_eq "(e) the walk's rows after the old ones" \
     "$(q "SELECT string_agg(partition_key, ',' ORDER BY partition_key) FROM inbox WHERE status = 'done' AND partition_key <> 'old'")" b2,b3
+use_schema f
+"$RB" pg migrate >/dev/null
+q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
+publish_view
+n_owned=$(q "SELECT cardinality(owned_buckets) FROM workers WHERE id = 'wA'")
+((4 * ((2048 + n_owned - 1) / n_owned) == 16)) || fail "(f) wA owns $n_owned buckets: its head read is not 16 rows"
+q "BEGIN;
+   INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, run_at)
+   SELECT CASE WHEN i % 16 < 14 THEN 'wb' ELSE 'old' END,
+          CASE WHEN i % 16 < 14 THEN o.b ELSE w.owned_buckets[200 + i % 50] END,
+          'f' || i, now() - interval '1 hour' + i * interval '1 s'
+   FROM generate_series(0, 239) i, workers w,
+        (SELECT min(b) AS b FROM generate_series(0, 1023) b, workers w
+         WHERE w.id = 'wA' AND b <> ALL (w.owned_buckets)) o
+   WHERE w.id = 'wA';
+   INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+   SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
+   FROM generate_series(2, 61) k;
+   COMMIT" >/dev/null
+bg f worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
+    --max-claims 10 --duration-ms 60000 --age-bound-ms 5000
+wait_ok f
+expect_eq "(f) wB's rows done by wA" "$(done_of wb)" 0
+aged=$(field f rows_aged)
+((aged >= 16)) || fail "(f) rows_aged $aged in 10 claims of 4, expected about 20 (2 a claim: the scan goes on from the newest row taken)"
+expect_eq "(f) wA's 16 oldest rows are done" \
+    "$(q "SELECT count(*) FILTER (WHERE status = 'done') FROM (SELECT status FROM inbox WHERE partition_key = 'old' ORDER BY run_at, id LIMIT 16) o")" 16
+note "(f) rows_aged $aged of 40 (the whole backlog past the bound)"
 note "(b) and (c): the buckets took turns; (d) $deep deep rows by the walk, none of wB's"
 echo "PASS [$TEST]: aged owned rows first (40 of 40), not before the bound nor with none, never another worker's, bounded head"
