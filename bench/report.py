@@ -182,6 +182,13 @@ def pg_mode_pair(d, t, cell):
     if cell.get("wal_flush_ms") is not None and other.get("wal_flush_ms") is not None:
         parts.append(f"WAL flush {cell['wal_flush_ms'] * 1000:.0f} vs "
                      f"{other['wal_flush_ms'] * 1000:.0f} µs")
+    if cell.get("machine_cpu_us_per_row") is not None and \
+            other.get("machine_cpu_us_per_row") is not None:
+        # on a 2-core machine the server, the workers and the driver share two CPUs
+        parts.append(f"CPU/row machine {cell['machine_cpu_us_per_row']:.0f} vs "
+                     f"{other['machine_cpu_us_per_row']:.0f} µs, of it the workers "
+                     f"{cell.get('client_cpu_us_per_row') or 0:.0f} vs "
+                     f"{other.get('client_cpu_us_per_row') or 0:.0f}")
     return parts
 
 

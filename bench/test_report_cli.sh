@@ -71,7 +71,8 @@ has_lines "--pg-targets: limiting cause" "$tmp/pg.md" \
 
 # a mode-against-mode miss says whether the cell's repeats reach the wanted share of the
 # other mode's slowest (within noise) or not (apart), both cells' buffers and WAL per row, and
-# when recorded their commits per WAL flush, full-page images per 1,000 rows and mean WAL flush:
+# when recorded their commits per WAL flush, full-page images per 1,000 rows, mean WAL flush
+# and CPU per row (the machine's, the workers'):
 # affinity 800-900 vs competing 1000-1100 is apart (900 < 1000); ordered 850-950 against
 # 0.8 x 1000 = 800 is within noise. A miss whose ratio rounds up to the wanted one (0.9996 is
 # written 1.000) stays a miss (the published run showed "met**"). A cell measured once has no
@@ -81,10 +82,10 @@ cat >"$tmp/pair.json" <<'EOF'
 {"cells": [
   {"mode": "competing", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 1000, "rows_per_s_max": 1100,
    "wal_bytes_per_row": 1250.4, "buffers_per_row": 30.04, "commits_per_wal_flush": 1.33, "wal_fpi_per_krow": 0.2, "wal_flush_ms": 0.61,
-   "wait_events": {"share": {}}},
+   "machine_cpu_us_per_row": 61.4, "client_cpu_us_per_row": 20.2, "wait_events": {"share": {}}},
   {"mode": "affinity", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 800, "rows_per_s_max": 900,
    "wal_bytes_per_row": 1310.6, "buffers_per_row": 36.5, "commits_per_wal_flush": 1.746, "wal_fpi_per_krow": 12.6, "wal_flush_ms": 0.7234,
-   "wait_events": {"share": {}}},
+   "machine_cpu_us_per_row": 70.6, "client_cpu_us_per_row": 19.5, "wait_events": {"share": {}}},
   {"mode": "ordered", "n_workers": 4, "batch": 32, "dist": "zipf", "rows_per_s_min": 850, "rows_per_s_max": 950,
    "wait_events": {"share": {}}},
   {"mode": "competing", "n_workers": 1, "batch": 1, "dist": "uniform", "completion": "batch", "n_repeats": 1,
@@ -102,7 +103,7 @@ cat >"$tmp/pair.json" <<'EOF'
 EOF
 python3 "$P" "$tmp/pair.json" --pg-targets >"$tmp/pair.md" 2>"$tmp/err" || fail "--pg-targets (pair): exit $?: $(cat "$tmp/err")"
 has_lines "--pg-targets (pair)" "$tmp/pair.md" \
-    "repeats 800-900 vs competing's 1000-1100: apart, buffers/row 36.5 vs 30.0, WAL/row 1311 vs 1250 B, commits/WAL flush 1.75 vs 1.33, full-page images/krow 13 vs 0, WAL flush 723 vs 610 µs |" \
+    "repeats 800-900 vs competing's 1000-1100: apart, buffers/row 36.5 vs 30.0, WAL/row 1311 vs 1250 B, commits/WAL flush 1.75 vs 1.33, full-page images/krow 13 vs 0, WAL flush 723 vs 610 µs, CPU/row machine 71 vs 61 µs, of it the workers 20 vs 20 |" \
     "repeats 850-950 vs 0.8 x competing's 1000-1100: within noise |" \
     "| affinity / competing rows/s | zipf | 2 | 8 | 1.000 | 1.00 | **missed by < 0.05%** | -" \
     "affinity cell: one sample: 450 vs competing's 500 |" \

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -146,6 +147,21 @@ static void work_now(PGconn *c, double *wal_bytes, double *buffers, double wal[3
         *buffers = NAN;
 }
 
+/* CPU time the whole machine has spent so far, user + nice + system + irq + softirq (not
+ * idle, iowait or steal), in µs, from the first line of /proc/stat; NaN where it cannot be
+ * read (not Linux). */
+static double machine_busy_us(void) {
+    FILE *f = fopen("/proc/stat", "r");
+    unsigned long long v[7] = {0};
+    int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                       &v[4], &v[5], &v[6])
+              : 0;
+    if (f) fclose(f);
+    long hz = sysconf(_SC_CLK_TCK);
+    if (n != 7 || hz <= 0) return NAN;
+    return (double)(v[0] + v[1] + v[2] + v[5] + v[6]) * 1e6 / (double)hz;
+}
+
 /* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                      double secs, char *err, size_t err_size) {
@@ -185,9 +201,11 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     double wal0, buf0, wal1, buf1, stat0[3], stat1[3];
     work_now(c, &wal0, &buf0, stat0);
     uint64_t t_go = rb_now_ns();
+    double busy0 = machine_busy_us();
     close(go[1]); /* EOF: every worker starts now */
     memset(&cell->waits, 0, sizeof cell->waits);
     rbb_collect(ch, n, c, &cell->waits, 50);
+    double busy_us = machine_busy_us() - busy0, client_us = 0;
     if (rc) {
         for (size_t i = 0; i < n; i++)
             rbb_child_free(&ch[i]);
@@ -211,6 +229,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         cell->n_complete_tx += h->n_complete_tx;
         cell->n_fenced += h->n_fenced;
         cell->n_errors += h->n_errors;
+        client_us += (double)h->cpu_ns / 1e3;
     }
     cell->elapsed_s = (double)(t_end - t_go) / 1e9;
     if (cell->elapsed_s > 0) {
@@ -218,6 +237,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         cell->claims_per_s = (double)cell->n_claims / cell->elapsed_s;
         cell->tx_per_s = (double)(cell->n_claims + cell->n_complete_tx) / cell->elapsed_s;
     }
+    cell->client_cpu_us_per_row = cell->n_rows ? client_us / (double)cell->n_rows : NAN;
+    cell->machine_cpu_us_per_row = cell->n_rows ? busy_us / (double)cell->n_rows : NAN;
     rbb_cell_latencies(cell, ch, n);
     /* a chain cell's timed claims are only its workers' first ones (and fallbacks): no figure */
     if (cell->chain) cell->claim_p50_us = cell->claim_p99_us = NAN;

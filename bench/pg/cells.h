@@ -96,6 +96,13 @@ typedef struct rbb_cell {
      * of one WAL flush in ms (wal_sync_time ÷ wal_sync; NaN unless the server runs with
      * track_wal_io_timing = on, which scripts/pg sets). */
     double commits_per_wal_flush, wal_fpi_per_krow, wal_flush_ms;
+    /* CPU time per row completed, in µs, user + system: the worker processes' own (the
+     * client side: the library's loop, libpq) and the whole machine's while the cell ran
+     * (/proc/stat from the go to the last worker's end: the server's backends, the
+     * workers, the driver and anything else running). On a 2-core machine running W
+     * workers and their W backends the cell is CPU-bound when machine time per row x
+     * rows/s nears 2 s per second. NaN where /proc/stat cannot be read. */
+    double client_cpu_us_per_row, machine_cpu_us_per_row;
     rbb_queue_counts after;
     uint64_t n_lost;           /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */

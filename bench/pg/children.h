@@ -31,6 +31,9 @@ typedef struct rbb_report_head {
                                    they share the next claim's) */
     uint64_t n_fenced;          /* completions refused: lease lost (stale) */
     uint64_t n_errors;          /* failed calls (retried) */
+    uint64_t cpu_ns;            /* CPU time of the worker process (every thread: the loop
+                                   and its heartbeat), user + system, from the go to the end
+                                   (CLOCK_PROCESS_CPUTIME_ID) */
     uint64_t n_samples;         /* rbb_sample records that follow */
 } rbb_report_head;
 

@@ -443,7 +443,15 @@ typedef struct bench_worker {
     rbb_report_head h;
     rbb_sample *samples;
     uint64_t deadline_ns;
+    uint64_t cpu_go_ns; /* process_cpu_ns() at the go */
 } bench_worker;
+
+/* CPU time of this process, every thread, user + system, in ns (0 if unreadable). */
+static uint64_t process_cpu_ns(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)) return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Registered: report READY with the worker id, wait for the go (EOF on the go
  * pipe: every worker is registered), start the clock. */
@@ -460,6 +468,7 @@ static int bw_ready(void *ctx, rb_queue *q) {
     }
     w->h.kind = RBB_REPORT_FINAL;
     w->h.t_go_ns = rb_now_ns();
+    w->cpu_go_ns = process_cpu_ns();
     w->deadline_ns = w->s->run_s > 0 ? w->h.t_go_ns + (uint64_t)(w->s->run_s * 1e9) : UINT64_MAX;
     return 0;
 }
@@ -541,6 +550,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
      * as the protocol wants, and reports what it did */
     if (rc == RB_ELOST) w.h.n_errors++;
     w.h.t_end_ns = rb_now_ns();
+    if (w.cpu_go_ns) w.h.cpu_ns = process_cpu_ns() - w.cpu_go_ns;
     w.h.n_complete_tx = st.n_complete_tx - st.n_chained; /* a chained one commits with a claim */
     if (w.h.kind != RBB_REPORT_FINAL) {                  /* stopped before the go */
         w.h.kind = RBB_REPORT_FINAL;

@@ -178,6 +178,8 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "commits_per_wal_flush", F(c->commits_per_wal_flush, 2));
     rb_json_set(o, "wal_fpi_per_krow", F(c->wal_fpi_per_krow, 1));
     rb_json_set(o, "wal_flush_ms", F(c->wal_flush_ms, 3));
+    rb_json_set(o, "client_cpu_us_per_row", F(c->client_cpu_us_per_row, 1));
+    rb_json_set(o, "machine_cpu_us_per_row", F(c->machine_cpu_us_per_row, 1));
     rb_json_set(o, "pgbench_tps", F(c->pgbench_tps, 1));
     rb_json_set(o, "pgbench_adjacent_before_tps", F(c->pgbench_adjacent_before_tps, 1));
     rb_json_set(o, "pgbench_adjacent_after_tps", F(c->pgbench_adjacent_after_tps, 1));

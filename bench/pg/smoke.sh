@@ -17,7 +17,7 @@ set +e
 rc=$?
 set -e
 python3 - "$TMP/bench.json" <<'PY' || fail "duplicates or lost rows (above)"
-import json, sys
+import json, os, sys
 d = json.load(open(sys.argv[1]))
 bad = 0
 for c in d["cells"]:
@@ -41,6 +41,12 @@ for c in d["cells"]:
     if "track_wal_io_timing=on" in (d.get("server_settings") or "") and c["n_rows"] and \
             not (c.get("wal_flush_ms") or 0) > 0:
         print("FAIL %s: WAL flush ms: got %s, expected > 0" % (case, c.get("wal_flush_ms"))); bad += 1
+    # CPU per row: the workers spend some on every row, the machine at least that (Linux)
+    cpu_m, cpu_c = c.get("machine_cpu_us_per_row"), c.get("client_cpu_us_per_row")
+    if c["n_rows"] and not (cpu_c or 0) > 0:
+        print("FAIL %s: workers' CPU/row: got %s, expected > 0" % (case, cpu_c)); bad += 1
+    if c["n_rows"] and os.path.exists("/proc/stat") and not (cpu_m or 0) >= 0.5 * (cpu_c or 0):
+        print("FAIL %s: machine CPU/row %s below the workers' %s" % (case, cpu_m, cpu_c)); bad += 1
 chain = [c for c in d["cells"] if c["completion"] == "chain" and c["batch"] == 1]
 if len(chain) != 3 * len(d["parameters"]["dists"]):
     print("FAIL chain group: got %d cells, expected 3 modes x W 1 x %d dists"
