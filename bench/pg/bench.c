@@ -70,6 +70,9 @@ static const char usage_text[] =
     "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
+    "  --heap-order O   the matrix cells' backlog on disk: loaded (default: as COPY wrote\n"
+    "                   it, id order), id or bucket (rewritten by CLUSTER before each\n"
+    "                   cell; bucket: a bucket's rows on adjacent pages)\n"
     "  --complete batch|each|chain  one commit per claimed batch (default), one per row,\n"
     "                   or the batch's completion and the next claim in one commit\n"
     "                   (`pg worker --chain`: one commit per row at batch 1)\n"
@@ -434,6 +437,16 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             if (strcmp(v, "on") && strcmp(v, "off"))
                 return rb_cli_usage_error(CMD, "--sync-commit wants on or off, got '%s'", v);
             p->sync_commit = strcmp(v, "on") == 0;
+        } else if (strcmp(a, "--heap-order") == 0) {
+            NEED_VALUE();
+            int o;
+            const char *orders[] = {"loaded", "id", "bucket"};
+            for (o = 0; o < 3 && strcmp(v, orders[o]); o++) {
+            }
+            if (o == 3)
+                return rb_cli_usage_error(CMD, "--heap-order wants loaded, id or bucket, got '%s'",
+                                          v);
+            p->heap_order = (rbb_heap_order)o;
         } else if (strcmp(a, "--complete") == 0) {
             NEED_VALUE();
             if (strcmp(v, "batch") && strcmp(v, "each") && strcmp(v, "chain"))
@@ -476,6 +489,12 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     cell->n_rows_enqueued = rbb_rows_for(p, cell->batch, cell->n_workers, p->cell_s);
     int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
                              "bench", err, err_size);
+    if (!rc) rc = rbb_queue_rewrite(c, p->heap_order, err, err_size);
+    char e2[256]; /* no figure is no failure */
+    if (!rc && rbb_db_double(c, &cell->bucket_correlation, e2, sizeof e2,
+                             "SELECT correlation FROM pg_stats WHERE tablename = 'inbox' AND "
+                             "attname = 'partition_bucket'"))
+        cell->bucket_correlation = NAN;
     if (rc) return cell->failed = 1, -1;
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
 }

@@ -46,13 +46,14 @@ typedef struct rbb_params {
     uint32_t n_keys; /* K */
     double zipf_s;
     uint64_t seed;
-    double cell_s;          /* measured seconds per cell (per repetition) */
-    uint32_t repeats;       /* repetitions of every cell, interleaved across the modes */
-    double pgbench_s;       /* seconds per pgbench run before / after the matrix */
-    double pgbench_group_s; /* seconds per pgbench run adjacent to each group of modes */
-    int sync_commit;        /* 1: on (server default), 0: off for every session */
-    int complete_each;      /* 1: one commit per row (rb_queue_complete); 0: per batch */
-    int chain;              /* 1: completion and next claim in one commit (worker --chain) */
+    double cell_s;             /* measured seconds per cell (per repetition) */
+    uint32_t repeats;          /* repetitions of every cell, interleaved across the modes */
+    double pgbench_s;          /* seconds per pgbench run before / after the matrix */
+    double pgbench_group_s;    /* seconds per pgbench run adjacent to each group of modes */
+    int sync_commit;           /* 1: on (server default), 0: off for every session */
+    rbb_heap_order heap_order; /* the matrix cells' backlog on disk (--heap-order) */
+    int complete_each;         /* 1: one commit per row (rb_queue_complete); 0: per batch */
+    int chain;                 /* 1: completion and next claim in one commit (worker --chain) */
     /* The chain group (issue 11, target 4): every mode at batch 1 with chain completion at
      * each of these W, every distribution, measured like a matrix group; none when 0. */
     uint32_t chain_workers[RBB_MAX_LIST];
@@ -103,6 +104,11 @@ typedef struct rbb_cell {
      * workers and their W backends the cell is CPU-bound when machine time per row x
      * rows/s nears 2 s per second. NaN where /proc/stat cannot be read. */
     double client_cpu_us_per_row, machine_cpu_us_per_row;
+    /* How the backlog's buckets lie on disk when the cell starts: pg_stats.correlation of
+     * inbox.partition_bucket against the physical order (ANALYZE after the fill and any
+     * --heap-order rewrite): about 0 as loaded (keys drawn at random), 1 in bucket order.
+     * NaN when the server has no statistics for it. */
+    double bucket_correlation;
     rbb_queue_counts after;
     uint64_t n_lost;           /* rows neither completed nor pending once every worker exited */
     uint64_t n_dup_executions; /* completions the workers saw succeed beyond rows done */

@@ -140,6 +140,22 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, c
     return rc;
 }
 
+const char *rbb_heap_order_name(rbb_heap_order o) {
+    return o == RBB_HEAP_ID ? "id" : o == RBB_HEAP_BUCKET ? "bucket" : "loaded";
+}
+
+/* CLUSTER needs a full (not partial) index in the order wanted: one made for it and dropped. */
+int rbb_queue_rewrite(PGconn *c, rbb_heap_order o, char *err, size_t err_size) {
+    if (o == RBB_HEAP_LOADED) return 0;
+    const char *cols = o == RBB_HEAP_BUCKET ? "partition_bucket, id" : "id";
+    if (rbb_db_exec(c, err, err_size,
+                    "CREATE INDEX rbb_heap_order ON inbox (%s); CLUSTER inbox USING "
+                    "rbb_heap_order; DROP INDEX rbb_heap_order",
+                    cols))
+        return -1;
+    return rbb_queue_settle(c, err, err_size);
+}
+
 int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
                     uint64_t seed, const char *tag, char *err, size_t err_size) {
     rbb_keys keys;

@@ -85,6 +85,15 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *out, char *err, size_t err_size
  * driver's own session): retention_ms 0 = off. 0, or -1 with err. */
 int rbb_queue_set_retention(uint64_t retention_ms, uint32_t batch_rows, char *err, size_t err_size);
 
+/* The physical order of a matrix cell's backlog (`pg bench --heap-order`): as loaded (COPY,
+ * id order, the default), or rewritten (CLUSTER, indexes rebuilt) in id order or in bucket
+ * order (partition_bucket, id): a bucket's rows then lie on adjacent heap pages and adjacent
+ * primary-key leaf pages, as competing's consecutive rows do in the other two. */
+typedef enum { RBB_HEAP_LOADED, RBB_HEAP_ID, RBB_HEAP_BUCKET } rbb_heap_order;
+const char *rbb_heap_order_name(rbb_heap_order o);
+/* Rewrite the inbox in order o (nothing for RBB_HEAP_LOADED) and settle it again. 0 or -1. */
+int rbb_queue_rewrite(PGconn *c, rbb_heap_order o, char *err, size_t err_size);
+
 /* reset + fill n_rows (keys: dist over n_keys, seed) + settle. 0 or -1. */
 int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, double zipf_s,
                     uint64_t seed, const char *tag, char *err, size_t err_size);

@@ -140,6 +140,7 @@ static json_t *json_params(const rbb_params *p) {
     rb_json_set(o, "pgbench_drift_max", F(RBB_DRIFT_MAX, 2));
     rb_json_set(o, "soak_s", G(p->soak_s));
     rb_json_set(o, "soak_retention_ms", U(p->soak_retention_ms));
+    rb_json_set(o, "heap_order", S(rbb_heap_order_name(p->heap_order)));
     rb_json_set(o, "chain_workers", json_u32s(p->chain_workers, p->n_chain_workers));
     rb_json_set(o, "completion",
                 S(p->complete_each ? "one commit per row"
@@ -180,6 +181,7 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "wal_flush_ms", F(c->wal_flush_ms, 3));
     rb_json_set(o, "client_cpu_us_per_row", F(c->client_cpu_us_per_row, 1));
     rb_json_set(o, "machine_cpu_us_per_row", F(c->machine_cpu_us_per_row, 1));
+    rb_json_set(o, "bucket_correlation", F(c->bucket_correlation, 3));
     rb_json_set(o, "pgbench_tps", F(c->pgbench_tps, 1));
     rb_json_set(o, "pgbench_adjacent_before_tps", F(c->pgbench_adjacent_before_tps, 1));
     rb_json_set(o, "pgbench_adjacent_after_tps", F(c->pgbench_adjacent_after_tps, 1));
@@ -693,11 +695,15 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
     fprintf(f,
             "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
-            "affinity ring `%s`, 1,024 buckets. Server settings: `%s`. Machine record and every "
-            "parameter: `pgbench.json`.\n\n",
+            "affinity ring `%s`, 1,024 buckets; backlog on disk: %s. Server settings: `%s`. "
+            "Machine record and every parameter: `pgbench.json`.\n\n",
             p->sync_commit ? "on" : "off", p->n_keys,
             p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]), p->zipf_s,
-            (unsigned long long)p->seed, p->cell_s, p->ring_algo, run->server_settings);
+            (unsigned long long)p->seed, p->cell_s, p->ring_algo,
+            p->heap_order == RBB_HEAP_LOADED ? "as loaded (id order)"
+            : p->heap_order == RBB_HEAP_ID   ? "rewritten in id order (`--heap-order id`)"
+                                             : "rewritten in bucket order (`--heap-order bucket`)",
+            run->server_settings);
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);

@@ -88,4 +88,27 @@ PY
 # the JSON it wrote validates against results/schema/pgbench.schema.json (issue 14 §6)
 mkdir -p "$TMP/stdout" && cp "$TMP/bench.json" "$TMP/stdout/pgbench.json"
 check_schema "the pgbench JSON" "$out" "$TMP/stdout"
+# --heap-order bucket rewrites each cell's backlog in bucket order before the cell: the cell
+# records partition_bucket's correlation with the physical order (ANALYZE after the rewrite),
+# ~1 (as loaded, uniform keys give ~0: the main run's cells above)
+if [[ $profile == smoke ]]; then
+    "$RB" pg bench --queue-db ringbench_bench_order --pgbench-db ringbench_pgbench_order --modes affinity \
+        --workers 1 --batch 8 --dist uniform --secs 0.2 --repeats 1 --pgbench-secs 1 --pgbench-group-secs 1 \
+        --chain-workers none --backlog none --no-scale --no-crash --heap-order bucket \
+        --out "$TMP/order" --format json >"$TMP/order.json" 2>"$TMP/order.err" ||
+        fail "pg bench --heap-order bucket: exit $? ($(tail -1 "$TMP/order.err"))"
+    python3 - "$TMP/order.json" "$TMP/bench.json" <<'PY' || fail "pg bench --heap-order bucket (above)"
+import json, sys
+d, loaded = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+bad = d["parameters"].get("heap_order") != "bucket"
+for c in d["cells"]:
+    if not (c.get("bucket_correlation") or 0) > 0.9 or c["n_lost"] or c["n_dup_executions"]:
+        print("FAIL --heap-order bucket: correlation %s (expected > 0.9), lost %s, duplicates %s"
+              % (c.get("bucket_correlation"), c["n_lost"], c["n_dup_executions"])); bad = True
+for c in loaded["cells"]:
+    if c["dist"] == "uniform" and not abs(c.get("bucket_correlation") or 0) < 0.5:
+        print("FAIL as loaded: correlation %s, expected about 0" % c.get("bucket_correlation")); bad = True
+sys.exit(1 if bad else 0)
+PY
+fi
 echo "PASS [$TEST]: $(grep -c '"mode"' "$TMP/bench.json") cells, crash runs (batch, chain): 0 duplicates, 0 lost"

@@ -90,6 +90,8 @@ usage "^ringbench pg bench: --backlog: '10000' is listed twice \(items 1 and 2\)
 usage "^ringbench pg bench: --backlog item 1: 0k is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 0k
 usage "^ringbench pg bench: --backlog item 2: 11M is out of range \(1000\.\.10000000 rows\)$" bench "${dbb[@]}" --backlog 1M,11M
 usage "^ringbench pg bench: --workers takes at most 8 items, got 9" bench "${dbb[@]}" --workers 1,2,3,4,5,6,7,8,9
+usage "^ringbench pg bench: --heap-order wants loaded, id or bucket, got 'random'$" bench "${dbb[@]}" --heap-order random
+usage "^ringbench pg bench: --heap-order needs a value$" bench "${dbb[@]}" --heap-order
 # pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
 # used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
 # exit 1 after trying to connect), and a run that measures nothing is refused (was exit 0).
