@@ -492,7 +492,8 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     if (!rc) rc = rbb_queue_rewrite(c, p->heap_order, err, err_size);
     char e2[256]; /* no figure is no failure */
     if (!rc && rbb_db_double(c, &cell->bucket_correlation, e2, sizeof e2,
-                             "SELECT correlation FROM pg_stats WHERE tablename = 'inbox' AND "
+                             "SELECT correlation FROM pg_stats WHERE schemaname = "
+                             "current_schema() AND tablename = 'inbox' AND "
                              "attname = 'partition_bucket'"))
         cell->bucket_correlation = NAN;
     if (rc) return cell->failed = 1, -1;
