@@ -166,29 +166,26 @@ def pg_mode_pair(d, t, cell):
                          f"{scale}{words[2]}'s {other['rows_per_s_min']:.0f}-"
                          f"{other['rows_per_s_max']:.0f}: "
                          + ("within noise" if noise else "apart"))
-    if cell.get("buffers_per_row") is not None and other.get("buffers_per_row") is not None:
-        parts.append(f"buffers/row {cell['buffers_per_row']:.1f} vs "
-                     f"{other['buffers_per_row']:.1f}, WAL/row "
-                     f"{cell.get('wal_bytes_per_row') or 0:.0f} vs "
-                     f"{other.get('wal_bytes_per_row') or 0:.0f} B")
-    if cell.get("commits_per_wal_flush") is not None and \
-            other.get("commits_per_wal_flush") is not None:
-        # commits waiting on one another's WAL flush (fsync on): what is left of target 1
-        # once the claims cost affinity less (bench/pg/README.md, "Target 1 and the commit path")
-        parts.append(f"commits/WAL flush {cell['commits_per_wal_flush']:.2f} vs "
-                     f"{other['commits_per_wal_flush']:.2f}, full-page images/krow "
-                     f"{cell.get('wal_fpi_per_krow') or 0:.0f} vs "
-                     f"{other.get('wal_fpi_per_krow') or 0:.0f}")
-    if cell.get("wal_flush_ms") is not None and other.get("wal_flush_ms") is not None:
-        parts.append(f"WAL flush {cell['wal_flush_ms'] * 1000:.0f} vs "
-                     f"{other['wal_flush_ms'] * 1000:.0f} µs")
-    if cell.get("machine_cpu_us_per_row") is not None and \
-            other.get("machine_cpu_us_per_row") is not None:
-        # on a 2-core machine the server, the workers and the driver share two CPUs
-        parts.append(f"CPU/row machine {cell['machine_cpu_us_per_row']:.0f} vs "
-                     f"{other['machine_cpu_us_per_row']:.0f} µs, of it the workers "
-                     f"{cell.get('client_cpu_us_per_row') or 0:.0f} vs "
-                     f"{other.get('client_cpu_us_per_row') or 0:.0f}")
+    # (gate key, [(label, key, format, scale, unit)]): a group is shown when both cells have
+    # its gate key; the others count missing as 0. commits per WAL flush: commits waiting on
+    # one another's flush (fsync on; bench/pg/README.md, "Target 1 and the commit path"); CPU
+    # per row: on a 2-core machine the server, the workers and the driver share two CPUs
+    # ("Where target 1's gap is").
+    groups = [
+        ("buffers_per_row", [("buffers/row", "buffers_per_row", ".1f", 1, ""),
+                             ("WAL/row", "wal_bytes_per_row", ".0f", 1, " B")]),
+        ("commits_per_wal_flush", [("commits/WAL flush", "commits_per_wal_flush", ".2f", 1, ""),
+                                   ("full-page images/krow", "wal_fpi_per_krow", ".0f", 1, "")]),
+        ("wal_flush_ms", [("WAL flush", "wal_flush_ms", ".0f", 1000, " µs")]),
+        ("machine_cpu_us_per_row", [("CPU/row machine", "machine_cpu_us_per_row", ".0f", 1, " µs"),
+                                    ("of it the workers", "client_cpu_us_per_row", ".0f", 1, "")]),
+    ]
+    for gate, items in groups:
+        if cell.get(gate) is None or other.get(gate) is None:
+            continue
+        parts.append(", ".join(f"{label} {(cell.get(k) or 0) * sc:{f}} vs "
+                               f"{(other.get(k) or 0) * sc:{f}}{unit}"
+                               for label, k, f, sc, unit in items))
     return parts
 
 

@@ -51,7 +51,7 @@ typedef struct rbb_params {
     double pgbench_s;          /* seconds per pgbench run before / after the matrix */
     double pgbench_group_s;    /* seconds per pgbench run adjacent to each group of modes */
     int sync_commit;           /* 1: on (server default), 0: off for every session */
-    rbb_heap_order heap_order; /* the matrix cells' backlog on disk (--heap-order) */
+    rbb_heap_order heap_order; /* the matrix and chain cells' backlog on disk (--heap-order) */
     int complete_each;         /* 1: one commit per row (rb_queue_complete); 0: per batch */
     int chain;                 /* 1: completion and next claim in one commit (worker --chain) */
     /* The chain group (issue 11, target 4): every mode at batch 1 with chain completion at

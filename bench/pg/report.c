@@ -695,7 +695,8 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
     fprintf(f,
             "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
-            "affinity ring `%s`, 1,024 buckets; backlog on disk: %s. Server settings: `%s`. "
+            "affinity ring `%s`, 1,024 buckets; the cells' backlog on disk: %s. Server "
+            "settings: `%s`. "
             "Machine record and every parameter: `pgbench.json`.\n\n",
             p->sync_commit ? "on" : "off", p->n_keys,
             p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]), p->zipf_s,
