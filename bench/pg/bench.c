@@ -439,14 +439,9 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             p->sync_commit = strcmp(v, "on") == 0;
         } else if (strcmp(a, "--heap-order") == 0) {
             NEED_VALUE();
-            int o;
-            const char *orders[] = {"loaded", "id", "bucket"};
-            for (o = 0; o < 3 && strcmp(v, orders[o]); o++) {
-            }
-            if (o == 3)
+            if (rbb_heap_order_parse(v, &p->heap_order))
                 return rb_cli_usage_error(CMD, "--heap-order wants loaded, id or bucket, got '%s'",
                                           v);
-            p->heap_order = (rbb_heap_order)o;
         } else if (strcmp(a, "--complete") == 0) {
             NEED_VALUE();
             if (strcmp(v, "batch") && strcmp(v, "each") && strcmp(v, "chain"))
@@ -490,13 +485,8 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     int rc = rbb_queue_fresh(c, cell->n_rows_enqueued, cell->dist, p->n_keys, p->zipf_s, seed,
                              "bench", err, err_size);
     if (!rc) rc = rbb_queue_rewrite(c, p->heap_order, err, err_size);
-    char e2[256]; /* no figure is no failure */
-    if (!rc && rbb_db_double(c, &cell->bucket_correlation, e2, sizeof e2,
-                             "SELECT correlation FROM pg_stats WHERE schemaname = "
-                             "current_schema() AND tablename = 'inbox' AND "
-                             "attname = 'partition_bucket'"))
-        cell->bucket_correlation = NAN;
     if (rc) return cell->failed = 1, -1;
+    cell->bucket_correlation = rbb_queue_bucket_correlation(c);
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
 }
 

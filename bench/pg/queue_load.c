@@ -14,6 +14,7 @@
  * protocol deletes no other row.
  */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,8 +141,24 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, c
     return rc;
 }
 
-const char *rbb_heap_order_name(rbb_heap_order o) {
-    return o == RBB_HEAP_ID ? "id" : o == RBB_HEAP_BUCKET ? "bucket" : "loaded";
+static const char *const heap_order_names[] = {"loaded", "id", "bucket"}; /* rbb_heap_order */
+
+const char *rbb_heap_order_name(rbb_heap_order o) { return heap_order_names[o]; }
+
+int rbb_heap_order_parse(const char *s, rbb_heap_order *out) {
+    for (int o = RBB_HEAP_LOADED; o <= RBB_HEAP_BUCKET; o++)
+        if (strcmp(s, heap_order_names[o]) == 0) return *out = (rbb_heap_order)o, 0;
+    return -1;
+}
+
+double rbb_queue_bucket_correlation(PGconn *c) {
+    double v;
+    char err[256]; /* no figure is no failure */
+    return rbb_db_double(c, &v, err, sizeof err,
+                         "SELECT correlation FROM pg_stats WHERE schemaname = current_schema() "
+                         "AND tablename = 'inbox' AND attname = 'partition_bucket'")
+               ? NAN
+               : v;
 }
 
 /* CLUSTER needs a full (not partial) index in the order wanted: one made for it and dropped. */

@@ -91,6 +91,12 @@ int rbb_queue_set_retention(uint64_t retention_ms, uint32_t batch_rows, char *er
  * primary-key leaf pages, as competing's consecutive rows do in the other two. */
 typedef enum { RBB_HEAP_LOADED, RBB_HEAP_ID, RBB_HEAP_BUCKET } rbb_heap_order;
 const char *rbb_heap_order_name(rbb_heap_order o);
+/* 0 and *out for "loaded", "id" or "bucket"; -1 for any other name. */
+int rbb_heap_order_parse(const char *s, rbb_heap_order *out);
+/* pg_stats.correlation of the bench schema's inbox.partition_bucket with the physical row
+ * order (as of the last ANALYZE): ~0 as loaded, 1 in bucket order; NaN when the server has
+ * no statistics for it. */
+double rbb_queue_bucket_correlation(PGconn *c);
 /* Rewrite the inbox in order o (nothing for RBB_HEAP_LOADED) and settle it again. 0 or -1. */
 int rbb_queue_rewrite(PGconn *c, rbb_heap_order o, char *err, size_t err_size);
 
