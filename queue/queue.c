@@ -1380,8 +1380,9 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
         row->claims = (uint32_t)strtoul(PQgetvalue(r, t, 7), NULL, 10);
         row->aged = claim_row_aged(r, t);
     }
-    /* ordered mode: a run's rows in id order (RETURNING promises no order) */
-    if (q->cfg.mode == RB_CLAIM_ORDERED) qsort(out->rows, n, sizeof *out->rows, row_id_cmp);
+    /* every mode's batch in id order (RETURNING promises none): ordered mode's runs in order,
+     * and a caller's handlers start in the order the rows were enqueued whatever the plan */
+    qsort(out->rows, n, sizeof *out->rows, row_id_cmp);
     out->n = n;
     out->result_ = r;
     return 0;

@@ -317,8 +317,9 @@ size_t rb_queue_n_live(const rb_queue *q);
  * back on the walk over its owned buckets. Ordered mode may return a run of several
  * rows of one key (its oldest unfinished rows, consecutive, none of them
  * with an older row of the key pending, claimed elsewhere or, under the block
- * policy, failed), rows of several keys side by side; the rows come in
- * ascending id, so a run's rows are in order. The caller must run a key's
+ * policy, failed), rows of several keys side by side. In every mode the rows
+ * come in ascending id (whatever order the statement's plan returned them
+ * in), so a run's rows are in order. The caller must run a key's
  * rows in that order and must not run a row whose older sibling in the
  * batch failed or was not run (rb_worker_run releases them; see
  * queue/README.md, "Ordered mode: runs").

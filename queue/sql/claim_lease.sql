@@ -12,7 +12,7 @@
 -- The rows are leased through primary-key probes (id = ANY(ids)), so the plan is O(batch)
 -- under a generic plan too, where LIMIT $2 is unknown: joined to picked, the planner took
 -- 10% of the pending rows for picked and hashed all of inbox (bench/pg/README.md, claim
--- query 8). The rows come back in no promised order (id order under the plans seen). The last
+-- query 8). The rows come back in no promised order (rb_queue_claim sorts each batch by id). The last
 -- column, aged_run_at_us: for a row picked for its age (claim_aged.sql) its run_at in
 -- microseconds since 1970 (exact: numeric), where affinity's next age scan starts; NULL for
 -- every other row (computed for the aged rows only: not on every claim's rows).
