@@ -64,7 +64,8 @@ struct rb_queue {
     size_t n_owned;
     size_t claim_pos; /* affinity claims start at owned[claim_pos] (buckets take turns) */
     /* affinity's age scan (age_scan_plan): where the next one starts, (run_at in us since
-     * 1970, id) of the newest row the last claim took for its age (age_from_set 0: none), and
+     * 1970, id) of the newest row the last claim took for its age or where its read ended
+     * (age_scan_next; age_from_set 0: none), and
      * when the next scan from the head is due (mono_ms) */
     int64_t age_from_us, age_from_id;
     int age_from_set;
@@ -1136,8 +1137,10 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
  * the walk reads on the server) the walk starts at; with the age scan: $6 the age bound in ms,
  * $7 the rows it reads, $8 and $9 where it starts (NULL: the head; claim_call_init,
- * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose last column is the
- * run_at in microseconds of a row claimed for its age, else NULL (claim_row_aged). NULL with
+ * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose 9th column is the
+ * run_at in microseconds of a row claimed for its age, else NULL (claim_row_aged), and the
+ * last two where the age scan's read ended (claim_aged_end.sql at the lease's @AGE_SCAN_END@
+ * mark; two NULLs in every other claim: age_scan_next). NULL with
  * RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int aged) {
@@ -1164,9 +1167,10 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int ag
     if (picked)
         cte = substitute(picked, "@BLOCKING@",
                          skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'");
-    const char *lease = rb_queue_sql("claim_lease");
+    char *lease = substitute(rb_queue_sql("claim_lease"), "@AGE_SCAN_END@",
+                             aged ? rb_queue_sql("claim_aged_end") : "NULL::bigint, NULL::bigint");
     size_t n = cte ? strlen(cte) : 0;
-    char *sql = cte ? malloc(n + strlen(lease) + 1) : NULL;
+    char *sql = cte && lease ? malloc(n + strlen(lease) + 1) : NULL;
     if (sql) {
         memcpy(sql, cte, n);
         strcpy(sql + n, lease);
@@ -1175,6 +1179,7 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int ag
     free(walk);
     free(picked);
     free(cte);
+    free(lease);
     return q->claim_text[k] = sql;
 }
 
@@ -1228,9 +1233,10 @@ static int owns_every_bucket(const rb_queue *q) {
  * start): affinity and ordered mode, unless the worker owns every bucket (`all`). */
 static int claim_walks(rb_claim_mode mode, int all) { return mode != RB_CLAIM_COMPETING && !all; }
 
-/* The claim's last column (claim_lease.sql): run_at in microseconds of a row claimed for its
- * age, NULL for every other row. */
-enum { CLAIM_COL_AGED_RUN_AT_US = 8 };
+/* The claim's last three columns (claim_lease.sql): run_at in microseconds of a row claimed
+ * for its age, NULL for every other row; where the age scan's read ended when it was full
+ * (microseconds, id; the same on every row), NULL otherwise. */
+enum { CLAIM_COL_AGED_RUN_AT_US = 8, CLAIM_COL_AGE_END_US, CLAIM_COL_AGE_END_ID };
 
 /* Was row t of claim result r claimed for its age (claim_aged.sql)? */
 static int claim_row_aged(const PGresult *r, int t) {
@@ -1307,16 +1313,19 @@ static int age_scan_plan(rb_queue *q, claim_call *c) {
     return 1;
 }
 
-/* After an affinity claim (result r, 0 rows or more): the next age scan's start, the newest
- * (run_at, id) of the rows taken for their age (claim_row_aged), when it took any: every
- * pending entry before it has been read by this scan or an earlier one (taken, another
- * worker's, or passed over as locked), so the next scan reads on from there, O($7) a claim,
- * while rows past the bound keep turning up; when it took none, no start: the next scan comes
- * from the head when due. A start that stayed at the oldest row taken re-read the same entries
- * at every claim (the soak: under one row and 1,560 buffers a scan when it was kept after
- * any aged row); one kept only while the aged rows filled the batch lost its place whenever
- * a head read held fewer than a batch of this worker's rows, so with the whole backlog past
- * the bound and a peer most rows went in walk order (a helper: 8,077 of 20,000 rows aged). */
+/* After an affinity claim (result r, 0 rows or more): the next age scan's start. When the
+ * scan's read was full (CLAIM_COL_AGE_END_*: there may be more rows past the bound beyond it)
+ * and the rows taken for their age (claim_row_aged) did not fill the batch, where the read
+ * ended: every entry in it was taken, another worker's, or passed over as locked. Otherwise,
+ * when it took any, the newest row taken (a full batch may leave more of this worker's rows in
+ * the read; a read that was not full reached the end of the rows past the bound, and rows
+ * that pass it next are beyond). Otherwise no start: the next scan comes from the head when
+ * due. So the scan reads on, O($7) a claim, while rows past the bound keep turning up. A
+ * start that stayed at the oldest row taken re-read the same entries at every claim (the
+ * soak: under one row and 1,560 buffers a scan when it was kept after any aged row); without
+ * the read's end, a read that held none of this worker's rows (a lagging peer's at the head)
+ * left no start, so with the whole backlog past the bound and a peer 57% of the rows went for
+ * their age, the rest in walk order (a helper, 20,000 rows, 2 workers, batch 8). */
 static void age_scan_next(rb_queue *q, const PGresult *r) {
     uint32_t n_aged = 0;
     int64_t us = 0, id = 0;
@@ -1326,7 +1335,12 @@ static void age_scan_next(rb_queue *q, const PGresult *r) {
         int64_t i = strtoll(PQgetvalue(r, t, 0), NULL, 10);
         if (n_aged++ == 0 || u > us || (u == us && i > id)) us = u, id = i;
     }
-    q->age_from_set = n_aged > 0;
+    int read_full = PQntuples(r) > 0 && !PQgetisnull(r, 0, CLAIM_COL_AGE_END_US);
+    if (read_full && n_aged < q->cfg.batch) {
+        us = strtoll(PQgetvalue(r, 0, CLAIM_COL_AGE_END_US), NULL, 10);
+        id = strtoll(PQgetvalue(r, 0, CLAIM_COL_AGE_END_ID), NULL, 10);
+    }
+    q->age_from_set = n_aged > 0 || read_full;
     q->age_from_us = us, q->age_from_id = id;
 }
 

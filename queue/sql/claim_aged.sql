@@ -14,7 +14,8 @@
 -- share), read from inbox_pending_run_at at (run_at, id) >= ($8 microseconds since 1970, $9),
 -- or from its head when $8 is NULL: O($7) whatever the backlog, and one index descent that
 -- finds nothing while no row is that old. The library starts a scan at the newest row its
--- last claim took for its age while it took any, from the head now and then, otherwise
+-- last claim took for its age, or where its read ended (age_scan_end, below), from the head
+-- now and then, otherwise
 -- sends claim_affinity.sql (queue.c, age_scan_plan): the entries before that start are other
 -- workers' rows or rows claimed since the last vacuum (reading them again on every claim cost
 -- 195 index pages a claim in the soak), and this statement's plan, sent on every claim, cost
@@ -29,6 +30,12 @@
 -- picked: rescued, then the walk's rows not rescued, at most $2 in all; `aged` tells the
 -- library which rows were rescued (they do not move the walk's position: queue.c,
 -- walk_next_start).
+-- age_scan_end: where the read of aged ended, its newest entry, when it read all $7 (there
+-- may be more past the bound beyond it), else none; claim_lease.sql returns it on every row
+-- (the library's next scan goes on from there when this one did not fill the batch with
+-- aged rows: queue.c, age_scan_next). Without it a read that held none of the worker's rows
+-- (a lagging peer's at the head) left no start, and the worker's rows past the bound waited
+-- for the next scan from the head while the walk served younger ones.
 -- claim_lease.sql, appended at load time, leases them ($3 ms) and returns them.
 -- The MATERIALIZED CTEs bound the rows locked to $2 under every plan.
 WITH aged AS MATERIALIZED (
@@ -38,6 +45,10 @@ WITH aged AS MATERIALIZED (
       AND (a.run_at, a.id) >= (coalesce('epoch'::timestamptz + $8::bigint * interval '1 microsecond',
                                         '-infinity'), $9::bigint)
     ORDER BY a.run_at, a.id LIMIT $7),
+age_scan_end AS MATERIALIZED (
+    SELECT (extract(epoch FROM e.run_at) * 1000000)::bigint AS us, e.id FROM aged e
+    WHERE (SELECT count(*) FROM aged) = $7
+    ORDER BY e.run_at DESC, e.id DESC LIMIT 1),
 rescued AS MATERIALIZED (
     SELECT l.id
     FROM unnest(ARRAY(

@@ -15,7 +15,11 @@
 -- query 8). The rows come back in no promised order (rb_queue_claim sorts each batch by id). The last
 -- column, aged_run_at_us: for a row picked for its age (claim_aged.sql) its run_at in
 -- microseconds since 1970 (exact: numeric), where affinity's next age scan starts; NULL for
--- every other row (computed for the aged rows only: not on every claim's rows).
+-- every other row (computed for the aged rows only: not on every claim's rows). The two after
+-- it, at the mark at the end: for claim_aged.sql where its read of the oldest rows ended
+-- (age_scan_end: run_at in microseconds, id) when the read was full, the same on every row;
+-- NULL otherwise and for every other claim (the library puts in the text: queue.c,
+-- claim_sql_of).
 , leased AS MATERIALIZED (
     SELECT array_agg(id) AS ids, array_agg(id) FILTER (WHERE aged) AS aged_ids,
            clock_timestamp() AS at
@@ -28,4 +32,5 @@ WHERE inbox.id = ANY (leased.ids)
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
           inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims,
           CASE WHEN inbox.id = ANY (leased.aged_ids)
-               THEN (extract(epoch FROM inbox.run_at) * 1000000)::bigint END
+               THEN (extract(epoch FROM inbox.run_at) * 1000000)::bigint END,
+          @AGE_SCAN_END@

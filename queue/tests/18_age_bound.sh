@@ -21,7 +21,12 @@
 #       buckets) = 16 rows) 14 of wB's bucket and 2 of wA's 200th-249th (where the walk, over
 #       the fresh rows of the 2nd-61st, does not reach); 10 claims of 4: every claim takes
 #       the next 2 of wA's for their age (the scan goes on from the newest taken), 20 in all,
-#       wA's 20 oldest (a start kept only while the aged rows fill the batch: 2, then the walk).
+#       wA's 20 oldest (a start kept only while the aged rows fill the batch: 2, then the walk);
+#   (g) as (f) but in each 32 rows 30 of wB's and then 2 of wA's, so wA's first read from the
+#       head holds none of its rows: the scan goes on from where that read ended, about one
+#       row a claim for its age, wA's oldest (a start kept only at the newest row taken: none,
+#       so the walk's rows until the next scan from the head, 1 s later with a 10-minute bound:
+#       0 aged).
 source "$(dirname "$0")/lib.sh"
 
 # setup AGE_S: a fresh schema with wB and wA's view; the deep bucket's 100 rows AGE_S old, the
@@ -112,33 +117,48 @@ wait_ok e
 expect_eq "(e) old rows done in 2 claims of 4" "$(done_of old)" 6
 expect_eq "(e) the walk's rows after the old ones" \
     "$(q "SELECT string_agg(partition_key, ',' ORDER BY partition_key) FROM inbox WHERE status = 'done' AND partition_key <> 'old'")" b2,b3
-use_schema f
-"$RB" pg migrate >/dev/null
-q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
-publish_view
-n_owned=$(q "SELECT cardinality(owned_buckets) FROM workers WHERE id = 'wA'")
-((4 * ((2048 + n_owned - 1) / n_owned) == 16)) || fail "(f) wA owns $n_owned buckets: its head read is not 16 rows"
-q "BEGIN;
-   INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, run_at)
-   SELECT CASE WHEN i % 16 < 14 THEN 'wb' ELSE 'old' END,
-          CASE WHEN i % 16 < 14 THEN o.b ELSE w.owned_buckets[200 + i % 50] END,
-          'f' || i, now() - interval '1 hour' + i * interval '1 s'
-   FROM generate_series(0, 239) i, workers w,
-        (SELECT min(b) AS b FROM generate_series(0, 1023) b, workers w
-         WHERE w.id = 'wA' AND b <> ALL (w.owned_buckets)) o
-   WHERE w.id = 'wA';
-   INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
-   SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
-   FROM generate_series(2, 61) k;
-   COMMIT" >/dev/null
-bg f worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
-    --max-claims 10 --duration-ms 60000 --age-bound-ms 5000
-wait_ok f
-expect_eq "(f) wB's rows done by wA" "$(done_of wb)" 0
-aged=$(field f rows_aged)
-((aged >= 16)) || fail "(f) rows_aged $aged in 10 claims of 4, expected about 20 (2 a claim: the scan goes on from the newest row taken)"
-expect_eq "(f) wA's 16 oldest rows are done" \
-    "$(q "SELECT count(*) FILTER (WHERE status = 'done') FROM (SELECT status FROM inbox WHERE partition_key = 'old' ORDER BY run_at, id LIMIT 16) o")" 16
-note "(f) rows_aged $aged of 40 (the whole backlog past the bound)"
+# backlog_past_bound SCHEMA PERIOD: a fresh schema, wA's view of {wA, wB}, 240 rows an hour old
+# in age order, in each PERIOD the last 2 of wA's 200th-249th owned buckets (where the walk,
+# over the fresh rows of its 2nd-61st, does not reach), the others of wB's bucket; the fresh
+# rows; n_owned set.
+backlog_past_bound() {
+    use_schema "$1"
+    "$RB" pg migrate >/dev/null
+    q "INSERT INTO workers (id, ttl_ms, mode) VALUES ('wB', 3600000, 'affinity')" >/dev/null
+    publish_view
+    n_owned=$(q "SELECT cardinality(owned_buckets) FROM workers WHERE id = 'wA'")
+    ((4 * ((2048 + n_owned - 1) / n_owned) == 16)) || fail "($1) wA owns $n_owned buckets: its head read is not 16 rows"
+    q "BEGIN;
+       INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, run_at)
+       SELECT CASE WHEN i % $2 < $2 - 2 THEN 'wb' ELSE 'old' END,
+              CASE WHEN i % $2 < $2 - 2 THEN o.b ELSE w.owned_buckets[200 + i % 50] END,
+              'f' || i, now() - interval '1 hour' + i * interval '1 s'
+       FROM generate_series(0, 239) i, workers w,
+            (SELECT min(b) AS b FROM generate_series(0, 1023) b, workers w
+             WHERE w.id = 'wA' AND b <> ALL (w.owned_buckets)) o
+       WHERE w.id = 'wA';
+       INSERT INTO inbox (partition_key, partition_bucket, idempotency_key)
+       SELECT 'b' || k, (SELECT owned_buckets[k] FROM workers WHERE id = 'wA'), 'one' || k
+       FROM generate_series(2, 61) k;
+       COMMIT" >/dev/null
+}
+# past_bound NAME PERIOD BOUND_MS MIN_AGED WHY: backlog_past_bound NAME PERIOD, then wA's 10 claims
+# of 4 with the bound: none of wB's rows done, at least MIN_AGED rows for their age, wA's
+# MIN_AGED oldest rows done.
+past_bound() {
+    backlog_past_bound "$1" "$2"
+    bg "$1" worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 \
+        --poll-ms 20 --max-claims 10 --duration-ms 60000 --age-bound-ms "$3"
+    wait_ok "$1"
+    expect_eq "($1) wB's rows done by wA" "$(done_of wb)" 0
+    local aged
+    aged=$(field "$1" rows_aged)
+    ((aged >= $4)) || fail "($1) rows_aged $aged in 10 claims of 4, expected at least $4 ($5)"
+    expect_eq "($1) wA's $4 oldest rows are done" \
+        "$(q "SELECT count(*) FILTER (WHERE status = 'done') FROM (SELECT status FROM inbox WHERE partition_key = 'old' ORDER BY run_at, id LIMIT $4) o")" "$4"
+    note "($1) rows_aged $aged of 40 ($5)"
+}
+past_bound f 16 5000 16 "about 20, 2 a claim: the scan goes on from the newest row taken"
+past_bound g 32 600000 6 "about 8: wA's first read holds none of its rows, and the scan goes on from where a read ended"
 note "(b) and (c): the buckets took turns; (d) $deep deep rows by the walk, none of wB's"
 echo "PASS [$TEST]: aged owned rows first (40 of 40), not before the bound nor with none, never another worker's, bounded head"
