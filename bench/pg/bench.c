@@ -69,6 +69,8 @@ static const char usage_text[] =
     "  --pgbench-secs S seconds per pgbench run before / after the matrix\n"
     "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
+    "  --age-bound-ms MS  every affinity worker's age bound (`pg worker --age-bound-ms`;\n"
+    "                   default 30000; 0 = none: the walk alone)\n"
     "  --sync-commit on|off  durability of every session (default on = server default)\n"
     "  --heap-order O   the matrix and chain cells' backlog on disk: loaded (default: as\n"
     "                   COPY wrote it, id order), id or bucket (rewritten by CLUSTER before\n"
@@ -153,6 +155,9 @@ static void params_init(rbb_params *p) {
     p->queue_db = "ringbench_bench";
     p->pgbench_db = "ringbench_pgbench";
     p->ring_algo = "binary";
+    rb_queue_config qc;
+    rb_queue_config_init(&qc);
+    p->age_bound_ms = qc.age_bound_ms;
     p->n_keys = 10000;
     p->zipf_s = 1.0;
     p->seed = 1;
@@ -301,6 +306,7 @@ static const numeric_opt numeric_opts[] = {
      (double)RB_QUEUE_RETENTION_MAX_MS},
     {"--backlog-secs", 'd', offsetof(rbb_params, backlog_s), 0.1, 3600},
     {"--kills", 'w', offsetof(rbb_params, crash_kills), 1, RBB_MAX_KILLS},
+    {"--age-bound-ms", 'w', offsetof(rbb_params, age_bound_ms), 0, RB_QUEUE_AGE_BOUND_MAX_MS},
 };
 
 static const numeric_opt *numeric_option(const char *a) {
@@ -389,6 +395,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         if (!v) return rb_cli_usage_error(CMD, "%s needs a value", a);                             \
         i++;                                                                                       \
     } while (0)
+        /* every option but where to connect and write changes what the profile measures */
+        if (!string_option(a, p) && strcmp(a, "--format") && strcmp(a, "--smoke") &&
+            strcmp(a, "--quick") && strcmp(a, "--full"))
+            custom = 1;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             return -1;
@@ -404,14 +414,12 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         } else if (strcmp(a, "--workers") == 0) {
             NEED_VALUE();
             if (parse_u32_list(a, v, 1, 64, p->workers, &p->n_workers)) return RB_EXIT_USAGE;
-            custom = 1;
         } else if (strcmp(a, "--batch") == 0) {
             NEED_VALUE();
             if (strcmp(v, "none") == 0)
                 p->n_batches = 0; /* no matrix: the chain group and the events only */
             else if (parse_u32_list(a, v, 1, 1000, p->batches, &p->n_batches))
                 return RB_EXIT_USAGE;
-            custom = 1;
         } else if (strcmp(a, "--modes") == 0) {
             NEED_VALUE();
             int m[RBB_N_MODES];
@@ -421,14 +429,12 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             if (parse_names(a, v, mode_names, RBB_N_MODES, m, &p->n_modes)) return RB_EXIT_USAGE;
             for (size_t k = 0; k < p->n_modes; k++)
                 p->modes[k] = (rbb_mode)m[k];
-            custom = 1;
         } else if (strcmp(a, "--dist") == 0) {
             NEED_VALUE();
             int d[2];
             if (parse_names(a, v, dist_names, 2, d, &p->n_dists)) return RB_EXIT_USAGE;
             for (size_t k = 0; k < p->n_dists; k++)
                 p->dists[k] = (rbb_dist)d[k];
-            custom = 1;
         } else if ((num = numeric_option(a))) {
             NEED_VALUE();
             if (set_numeric(num, p, v)) return RB_EXIT_USAGE;
@@ -474,7 +480,7 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         }
 #undef NEED_VALUE
     }
-    if (custom) p->profile = "custom";
+    p->profile_overridden = custom;
     return check_args(p);
 }
 

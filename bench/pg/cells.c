@@ -170,6 +170,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
                             .mode = cell->mode,
                             .batch = cell->batch,
                             .ring_algo = p->ring_algo,
+                            .age_bound_ms = p->age_bound_ms,
                             .run_s = secs,
                             .max_samples = 1u << 20,
                             .complete_each = p->complete_each && !cell->chain,
@@ -226,6 +227,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         cell->n_claims += h->n_claims;
         cell->n_empty_claims += h->n_empty_claims;
         cell->n_short_claims += h->n_short_claims;
+        cell->n_rows_aged += h->n_rows_aged;
         cell->n_complete_tx += h->n_complete_tx;
         cell->n_fenced += h->n_fenced;
         cell->n_errors += h->n_errors;

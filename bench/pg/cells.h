@@ -28,7 +28,8 @@
 #define RBB_DRIFT_MAX 0.15
 
 typedef struct rbb_params {
-    const char *profile; /* "smoke", "quick", "full" or "custom" */
+    const char *profile;    /* "smoke", "quick" or "full": the one given, else full */
+    int profile_overridden; /* 1: options given beside it changed some of its settings */
     const char *conninfo;
     const char *queue_db, *pgbench_db; /* databases the bench creates and uses */
     const char *pgbench_path;
@@ -52,6 +53,8 @@ typedef struct rbb_params {
     double pgbench_group_s;    /* seconds per pgbench run adjacent to each group of modes */
     int sync_commit;           /* 1: on (server default), 0: off for every session */
     rbb_heap_order heap_order; /* the matrix and chain cells' backlog on disk (--heap-order) */
+    uint32_t age_bound_ms;     /* every affinity worker's age bound (rb_queue_config.age_bound_ms;
+                                  default the library's; 0: none) */
     int complete_each;         /* 1: one commit per row (rb_queue_complete); 0: per batch */
     int chain;                 /* 1: completion and next claim in one commit (worker --chain) */
     /* The chain group (issue 11, target 4): every mode at batch 1 with chain completion at
@@ -82,6 +85,7 @@ typedef struct rbb_cell {
     uint64_t n_rows_enqueued;
     double elapsed_s;
     uint64_t n_rows, n_claims, n_empty_claims, n_short_claims, n_complete_tx, n_fenced, n_errors;
+    uint64_t n_rows_aged; /* rows claimed for their age (affinity's age scan) */
     double rows_per_s, claims_per_s, tx_per_s; /* tx: claim + completion commits */
     /* claim latency over the timed claims (NaN: none timed, every claim chained) */
     double claim_p50_us, claim_p99_us, complete_p50_us, complete_p99_us;

@@ -26,6 +26,7 @@ typedef struct rbb_report_head {
     uint64_t n_claims;          /* claim transactions */
     uint64_t n_empty_claims;    /* claims that returned no row */
     uint64_t n_short_claims;    /* claims that returned 1 .. batch-1 rows */
+    uint64_t n_rows_aged;       /* rows claimed for their age (rb_worker_stats.n_rows_aged) */
     uint64_t n_rows;            /* rows completed (effect written, fenced) */
     uint64_t n_complete_tx;     /* completion transactions committed (not those chained:
                                    they share the next claim's) */

@@ -85,6 +85,7 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
                             .mode = RBB_MODE_AFFINITY,
                             .batch = out->batch,
                             .ring_algo = algo,
+                            .age_bound_ms = p->age_bound_ms,
                             .heartbeat_ms = 100,
                             .max_samples = 0};
     rbb_child ch[4];
@@ -223,6 +224,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chai
                             .mode = RBB_MODE_AFFINITY,
                             .batch = out->batch,
                             .ring_algo = p->ring_algo,
+                            .age_bound_ms = p->age_bound_ms,
                             .handler_us = out->handler_us,
                             .lease_ms = out->lease_ms,
                             .ttl_ms = out->ttl_ms,

@@ -549,6 +549,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
                : s->mode == RBB_MODE_AFFINITY ? RB_CLAIM_AFFINITY
                                               : RB_CLAIM_ORDERED;
     cfg.batch = s->batch;
+    cfg.age_bound_ms = s->age_bound_ms;
     if (s->lease_ms) cfg.lease_ms = s->lease_ms;
     if (s->ttl_ms) cfg.ttl_ms = s->ttl_ms;
     if (s->heartbeat_ms) cfg.heartbeat_ms = s->heartbeat_ms;
@@ -584,6 +585,7 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     if (rc == RB_ELOST) w.h.n_errors++;
     w.h.t_end_ns = rb_now_ns();
     if (w.cpu_go_ns) w.h.cpu_ns = process_cpu_ns() - w.cpu_go_ns;
+    w.h.n_rows_aged = st.n_rows_aged;
     w.h.n_complete_tx = st.n_complete_tx - st.n_chained; /* a chained one commits with a claim */
     if (w.h.kind != RBB_REPORT_FINAL) {                  /* stopped before the go */
         w.h.kind = RBB_REPORT_FINAL;

@@ -33,10 +33,11 @@ typedef struct rbb_worker_spec {
     double run_s;          /* stop claiming this long after the go; 0: at SIGTERM */
     uint32_t handler_us;   /* busy time per row besides the effect write */
     uint32_t lease_ms, ttl_ms, heartbeat_ms; /* 0: the library's (rb_queue_config_init) */
-    uint32_t max_samples; /* latency samples kept (more cycles are counted only) */
-    int complete_each;    /* 1: one rb_queue_complete (one commit) per row; 0: one
-                             rb_queue_complete_batch (one commit) per batch */
-    int chain;            /* 1: the completion and the next claim in one commit (opts.chain) */
+    uint32_t max_samples;  /* latency samples kept (more cycles are counted only) */
+    int complete_each;     /* 1: one rb_queue_complete (one commit) per row; 0: one
+                              rb_queue_complete_batch (one commit) per batch */
+    int chain;             /* 1: the completion and the next claim in one commit (opts.chain) */
+    uint32_t age_bound_ms; /* affinity mode: rb_queue_config.age_bound_ms (0: none) */
 } rbb_worker_spec;
 
 /* The worker process body for rbb_spawn (arg: rbb_worker_spec *). Connects,

@@ -95,6 +95,7 @@ static json_t *json_reals(const double *v, size_t n, int decimals) {
 static json_t *json_params(const rbb_params *p) {
     json_t *o = json_object(), *modes = json_array(), *dists = json_array();
     rb_json_set(o, "profile", S(p->profile));
+    rb_json_set(o, "profile_overridden", B(p->profile_overridden));
     rb_json_set(o, "queue_db", S(p->queue_db));
     rb_json_set(o, "pgbench_db", S(p->pgbench_db));
     rb_json_set(o, "workers", json_u32s(p->workers, p->n_workers));
@@ -114,6 +115,7 @@ static json_t *json_params(const rbb_params *p) {
     rb_json_set(o, "pgbench_s", G(p->pgbench_s));
     rb_json_set(o, "synchronous_commit", S(p->sync_commit ? "on (server default)" : "off"));
     rb_json_set(o, "ring_algo", S(p->ring_algo));
+    rb_json_set(o, "age_bound_ms", U(p->age_bound_ms));
     const rb_config *ring = rbb_queue_ring_config();
     if (ring->ring_hash) { /* set once the queue schema is prepared */
         rb_json_set(o, "ring_hash", S(ring->ring_hash->name));
@@ -163,6 +165,7 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "n_claims", U(c->n_claims));
     rb_json_set(o, "n_empty_claims", U(c->n_empty_claims));
     rb_json_set(o, "n_short_claims", U(c->n_short_claims));
+    rb_json_set(o, "n_rows_aged", U(c->n_rows_aged));
     rb_json_set(o, "n_complete_tx", U(c->n_complete_tx));
     rb_json_set(o, "n_fenced", U(c->n_fenced));
     rb_json_set(o, "n_errors", U(c->n_errors));
@@ -692,15 +695,19 @@ static void md_crash(FILE *f, const rbb_crash *c) {
 
 void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     const rbb_params *p = &run->p;
-    fprintf(f, "# ringbench pg bench — %s profile, %s\n\n", p->profile, run->date);
+    fprintf(f, "# ringbench pg bench — %s profile%s, %s\n\n", p->profile,
+            p->profile_overridden ? " with options overriding it (every parameter: pgbench.json)"
+                                  : "",
+            run->date);
     fprintf(f,
             "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
-            "affinity ring `%s`, 1,024 buckets; the cells' backlog on disk: %s. Server "
+            "affinity ring `%s`, 1,024 buckets, age bound %u ms; the cells' backlog on disk: %s. "
+            "Server "
             "settings: `%s`. "
             "Machine record and every parameter: `pgbench.json`.\n\n",
             p->sync_commit ? "on" : "off", p->n_keys,
             p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]), p->zipf_s,
-            (unsigned long long)p->seed, p->cell_s, p->ring_algo,
+            (unsigned long long)p->seed, p->cell_s, p->ring_algo, p->age_bound_ms,
             p->heap_order == RBB_HEAP_LOADED ? "as loaded (id order)"
             : p->heap_order == RBB_HEAP_ID   ? "rewritten in id order (`--heap-order id`)"
                                              : "rewritten in bucket order (`--heap-order bucket`)",
@@ -717,11 +724,13 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
                     rbb_pgbench_tps_for(run, p->workers[i]));
         fprintf(f, "\n");
     }
+    char reps[64] = "one repetition (no spread)";
+    if (p->repeats > 1) snprintf(reps, sizeof reps, "the median of %u repetitions", p->repeats);
     fprintf(f, "## Claim throughput\n\n");
     fprintf(f,
-            "rows/s: rows completed (effect written) per second, the median of %u "
-            "repetitions measured in interleaved order (min-max beside it); the other figures "
-            "are the median repetition's; tx/s: claim + completion "
+            "rows/s: rows completed (effect written) per second, %s measured in "
+            "interleaved order (min-max beside it); the other figures are the median "
+            "repetition's; tx/s: claim + completion "
             "commits per second; WAL B/row: WAL bytes the server wrote during the cell per row "
             "done (server-wide); buffers/row: shared-buffer accesses in the queue database per "
             "row done (a claim whose rows lie on more heap pages makes more); x pgbench: rows/s "
@@ -734,7 +743,7 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             "next claim in one commit (`chain`, `pg worker --chain`: the chain group at batch "
             "1, one commit per row; its claim latency is inside the completion's commit, so "
             "`-`).\n\n",
-            p->repeats, 100 * RBB_DRIFT_MAX);
+            reps, 100 * RBB_DRIFT_MAX);
     fprintf(f,
             "| dist | W | batch | completion | mode | rows/s | min-max | ref TPS | drift | x "
             "pgbench | tx/s | "

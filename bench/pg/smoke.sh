@@ -90,10 +90,12 @@ mkdir -p "$TMP/stdout" && cp "$TMP/bench.json" "$TMP/stdout/pgbench.json"
 check_schema "the pgbench JSON" "$out" "$TMP/stdout"
 # --heap-order bucket rewrites each cell's backlog in bucket order before the cell: the cell
 # records partition_bucket's correlation with the physical order (ANALYZE after the rewrite),
-# ~1 (as loaded, uniform keys give ~0: the main run's cells above)
+# ~1 (as loaded, uniform keys give ~0: the main run's cells above). --age-bound-ms 1 reaches
+# the workers: the two affinity workers claim rows for their age (n_rows_aged > 0); the main
+# run records the default (30000). The parameters: the profile and whether options overrode it.
 if [[ $profile == smoke ]]; then
     "$RB" pg bench --queue-db ringbench_bench_order --pgbench-db ringbench_pgbench_order --modes affinity \
-        --workers 1 --batch 8 --dist uniform --secs 0.2 --repeats 1 --pgbench-secs 1 --pgbench-group-secs 1 \
+        --workers 2 --age-bound-ms 1 --batch 8 --dist uniform --secs 0.2 --repeats 1 --pgbench-secs 1 --pgbench-group-secs 1 \
         --chain-workers none --backlog none --no-scale --no-crash --heap-order bucket \
         --out "$TMP/order" --format json >"$TMP/order.json" 2>"$TMP/order.err" ||
         fail "pg bench --heap-order bucket: exit $? ($(tail -1 "$TMP/order.err"))"
@@ -101,6 +103,13 @@ if [[ $profile == smoke ]]; then
 import json, sys
 d, loaded = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 bad = d["parameters"].get("heap_order") != "bucket"
+for run, want in ((d, ("full", True, 1)), (loaded, ("smoke", False, 30000))):
+    par = run["parameters"]
+    got = (par["profile"], par.get("profile_overridden"), par.get("age_bound_ms"))
+    if got != want:
+        print("FAIL profile, overridden, age bound: %s, expected %s" % (got, want)); bad = True
+if not sum(c.get("n_rows_aged", 0) for c in d["cells"]) > 0:
+    print("FAIL --age-bound-ms 1: no row claimed for its age"); bad = True
 for c in d["cells"]:
     if not (c.get("bucket_correlation") or 0) > 0.9 or c["n_lost"] or c["n_dup_executions"]:
         print("FAIL --heap-order bucket: correlation %s (expected > 0.9), lost %s, duplicates %s"

@@ -93,6 +93,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
                             .mode = RBB_MODE_AFFINITY,
                             .batch = s->batch,
                             .ring_algo = p->ring_algo,
+                            .age_bound_ms = p->age_bound_ms,
                             .run_s = s->secs,
                             .heartbeat_ms = SOAK_HEARTBEAT_MS,
                             .max_samples = 0};

@@ -92,6 +92,9 @@ usage "^ringbench pg bench: --backlog item 2: 11M is out of range \(1000\.\.1000
 usage "^ringbench pg bench: --workers takes at most 8 items, got 9" bench "${dbb[@]}" --workers 1,2,3,4,5,6,7,8,9
 usage "^ringbench pg bench: --heap-order wants loaded, id or bucket, got 'random'$" bench "${dbb[@]}" --heap-order random
 usage "^ringbench pg bench: --heap-order needs a value$" bench "${dbb[@]}" --heap-order
+usage "^ringbench pg bench: --age-bound-ms: 86400001 is out of range \(0\.\.86400000\)$" bench "${dbb[@]}" --age-bound-ms 86400001
+usage "^ringbench pg bench: --age-bound-ms must be a whole number from 0 to 86400000, got '-1'$" bench "${dbb[@]}" --age-bound-ms -1
+usage "^ringbench pg bench: --age-bound-ms must be a whole number from 0 to 86400000, got '5s'$" bench "${dbb[@]}" --age-bound-ms 5s
 # pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
 # used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
 # exit 1 after trying to connect), and a run that measures nothing is refused (was exit 0).
