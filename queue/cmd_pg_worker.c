@@ -281,13 +281,15 @@ static int print_summary(const worker_opts *o, rb_queue *q, worker_ctx *w,
                            "handler_runs", "completed",    "failed",       "lost",
                            "skipped",      "held_back",    "complete_tx",  "chained_tx",
                            "marked_dead",  "released",     "purged",       "membership_changes",
-                           "heartbeats",   "reconnects",   "claims_timed", "rows_aged"};
+                           "heartbeats",   "reconnects",   "claims_timed", "rows_aged",
+                           "dead_lettered"};
     uint64_t v[] = {
         st->n_claims,       st->n_empty_claims,       st->n_rows_claimed, st->max_claim_rows,
         st->n_handler_runs, st->n_completed,          st->n_failed,       st->n_lost,
         st->n_skipped,      st->n_held_back,          st->n_complete_tx,  st->n_chained,
         st->n_marked_dead,  st->n_released,           st->n_purged,       st->n_membership_changes,
-        st->n_heartbeats,   rb_queue_n_reconnects(q), w->n_claim_ns,      st->n_rows_aged};
+        st->n_heartbeats,   rb_queue_n_reconnects(q), w->n_claim_ns,      st->n_rows_aged,
+        st->n_dead_lettered};
     const size_t nf = sizeof v / sizeof v[0];
     const char *mode = rb_claim_mode_name(o->cfg->mode);
     int rc = 0;

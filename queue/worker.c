@@ -277,6 +277,7 @@ static int duties(run *r) {
     r->st->n_marked_dead += hk.n_marked_dead;
     r->st->n_released += hk.n_released;
     r->st->n_purged += hk.n_purged;
+    r->st->n_dead_lettered += hk.n_failed;
     free(hk.marked_dead);
     return 0;
 }
@@ -340,6 +341,25 @@ static void hold_back_run(run *r, const rb_queue_batch *b, size_t i, unsigned ch
               (long long)b->rows[i].id, b->rows[i].partition_key, why, n);
 }
 
+/* Complete row (its handler succeeded with effect) in its own transaction, before the next
+ * handler of its batch runs: for a row claimed before (row->claims > 1), whose batch may hold
+ * the row that killed the last worker. Completed at the end with the batch, the rows before
+ * such a poison row were started at every claim and never completed, so they ran out of
+ * attempts beside it (a fresh user: innocent rows 1-2 before the poison in a batch of 4,
+ * dead letters with it). 0 (done, or the lease was lost: counted), or the error. */
+static int complete_now(run *r, const rb_queue_row *row, const char *effect,
+                        rb_worker_batch_info *info) {
+    int c = rb_queue_complete(r->q, row, effect);
+    r->st->n_complete_tx++;
+    if (c == 0)
+        info->n_done++;
+    else if (c == RB_ELOST) {
+        info->n_lost++;
+        event(r, "%s", rb_error_detail());
+    }
+    return c == RB_ELOST ? 0 : c;
+}
+
 /* Run the handlers of one claimed batch and complete it. Sets *stop_now when a
  * stop condition came up between rows. back[b->n]: scratch for hold_back_run. */
 static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, const char **effects,
@@ -401,6 +421,13 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         const char *effect = rb_queue_worker_id(r->q);
         int failed = r->h && r->h->handle ? r->h->handle(r->h->ctx, row, &effect, err, sizeof err)
                                           : simulated(r, row, err, sizeof err);
+        if (!failed && row->claims > 1) { /* see complete_now */
+            if ((rc = complete_now(r, row, effect, info))) {
+                release_rest(r, b, i + 1);
+                break;
+            }
+            continue;
+        }
         if (!failed) {
             ok_rows[n_ok] = *row;
             effects[n_ok++] = effect;
@@ -425,17 +452,8 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
     uint64_t t1 = mono_ns();
     int crc = 0;
     if (n_ok && r->o->complete_each) {
-        for (size_t i = 0; i < n_ok && !crc; i++) {
-            int c = rb_queue_complete(r->q, &ok_rows[i], effects[i]);
-            r->st->n_complete_tx++;
-            if (c == 0)
-                info->n_done++;
-            else if (c == RB_ELOST) {
-                info->n_lost++;
-                event(r, "%s", rb_error_detail());
-            } else
-                crc = c;
-        }
+        for (size_t i = 0; i < n_ok && !crc; i++)
+            crc = complete_now(r, &ok_rows[i], effects[i], info);
     } else if (n_ok) {
         size_t n_done = 0;
         if (r->o->chain && !rc && !*stop_now) {
@@ -450,7 +468,7 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
             crc = rb_queue_complete_batch(r->q, ok_rows, n_ok, effects, done, &n_done);
         r->st->n_complete_tx++;
         if (!crc) {
-            info->n_done = n_done;
+            info->n_done += n_done;
             info->n_lost += n_ok - n_done;
             for (size_t i = 0; i < n_ok; i++)
                 if (!done[i])

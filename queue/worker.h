@@ -17,8 +17,10 @@
  *      lost or may have expired (a conservative local deadline: the claim's send
  *      time + lease, moved forward by each extension's send time), record the
  *      start first when the row was claimed before (rb_queue_start: a handler
- *      that kills its worker is charged an attempt), run the handler; then ONE
- *      statement completes the batch's successful rows and writes their effects
+ *      that kills its worker is charged an attempt), run the handler, and
+ *      complete such a row at once when it succeeds (rb_queue_complete: the rows
+ *      before a poison row in its batch do not run out of attempts beside it);
+ *      then ONE statement completes the batch's other successful rows and writes their effects
  *      (rb_queue_complete_batch, each row fenced by (id, lease_generation); with
  *      opts->chain, in the same transaction as the next claim);
  *      failed rows go back with backoff (rb_queue_fail). Ordered mode: a claim
@@ -135,6 +137,8 @@ typedef struct rb_worker_stats {
     uint64_t n_chained;     /* of those, committed with the next claim (opts.chain) */
     uint64_t n_marked_dead, n_released, n_membership_changes;
     uint64_t n_purged; /* done rows past the queue's retention this worker's rounds deleted */
+    uint64_t n_dead_lettered; /* rows this worker's rounds failed for good: out of attempts or
+                                 claims when their lease expired (rb_queue_housekeeping.n_failed) */
     uint64_t n_heartbeats, n_extensions; /* keeper statements */
     uint64_t elapsed_ms;
 } rb_worker_stats;

@@ -28,7 +28,8 @@ function usage(msg) {
 
 // The two groups of cells. Each compares like with like at one backlog size:
 //   b32: graphile-worker fetching 32 jobs per query (local queue), completions batched
-//        (`batched`) or one per job (`each-fetch32`), against ringbench at batch 32;
+//        (`batched`) or one per job (`each-fetch32`), against ringbench at batch 32, alone
+//        and with --chain (a batch's completions and the next claim in one commit);
 //   b1:  graphile-worker with its defaults (one job per fetch, one completion per job,
 //        `each-fetch1`) against ringbench at batch 1, alone and with --chain.
 const GW_CONFIGS = {
@@ -38,7 +39,13 @@ const GW_CONFIGS = {
 };
 const GW_POOL_MAX = 10; // graphile-worker's default maxPoolSize
 const GROUPS = {
-    b32: { gw: ['batched', 'each-fetch32'], rb: [{ config: 'batch32', batch: 32, chain: false }] },
+    b32: {
+        gw: ['batched', 'each-fetch32'],
+        rb: [
+            { config: 'batch32', batch: 32, chain: false },
+            { config: 'batch32-chain', batch: 32, chain: true },
+        ],
+    },
     b1: {
         gw: ['each-fetch1'],
         rb: [

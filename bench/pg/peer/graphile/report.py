@@ -23,6 +23,8 @@ from rb_argparse import parser  # noqa: E402  one-line errors, exit 2
 PAIRS = (
     ("b32", "batch32", "batched"),
     ("b32", "batch32", "each-fetch32"),
+    ("b32", "batch32-chain", "batched"),
+    ("b32", "batch32-chain", "each-fetch32"),
     ("b1", "batch1", "each-fetch1"),
     ("b1", "batch1-chain", "each-fetch1"),
 )

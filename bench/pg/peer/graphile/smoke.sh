@@ -45,7 +45,7 @@ check("node version recorded", d["run"]["node"].startswith("v"), True)
 check("server fsync recorded", d["server"]["fsync"] in ("on", "off"), True)
 modes = d["parameters"]["modes"]
 want = {("graphile-worker", c, None) for c in ("batched", "each-fetch32", "each-fetch1")}
-want |= {("ringbench", c, m) for c in ("batch32", "batch1", "batch1-chain") for m in modes}
+want |= {("ringbench", c, m) for c in ("batch32", "batch32-chain", "batch1", "batch1-chain") for m in modes}
 check("configurations with a cell", {(c["system"], c["config"], c["mode"]) for c in d["cells"]} >= want, True)
 for c in d["cells"]:
     case = f"{c['system']} {c['config']} {c['mode'] or ''} W={c['workers']}"
