@@ -366,10 +366,21 @@ static int check_args(const rbb_params *p) {
     return RB_EXIT_OK;
 }
 
+/* Does any affinity worker of this run read the age bound: an affinity cell (matrix, chain
+ * group, backlog sweep), the scale event, the crash run or the soak? */
+static int reads_age_bound(const rbb_params *p) {
+    int affinity = 0;
+    for (size_t k = 0; k < p->n_modes; k++)
+        affinity |= p->modes[k] == RBB_MODE_AFFINITY;
+    return (affinity && (p->n_batches || p->n_chain_workers || p->n_backlogs)) || p->scale ||
+           p->crash || p->soak_s > 0;
+}
+
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     /* the profile first, so explicit options override it wherever they are */
     const char *profile = NULL;
+    int age_given = 0;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
         const char *a = argv[i];
         if (strcmp(a, "--smoke") && strcmp(a, "--quick") && strcmp(a, "--full")) continue;
@@ -379,10 +390,15 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         profile = a;
         set_profile(p, a + 2);
     }
-    int custom = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const numeric_opt *num;
+        if (strcmp(a, "--") == 0) { /* the end of the options; pg bench takes no arguments */
+            if (i + 1 < argc)
+                return rb_cli_usage_error(CMD, "unexpected argument '%s' (pg bench takes none)",
+                                          argv[i + 1]);
+            break;
+        }
         for (int j = 1; j < i; j++)
             if (strncmp(a, "--", 2) == 0 &&
                 strcmp(option_identity(argv[j]), option_identity(a)) == 0)
@@ -395,10 +411,6 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         if (!v) return rb_cli_usage_error(CMD, "%s needs a value", a);                             \
         i++;                                                                                       \
     } while (0)
-        /* every option but where to connect and write changes what the profile measures */
-        if (!string_option(a, p) && strcmp(a, "--format") && strcmp(a, "--smoke") &&
-            strcmp(a, "--quick") && strcmp(a, "--full"))
-            custom = 1;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(usage_text, stdout);
             return -1;
@@ -438,6 +450,7 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         } else if ((num = numeric_option(a))) {
             NEED_VALUE();
             if (set_numeric(num, p, v)) return RB_EXIT_USAGE;
+            age_given |= strcmp(a, "--age-bound-ms") == 0;
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -480,7 +493,14 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         }
 #undef NEED_VALUE
     }
-    p->profile_overridden = custom;
+    if (age_given && !reads_age_bound(p))
+        return rb_cli_usage_error(CMD, "--age-bound-ms: no affinity worker in this run reads it "
+                                       "(affinity in --modes, the scale event, the crash run or "
+                                       "the soak)");
+    rbb_params base; /* the profile alone */
+    params_init(&base);
+    set_profile(&base, p->profile);
+    p->profile_overridden = rbb_params_differ(p, &base);
     return check_args(p);
 }
 

@@ -143,12 +143,28 @@ static json_t *json_params(const rbb_params *p) {
     rb_json_set(o, "soak_s", G(p->soak_s));
     rb_json_set(o, "soak_retention_ms", U(p->soak_retention_ms));
     rb_json_set(o, "heap_order", S(rbb_heap_order_name(p->heap_order)));
+    json_t *backlogs = json_array();
+    for (size_t i = 0; i < p->n_backlogs; i++)
+        rb_json_push(backlogs, U(p->backlogs[i]));
+    rb_json_set(o, "backlogs", backlogs);
+    rb_json_set(o, "backlog_s", G(p->backlog_s));
     rb_json_set(o, "chain_workers", json_u32s(p->chain_workers, p->n_chain_workers));
     rb_json_set(o, "completion",
                 S(p->complete_each ? "one commit per row"
                   : p->chain       ? "one commit per batch, shared with the next claim"
                                    : "one commit per batch"));
     return o;
+}
+
+int rbb_params_differ(const rbb_params *a, const rbb_params *b) {
+    static const char *const where[] = {"profile_overridden", "queue_db", "pgbench_db"};
+    json_t *x = json_params(a), *y = json_params(b);
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+        json_object_del(x, where[i]), json_object_del(y, where[i]);
+    int differ = !json_equal(x, y);
+    json_decref(x);
+    json_decref(y);
+    return differ;
 }
 
 static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
@@ -699,15 +715,21 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             p->profile_overridden ? " with options overriding it (every parameter: pgbench.json)"
                                   : "",
             run->date);
+    int zipf = 0;
+    for (size_t i = 0; i < p->n_dists; i++)
+        zipf |= p->dists[i] == RBB_DIST_ZIPF;
+    char dists[96], age[48] = "no age bound (`--age-bound-ms 0`)";
+    snprintf(dists, sizeof dists, "%s",
+             p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]));
+    if (zipf)
+        snprintf(dists + strlen(dists), sizeof dists - strlen(dists), "; Zipf s = %g", p->zipf_s);
+    if (p->age_bound_ms) snprintf(age, sizeof age, "age bound %u ms", p->age_bound_ms);
     fprintf(f,
-            "synchronous_commit **%s**; %u keys (%s; Zipf s = %g), seed %llu; %.1f s per cell; "
-            "affinity ring `%s`, 1,024 buckets, age bound %u ms; the cells' backlog on disk: %s. "
-            "Server "
-            "settings: `%s`. "
+            "synchronous_commit **%s**; %u keys (%s), seed %llu; %.1f s per cell; affinity ring "
+            "`%s`, 1,024 buckets, %s; the cells' backlog on disk: %s. Server settings: `%s`. "
             "Machine record and every parameter: `pgbench.json`.\n\n",
-            p->sync_commit ? "on" : "off", p->n_keys,
-            p->n_dists > 1 ? "uniform and Zipf" : dist_name(p->dists[0]), p->zipf_s,
-            (unsigned long long)p->seed, p->cell_s, p->ring_algo, p->age_bound_ms,
+            p->sync_commit ? "on" : "off", p->n_keys, dists, (unsigned long long)p->seed, p->cell_s,
+            p->ring_algo, age,
             p->heap_order == RBB_HEAP_LOADED ? "as loaded (id order)"
             : p->heap_order == RBB_HEAP_ID   ? "rewritten in id order (`--heap-order id`)"
                                              : "rewritten in bucket order (`--heap-order bucket`)",
@@ -724,13 +746,15 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
                     rbb_pgbench_tps_for(run, p->workers[i]));
         fprintf(f, "\n");
     }
-    char reps[64] = "one repetition (no spread)";
-    if (p->repeats > 1) snprintf(reps, sizeof reps, "the median of %u repetitions", p->repeats);
+    char reps[160] = "one repetition (no spread; the figures are its own)";
+    if (p->repeats > 1)
+        snprintf(reps, sizeof reps,
+                 "the median of %u repetitions measured in interleaved order (min-max beside "
+                 "it); the other figures are the median repetition's",
+                 p->repeats);
     fprintf(f, "## Claim throughput\n\n");
     fprintf(f,
-            "rows/s: rows completed (effect written) per second, %s measured in "
-            "interleaved order (min-max beside it); the other figures are the median "
-            "repetition's; tx/s: claim + completion "
+            "rows/s: rows completed (effect written) per second, %s; tx/s: claim + completion "
             "commits per second; WAL B/row: WAL bytes the server wrote during the cell per row "
             "done (server-wide); buffers/row: shared-buffer accesses in the queue database per "
             "row done (a claim whose rows lie on more heap pages makes more); x pgbench: rows/s "

@@ -12,8 +12,11 @@ profile=${1:-smoke}
 case $profile in smoke | quick) ;; *) fail "unknown profile '$profile' (smoke or quick)" ;; esac
 out=$TMP/out
 set +e
+# smoke: --repeats 1 --kills 1 repeat the profile's own settings, not an override (checked below)
+same=()
+[[ $profile == smoke ]] && same=(--repeats 1 --kills 1)
 "$RB" pg bench "--$profile" --queue-db "ringbench_bench_$profile" --pgbench-db "ringbench_pgbench_$profile" \
-    --out "$out" --format json >"$TMP/bench.json" 2>"$TMP/bench.err"
+    "${same[@]}" --out "$out" --format json >"$TMP/bench.json" 2>"$TMP/bench.err"
 rc=$?
 set -e
 python3 - "$TMP/bench.json" <<'PY' || fail "duplicates or lost rows (above)"

@@ -95,6 +95,8 @@ usage "^ringbench pg bench: --heap-order needs a value$" bench "${dbb[@]}" --hea
 usage "^ringbench pg bench: --age-bound-ms: 86400001 is out of range \(0\.\.86400000\)$" bench "${dbb[@]}" --age-bound-ms 86400001
 usage "^ringbench pg bench: --age-bound-ms must be a whole number from 0 to 86400000, got '-1'$" bench "${dbb[@]}" --age-bound-ms -1
 usage "^ringbench pg bench: --age-bound-ms must be a whole number from 0 to 86400000, got '5s'$" bench "${dbb[@]}" --age-bound-ms 5s
+usage "^ringbench pg bench: --age-bound-ms: no affinity worker in this run reads it" bench "${dbb[@]}" --modes competing,ordered --age-bound-ms 5 --no-scale --no-crash
+usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" bench "${dbb[@]}" -- --x
 # pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
 # used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
 # exit 1 after trying to connect), and a run that measures nothing is refused (was exit 0).
