@@ -54,7 +54,8 @@ for c in d["cells"]:
     check(f"{case}: duplicates", c["n_duplicates"], 0)
     check(f"{case}: jobs/s > 0", c["jobs_per_s"] > 0, True)
     check(f"{case}: commits counted", c["commits_per_job"] > 0, True)
-n_pairs = sum(len(d["parameters"]["workers"][g]) for g in ("b32", "b32", "b1", "b1")) * len(modes)
+# the ratio pairs (report.py PAIRS): 4 in the batch-32 group, 2 in the batch-1 group
+n_pairs = sum(len(d["parameters"]["workers"][g]) for g in ("b32",) * 4 + ("b1",) * 2) * len(modes)
 check("ratio rows", len(d["ratios"]), n_pairs)
 for r in d["ratios"]:
     check(f"ratio {r['ringbench_config']}/{r['graphile_config']} W={r['workers']} {r['mode']}",
