@@ -40,7 +40,9 @@ static const char worker_help[] =
     "Join the membership and claim rows until --until-empty (nothing pending that could\n"
     "run, nothing claimed), --duration-ms, --max-claims or --idle-ms. Each row's handler\n"
     "sleeps --work-ms; a batch's successful rows are completed, with their effect rows,\n"
-    "in one transaction (each row fenced by its lease_generation). A thread with its\n"
+    "in one transaction (each row fenced by its lease_generation); a row claimed before\n"
+    "(its last worker may have died on it) is completed at once when it succeeds, with\n"
+    "the batch's rows before it. A thread with its\n"
     "own connection heartbeats and extends the leases of held rows, so a busy worker is\n"
     "not declared dead. Events go to stderr; a summary line to stdout. SIGTERM or\n"
     "SIGINT: finish the current row, complete what ran, release the rest, leave, print\n"
@@ -52,9 +54,12 @@ static const char worker_help[] =
     "  --lease-ms MS          claim lease (default 30000)\n"
     "  --heartbeat-ms MS      heartbeat interval, <= TTL/3 (default 1000)\n"
     "  --ttl-ms MS            liveness TTL (default 3000)\n"
-    "  --max-attempts N       handler starts before a row fails for good (default 5)\n"
-    "  --max-row-claims N     claims before a row fails for good although no handler\n"
-    "                         started (its workers died first; default 3 x max attempts)\n"
+    "  --max-attempts N       handler starts before a row fails for good (default 5; a\n"
+    "                         first claim's start is recorded with its completion or\n"
+    "                         failure, so a handler that kills its worker then runs once more)\n"
+    "  --max-row-claims N     claims before a row fails for good whether or not a handler\n"
+    "                         started (its workers died; rows behind a poison row in its\n"
+    "                         batch count too; 0 or absent: 3 x max attempts)\n"
     "  --backoff-base-ms MS   retry delay of a failed row: min(cap, base x 2^(attempts-1)),\n"
     "  --backoff-cap-ms MS      x 0.5 .. 1 (jitter); defaults 500 and 60000\n"
     "  --on-failed-key P      ordered mode, a key whose oldest row failed for good:\n"
@@ -185,6 +190,10 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
         if ((c->walk_always = one_of_two(cmd, opt, v, "auto", "walk")) < 0) return -1;
         o->claim_scan_given = 1;
     } else if (strcmp(opt, "--crash-on") == 0) {
+        if (!*v) {
+            rb_cli_usage_error(cmd, "--crash-on needs a partition key, got ''");
+            return -1;
+        }
         o->crash_on_key = v;
     } else if (strcmp(opt, "--id") == 0) {
         if (rb_hash_check(&rb_hash_fnv1a32_js, v, strlen(v))) { /* a text column, a JSON string */

@@ -341,12 +341,8 @@ static void hold_back_run(run *r, const rb_queue_batch *b, size_t i, unsigned ch
               (long long)b->rows[i].id, b->rows[i].partition_key, why, n);
 }
 
-/* Complete row (its handler succeeded with effect) in its own transaction, before the next
- * handler of its batch runs: for a row claimed before (row->claims > 1), whose batch may hold
- * the row that killed the last worker. Completed at the end with the batch, the rows before
- * such a poison row were started at every claim and never completed, so they ran out of
- * attempts beside it (a fresh user: innocent rows 1-2 before the poison in a batch of 4,
- * dead letters with it). 0 (done, or the lease was lost: counted), or the error. */
+/* Complete row (its handler succeeded with effect) in its own transaction; counts into info.
+ * 0 (done, or the lease was lost: counted), or the error. */
 static int complete_now(run *r, const rb_queue_row *row, const char *effect,
                         rb_worker_batch_info *info) {
     int c = rb_queue_complete(r->q, row, effect);
@@ -358,6 +354,40 @@ static int complete_now(run *r, const rb_queue_row *row, const char *effect,
         event(r, "%s", rb_error_detail());
     }
     return c == RB_ELOST ? 0 : c;
+}
+
+/* Count a completion of ok_rows[0 .. n) that committed n_done of them (done[i]: row i). */
+static void count_completed(run *r, const rb_queue_row *ok_rows, size_t n,
+                            const unsigned char *done, size_t n_done, rb_worker_batch_info *info) {
+    info->n_done += n_done;
+    info->n_lost += n - n_done;
+    for (size_t i = 0; i < n; i++)
+        if (!done[i])
+            event(r, "complete of row %lld (lease_generation %lld): lease lost",
+                  (long long)ok_rows[i].id, (long long)ok_rows[i].lease_generation);
+}
+
+/* Complete ok_rows[0 .. n) (handlers succeeded, in id order) with their effects: one
+ * transaction (rb_queue_complete_batch), or one per row under opts.complete_each. 0 or the
+ * error. Called at the end of a batch, and at once after a re-claimed row (row->claims > 1)
+ * succeeded, with the rows before it: such a row's batch may hold the row that killed the last
+ * worker, and completed only at the end, the rows before that poison row were started at every
+ * claim and never completed, so they ran out of attempts beside it (a fresh user: innocent
+ * rows 1-2 before the poison in a batch of 4, dead letters with it). The rows before it are
+ * completed with it, never after it, so ordered mode's runs still complete in id order. */
+static int complete_ok(run *r, const rb_queue_row *ok_rows, size_t n, const char **effects,
+                       unsigned char *done, rb_worker_batch_info *info) {
+    int crc = 0;
+    if (r->o->complete_each) {
+        for (size_t i = 0; i < n && !crc; i++)
+            crc = complete_now(r, &ok_rows[i], effects[i], info);
+        return crc;
+    }
+    size_t n_done = 0;
+    crc = rb_queue_complete_batch(r->q, ok_rows, n, effects, done, &n_done);
+    r->st->n_complete_tx++;
+    if (!crc) count_completed(r, ok_rows, n, done, n_done, info);
+    return crc;
 }
 
 /* Run the handlers of one claimed batch and complete it. Sets *stop_now when a
@@ -421,16 +451,17 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         const char *effect = rb_queue_worker_id(r->q);
         int failed = r->h && r->h->handle ? r->h->handle(r->h->ctx, row, &effect, err, sizeof err)
                                           : simulated(r, row, err, sizeof err);
-        if (!failed && row->claims > 1) { /* see complete_now */
-            if ((rc = complete_now(r, row, effect, info))) {
-                release_rest(r, b, i + 1);
-                break;
-            }
-            continue;
-        }
         if (!failed) {
             ok_rows[n_ok] = *row;
             effects[n_ok++] = effect;
+            if (row->claims > 1) { /* see complete_ok */
+                rc = complete_ok(r, ok_rows, n_ok, effects, done, info);
+                n_ok = 0;
+                if (rc) {
+                    release_rest(r, b, i + 1);
+                    break;
+                }
+            }
             continue;
         }
         int frc = rb_queue_fail(r->q, row, err[0] ? err : "handler failed", 0);
@@ -451,31 +482,19 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
     /* Complete what ran, even when stopping: their effects must not be lost. */
     uint64_t t1 = mono_ns();
     int crc = 0;
-    if (n_ok && r->o->complete_each) {
-        for (size_t i = 0; i < n_ok && !crc; i++)
-            crc = complete_now(r, &ok_rows[i], effects[i], info);
-    } else if (n_ok) {
+    if (n_ok && r->o->chain && !r->o->complete_each && !rc && !*stop_now) {
+        /* the completion and the next claim share one transaction (one commit) */
         size_t n_done = 0;
-        if (r->o->chain && !rc && !*stop_now) {
-            /* the completion and the next claim share one transaction (one commit) */
-            int chained = 0;
-            r->next_sent = mono_ms();
-            crc = rb_queue_complete_and_claim(r->q, ok_rows, n_ok, effects, done, &n_done, &r->next,
-                                              &chained);
-            r->have_next = crc == 0;
-            r->st->n_chained += (uint64_t)chained;
-        } else
-            crc = rb_queue_complete_batch(r->q, ok_rows, n_ok, effects, done, &n_done);
+        int chained = 0;
+        r->next_sent = mono_ms();
+        crc = rb_queue_complete_and_claim(r->q, ok_rows, n_ok, effects, done, &n_done, &r->next,
+                                          &chained);
+        r->have_next = crc == 0;
+        r->st->n_chained += (uint64_t)chained;
         r->st->n_complete_tx++;
-        if (!crc) {
-            info->n_done += n_done;
-            info->n_lost += n_ok - n_done;
-            for (size_t i = 0; i < n_ok; i++)
-                if (!done[i])
-                    event(r, "complete of row %lld (lease_generation %lld): lease lost",
-                          (long long)ok_rows[i].id, (long long)ok_rows[i].lease_generation);
-        }
-    }
+        if (!crc) count_completed(r, ok_rows, n_ok, done, n_done, info);
+    } else if (n_ok)
+        crc = complete_ok(r, ok_rows, n_ok, effects, done, info);
     info->complete_ns = n_ok ? mono_ns() - t1 : 0;
     return rc ? rc : crc;
 }

@@ -18,9 +18,10 @@
  *      time + lease, moved forward by each extension's send time), record the
  *      start first when the row was claimed before (rb_queue_start: a handler
  *      that kills its worker is charged an attempt), run the handler, and
- *      complete such a row at once when it succeeds (rb_queue_complete: the rows
- *      before a poison row in its batch do not run out of attempts beside it);
- *      then ONE statement completes the batch's other successful rows and writes their effects
+ *      when such a row succeeds complete it at once with the batch's successful
+ *      rows before it (one statement, so runs stay in id order; the rows before
+ *      a poison row do not run out of attempts beside it); then ONE statement
+ *      completes the batch's other successful rows and writes their effects
  *      (rb_queue_complete_batch, each row fenced by (id, lease_generation); with
  *      opts->chain, in the same transaction as the next claim);
  *      failed rows go back with backoff (rb_queue_fail). Ordered mode: a claim

@@ -376,20 +376,12 @@ static int reads_age_bound(const rbb_params *p) {
            p->crash || p->soak_s > 0;
 }
 
-/* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). */
-static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
-    /* the profile first, so explicit options override it wherever they are */
-    const char *profile = NULL;
-    int age_given = 0;
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--smoke") && strcmp(a, "--quick") && strcmp(a, "--full")) continue;
-        if (profile && strcmp(profile, a))
-            return rb_cli_usage_error(CMD, "give one of --smoke, --quick, --full, not %s and %s",
-                                      profile, a);
-        profile = a;
-        set_profile(p, a + 2);
-    }
+/* One pass over argv's options into p: RB_EXIT_OK, or a usage error code (-1: --help shown).
+ * *profile: the profile option given (--smoke, --quick, --full), NULL for none; *age_given:
+ * whether --age-bound-ms was. An option's value is never read as an option (`--out --smoke`
+ * writes to the folder --smoke). */
+static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
+                         int *age_given) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const numeric_opt *num;
@@ -415,7 +407,10 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
             fputs(usage_text, stdout);
             return -1;
         } else if (!strcmp(a, "--smoke") || !strcmp(a, "--quick") || !strcmp(a, "--full")) {
-            continue;
+            if (*profile && strcmp(*profile, a))
+                return rb_cli_usage_error(
+                    CMD, "give one of --smoke, --quick, --full, not %s and %s", *profile, a);
+            *profile = a;
         } else if (string_option(a, p)) {
             NEED_VALUE();
             *string_option(a, p) = v;
@@ -450,7 +445,7 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         } else if ((num = numeric_option(a))) {
             NEED_VALUE();
             if (set_numeric(num, p, v)) return RB_EXIT_USAGE;
-            age_given |= strcmp(a, "--age-bound-ms") == 0;
+            *age_given |= strcmp(a, "--age-bound-ms") == 0;
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -493,6 +488,22 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
         }
 #undef NEED_VALUE
     }
+    return RB_EXIT_OK;
+}
+
+/* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). Two passes: the
+ * first finds the profile (and any error), which is applied before the second, so the options
+ * given override it wherever they stand. */
+static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
+    const char *profile = NULL;
+    int age_given = 0;
+    rbb_params scratch;
+    params_init(&scratch);
+    rb_format scratch_fmt = *fmt;
+    int rc = parse_options(argc, argv, &scratch, &scratch_fmt, &profile, &age_given);
+    if (rc) return rc;
+    if (profile) set_profile(p, profile + 2);
+    if ((rc = parse_options(argc, argv, p, fmt, &profile, &age_given))) return rc;
     if (age_given && !reads_age_bound(p))
         return rb_cli_usage_error(CMD, "--age-bound-ms: no affinity worker in this run reads it "
                                        "(affinity in --modes, the scale event, the crash run or "

@@ -60,4 +60,13 @@ for s in poison poison_moved poison_mid; do
     [[ $s == poison_mid ]] && want="innocent:1=done/1,innocent:2=done/1,poison=failed/2,innocent:3=done/1"
     expect_eq "$s runs: rows" "$(q "SELECT string_agg(partition_key || '=' || status || '/' || attempts, ',' ORDER BY id) FROM inbox")" "$want"
 done
+# Ordered mode (batch 4): a re-claimed row is completed at once with the rows before it in its batch,
+# never before them: k:2 claimed once before (claims 1, pending again) between k:1 and k:3 on
+# their first claim; the effects come in id order (a00d271 completed k:2 alone, first).
+use_schema ordered_reclaimed
+"$RB" pg migrate >/dev/null
+printf 'k\tk:1\nk\tk:2\nk\tk:3\n' | "$RB" pg enqueue >/dev/null
+q "UPDATE inbox SET claims = 1 WHERE idempotency_key = 'k:2'" >/dev/null
+"$RB" pg worker "${W[@]}" --mode ordered --until-empty >"$TMP/o.out" 2>"$TMP/o.err" || fail "ordered worker: $(tail -2 "$TMP/o.err")"
+expect_eq "ordered: effects in id order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox i ON i.id = e.inbox_id")" "k:1,k:2,k:3"
 echo "PASS [$TEST]"
