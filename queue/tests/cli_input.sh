@@ -101,8 +101,9 @@ usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" 
 # profile smoke; it was "give one of --smoke, --quick, --full"): accepted, so cannot connect
 rc=0
 "$RB" pg bench "${dbb[@]}" --smoke --pgbench-db --quick >/dev/null 2>"$TMP/err" || rc=$?
-[[ $rc == 1 ]] && grep -q "cannot connect" "$TMP/err" ||
+if [[ $rc != 1 ]] || ! grep -q "cannot connect" "$TMP/err"; then
     fail "pg bench --smoke --pgbench-db --quick: exit $rc, '$(head -c 300 "$TMP/err")'; expected exit 1, cannot connect"
+fi
 usage "^ringbench pg worker: --crash-on needs a partition key, got ''$" worker "${db[@]}" --until-empty --crash-on ""
 # pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
 # used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
