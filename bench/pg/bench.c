@@ -376,12 +376,10 @@ static int reads_age_bound(const rbb_params *p) {
            p->crash || p->soak_s > 0;
 }
 
-/* One pass over argv's options into p: RB_EXIT_OK, or a usage error code (-1: --help shown).
- * *profile: the profile option given (--smoke, --quick, --full), NULL for none; *age_given:
- * whether --age-bound-ms was. An option's value is never read as an option (`--out --smoke`
- * writes to the folder --smoke). */
-static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
-                         int *age_given) {
+/* parse_options' loop; opt_at[argc] marks the arguments read as options (not values), so an
+ * option is refused as given twice only when it was (`--out --smoke --smoke` is one --smoke). */
+static int parse_each(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
+                      int *age_given, int *opt_at) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const numeric_opt *num;
@@ -391,9 +389,9 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
                                           argv[i + 1]);
             break;
         }
+        opt_at[i] = 1;
         for (int j = 1; j < i; j++)
-            if (strncmp(a, "--", 2) == 0 &&
-                strcmp(option_identity(argv[j]), option_identity(a)) == 0)
+            if (opt_at[j] && strcmp(option_identity(argv[j]), option_identity(a)) == 0)
                 return rb_cli_usage_error(CMD, "%s given twice (each option at most once%s)", a,
                                           strcmp(argv[j], a) ? "; --db and --conninfo are one"
                                                              : "");
@@ -489,6 +487,19 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
 #undef NEED_VALUE
     }
     return RB_EXIT_OK;
+}
+
+/* One pass over argv's options into p: RB_EXIT_OK, or a usage error code (-1: --help shown).
+ * *profile: the profile option given (--smoke, --quick, --full), NULL for none; *age_given:
+ * whether --age-bound-ms was. An option's value is never read as an option (`--out --smoke`
+ * writes to the folder --smoke). */
+static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
+                         int *age_given) {
+    int *opt_at = calloc((size_t)argc, sizeof *opt_at); /* 1: argv[j] was read as an option */
+    if (!opt_at) return rb_cli_usage_error(CMD, "out of memory");
+    int rc = parse_each(argc, argv, p, fmt, profile, age_given, opt_at);
+    free(opt_at);
+    return rc;
 }
 
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). Two passes: the
