@@ -517,8 +517,8 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     if ((rc = parse_options(argc, argv, p, fmt, &profile, &age_given))) return rc;
     if (age_given && !reads_age_bound(p))
         return rb_cli_usage_error(CMD, "--age-bound-ms: no affinity worker in this run reads it "
-                                       "(affinity in --modes, the scale event, the crash run or "
-                                       "the soak)");
+                                       "(it runs no affinity cell, scale event, crash run or "
+                                       "soak)");
     rbb_params base; /* the profile alone */
     params_init(&base);
     set_profile(&base, p->profile);
