@@ -376,10 +376,13 @@ static int reads_age_bound(const rbb_params *p) {
            p->crash || p->soak_s > 0;
 }
 
-/* parse_options' loop; opt_at[argc] marks the arguments read as options (not values), so an
- * option is refused as given twice only when it was (`--out --smoke --smoke` is one --smoke). */
-static int parse_each(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
-                      int *age_given, int *opt_at) {
+/* One pass over argv's options into p: RB_EXIT_OK, or a usage error code (-1: --help shown).
+ * *profile: the profile option given (--smoke, --quick, --full), NULL for none; *age_given:
+ * whether --age-bound-ms was. opt_at[argc] (zeroed) marks the arguments read as options: an
+ * option's value is never read as an option (`--out --smoke` writes to the folder --smoke), and
+ * an option is refused as given twice only when it was (`--out --smoke --smoke` is one). */
+static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
+                         int *age_given, int *opt_at) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const numeric_opt *num;
@@ -489,19 +492,6 @@ static int parse_each(int argc, char **argv, rbb_params *p, rb_format *fmt, cons
     return RB_EXIT_OK;
 }
 
-/* One pass over argv's options into p: RB_EXIT_OK, or a usage error code (-1: --help shown).
- * *profile: the profile option given (--smoke, --quick, --full), NULL for none; *age_given:
- * whether --age-bound-ms was. An option's value is never read as an option (`--out --smoke`
- * writes to the folder --smoke). */
-static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
-                         int *age_given) {
-    int *opt_at = calloc((size_t)argc, sizeof *opt_at); /* 1: argv[j] was read as an option */
-    if (!opt_at) return rb_cli_usage_error(CMD, "out of memory");
-    int rc = parse_each(argc, argv, p, fmt, profile, age_given, opt_at);
-    free(opt_at);
-    return rc;
-}
-
 /* Parse argv into p; RB_EXIT_OK, or a usage error code (-1: --help shown). Two passes: the
  * first finds the profile (and any error), which is applied before the second, so the options
  * given override it wherever they stand. */
@@ -511,10 +501,16 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     rbb_params scratch;
     params_init(&scratch);
     rb_format scratch_fmt = *fmt;
-    int rc = parse_options(argc, argv, &scratch, &scratch_fmt, &profile, &age_given);
+    int *opt_at = calloc((size_t)argc, sizeof *opt_at);
+    if (!opt_at) return rb_cli_usage_error(CMD, "out of memory");
+    int rc = parse_options(argc, argv, &scratch, &scratch_fmt, &profile, &age_given, opt_at);
+    if (!rc && profile) set_profile(p, profile + 2);
+    if (!rc) {
+        memset(opt_at, 0, (size_t)argc * sizeof *opt_at);
+        rc = parse_options(argc, argv, p, fmt, &profile, &age_given, opt_at);
+    }
+    free(opt_at);
     if (rc) return rc;
-    if (profile) set_profile(p, profile + 2);
-    if ((rc = parse_options(argc, argv, p, fmt, &profile, &age_given))) return rc;
     if (age_given && !reads_age_bound(p))
         return rb_cli_usage_error(CMD, "--age-bound-ms: no affinity worker in this run reads it "
                                        "(it runs no affinity cell, scale event, crash run or "

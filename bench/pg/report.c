@@ -709,7 +709,8 @@ static void md_crash(FILE *f, const rbb_crash *c) {
             (unsigned long long)c->n_stall_held, (unsigned long long)c->n_fenced);
 }
 
-void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
+/* The MD title and the sentence of the run's parameters. */
+static void md_header(FILE *f, const rbb_run *run) {
     const rbb_params *p = &run->p;
     fprintf(f, "# ringbench pg bench — %s profile%s, %s\n\n", p->profile,
             p->profile_overridden ? " with options overriding it (every parameter: pgbench.json)"
@@ -734,6 +735,11 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
             : p->heap_order == RBB_HEAP_ID   ? "rewritten in id order (`--heap-order id`)"
                                              : "rewritten in bucket order (`--heap-order bucket`)",
             run->server_settings);
+}
+
+void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
+    const rbb_params *p = &run->p;
+    md_header(f, run);
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
