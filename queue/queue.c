@@ -1137,7 +1137,8 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
  * the walk reads on the server) the walk starts at; with the age scan: $6 the age bound in ms,
  * $7 the rows it reads, $8 and $9 where it starts (NULL: the head; claim_call_init,
- * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose 9th column is the
+ * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose 9th column says
+ * whether a row is a suspect (its handler started before and never finished), the 10th the
  * run_at in microseconds of a row claimed for its age, else NULL (claim_row_aged), and the
  * last two where the age scan's read ended (claim_aged_end.sql at the lease's @AGE_SCAN_END@
  * mark; two NULLs in every other claim: age_scan_next). NULL with
@@ -1233,10 +1234,16 @@ static int owns_every_bucket(const rb_queue *q) {
  * start): affinity and ordered mode, unless the worker owns every bucket (`all`). */
 static int claim_walks(rb_claim_mode mode, int all) { return mode != RB_CLAIM_COMPETING && !all; }
 
-/* The claim's last three columns (claim_lease.sql): run_at in microseconds of a row claimed
- * for its age, NULL for every other row; where the age scan's read ended when it was full
- * (microseconds, id; the same on every row), NULL otherwise. */
-enum { CLAIM_COL_AGED_RUN_AT_US = 8, CLAIM_COL_AGE_END_US, CLAIM_COL_AGE_END_ID };
+/* The claim's columns after the row's own (claim_lease.sql): whether the row is a suspect
+ * (rb_queue_row.suspect); run_at in microseconds of a row claimed for its age, NULL for every
+ * other row; where the age scan's read ended when it was full (microseconds, id; the same on
+ * every row), NULL otherwise. */
+enum {
+    CLAIM_COL_SUSPECT = 8,
+    CLAIM_COL_AGED_RUN_AT_US,
+    CLAIM_COL_AGE_END_US,
+    CLAIM_COL_AGE_END_ID
+};
 
 /* Was row t of claim result r claimed for its age (claim_aged.sql)? */
 static int claim_row_aged(const PGresult *r, int t) {
@@ -1393,6 +1400,7 @@ static int claim_read(rb_queue *q, const claim_call *c, PGresult *r, rb_queue_ba
         row->payload = PQgetisnull(r, t, 6) ? NULL : PQgetvalue(r, t, 6);
         row->claims = (uint32_t)strtoul(PQgetvalue(r, t, 7), NULL, 10);
         row->aged = claim_row_aged(r, t);
+        row->suspect = PQgetvalue(r, t, CLAIM_COL_SUSPECT)[0] == 't';
     }
     /* every mode's batch in id order (RETURNING promises none): ordered mode's runs in order,
      * and a caller's handlers start in the order the rows were enqueued whatever the plan */

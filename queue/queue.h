@@ -253,6 +253,12 @@ typedef struct rb_queue_row {
     const char *payload; /* NULL when the column is NULL */
     uint32_t claims;     /* leases handed out for this row, including this one */
     int aged; /* 1: claimed for its age, past the age bound (rb_queue_config.age_bound_ms) */
+    /* 1: a suspect: its handler was started under an earlier lease (rb_queue_start) and has
+     * neither completed nor failed since: the worker died, stalled or lost the lease inside
+     * it, so it may be a poison row. rb_worker_run runs the batch's suspects after its other
+     * rows (in ordered mode with the later rows of their keys). 0 for rows whose starts were
+     * never recorded (a first claim's start is recorded only with its completion). */
+    int suspect;
 } rb_queue_row;
 
 /* The result of one claim: rows[0 .. n), n <= batch. */

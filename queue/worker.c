@@ -341,6 +341,44 @@ static void hold_back_run(run *r, const rb_queue_batch *b, size_t i, unsigned ch
               (long long)b->rows[i].id, b->rows[i].partition_key, why, n);
 }
 
+/* Does row j of batch b wait until the batch's other rows ran (defer_suspects)? A suspect
+ * does, and in ordered mode so do the later rows of a suspect's key, which must not run
+ * before it. */
+static int deferred(const run *r, const rb_queue_batch *b, size_t j) {
+    if (b->rows[j].suspect) return 1;
+    if (rb_queue_config_of(r->q)->mode != RB_CLAIM_ORDERED) return 0;
+    for (size_t i = 0; i < j; i++)
+        if (b->rows[i].suspect && strcmp(b->rows[i].partition_key, b->rows[j].partition_key) == 0)
+            return 1;
+    return 0;
+}
+
+/* Put batch b's suspects (rb_queue_row.suspect: a handler started under an earlier lease and
+ * never finished, perhaps a poison row that kills its worker) after its other rows, in ordered
+ * mode with the later rows of their keys (deferred); stable, so each key's rows stay in id
+ * order. Without it a poison row killed its worker at every claim before the rows behind it in
+ * its batch ran, and every such claim counted toward their max_row_claims: with two poison rows
+ * in a batch of 8 at --max-attempts 1 the innocent rows became dead letters unrun (a fresh
+ * user). tmp: scratch for b->n rows. */
+static void defer_suspects(run *r, rb_queue_batch *b, rb_queue_row *tmp) {
+    size_t n_suspects = 0, k = 0, n_first = 0;
+    for (size_t j = 0; j < b->n; j++)
+        n_suspects += (size_t)b->rows[j].suspect;
+    if (!n_suspects) return;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t j = 0; j < b->n; j++)
+            if (deferred(r, b, j) == pass) tmp[k++] = b->rows[j];
+        if (pass == 0) n_first = k;
+    }
+    memcpy(b->rows, tmp, b->n * sizeof *tmp);
+    event(r,
+          "%zu of %zu rows are suspects (a handler started under an earlier lease and never "
+          "finished: a crash or a stall); the last %zu rows run after the others, from row "
+          "%lld of key %s",
+          n_suspects, b->n, b->n - n_first, (long long)b->rows[n_first].id,
+          b->rows[n_first].partition_key);
+}
+
 /* Complete row (its handler succeeded with effect) in its own transaction; counts into info.
  * 0 (done, or the lease was lost: counted), or the error. */
 static int complete_now(run *r, const rb_queue_row *row, const char *effect,
@@ -367,7 +405,8 @@ static void count_completed(run *r, const rb_queue_row *ok_rows, size_t n,
                   (long long)ok_rows[i].id, (long long)ok_rows[i].lease_generation);
 }
 
-/* Complete ok_rows[0 .. n) (handlers succeeded, in id order) with their effects: one
+/* Complete ok_rows[0 .. n) (handlers succeeded, in the order they ran: each key's in id order)
+ * with their effects: one
  * transaction (rb_queue_complete_batch), or one per row under opts.complete_each. 0 or the
  * error. Called at the end of a batch, and at once after a re-claimed row (row->claims > 1)
  * succeeded, with the rows before it: such a row's batch may hold the row that killed the last
@@ -519,7 +558,9 @@ static int loop(run *r) {
     unsigned char *done = calloc(batch, 1);
     rb_queue_row *ok_rows = calloc(batch, sizeof *ok_rows);
     unsigned char *back = calloc(batch, 1);
-    int rc = effects && done && ok_rows && back ? 0 : rb_set_error(RB_ENOMEM, "out of memory");
+    rb_queue_row *order = calloc(batch, sizeof *order);
+    int rc =
+        effects && done && ok_rows && back && order ? 0 : rb_set_error(RB_ENOMEM, "out of memory");
     uint64_t start = mono_ms(), last_duties = start, last_row = start;
     rb_queue_batch b = {0};
     while (!rc) {
@@ -560,6 +601,7 @@ static int loop(run *r) {
             continue;
         }
         last_row = mono_ms();
+        defer_suspects(r, &b, order);
         keeper_hold(&r->k, &b, sent);
         st->n_claims++;
         st->n_rows_claimed += b.n;
@@ -603,6 +645,7 @@ static int loop(run *r) {
     free(done);
     free(ok_rows);
     free(back);
+    free(order);
     st->elapsed_ms = mono_ms() - start;
     return rc;
 }

@@ -13,7 +13,11 @@
  *      a busy worker is not declared dead. A lease the keeper finds lost is
  *      marked so, and a heartbeat that finds the incarnation dead stops the loop;
  *   3. loop: every heartbeat_ms the membership refresh and a housekeeping round
- *      (on q); claim a batch; for each row, in order: skip it when its lease is
+ *      (on q); claim a batch (in id order, but its suspects, rows whose handler
+ *      started under an earlier lease and never finished, moved to the end, in
+ *      ordered mode with the later rows of their keys: a poison row that kills
+ *      its worker then no longer takes the rows behind it down at every claim);
+ *      for each row, in that order: skip it when its lease is
  *      lost or may have expired (a conservative local deadline: the claim's send
  *      time + lease, moved forward by each extension's send time), record the
  *      start first when the row was claimed before (rb_queue_start: a handler

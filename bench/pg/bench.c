@@ -97,7 +97,11 @@ static const char usage_text[] =
     "                   `pg migrate --retention-ms`); off again after it\n"
     "  --kills N        SIGKILLs in the crash run\n"
     "  --out DIR        results folder (default results/pgbench-<date>)\n"
-    "  --format md|json what goes to stdout (default md)\n";
+    "  --format md|json what goes to stdout (default md)\n"
+    "An option no part of the run reads is refused (exit 2): --kills without the crash run,\n"
+    "--zipf-s without a Zipf cell, --soak-retention-ms without --soak, --backlog-secs without\n"
+    "the sweep, --complete without the matrix, --dist and --heap-order without cells,\n"
+    "--age-bound-ms without an affinity worker.\n";
 
 static void set_profile(rbb_params *p, const char *name) {
     static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};
@@ -375,14 +379,55 @@ static int reads_age_bound(const rbb_params *p) {
     return (affinity && (p->n_batches || p->n_chain_workers || p->n_backlogs)) || p->scale ||
            p->crash || p->soak_s > 0;
 }
+static int reads_crash(const rbb_params *p) { return p->crash; }
+static int reads_soak(const rbb_params *p) { return p->soak_s > 0; }
+static int reads_backlog(const rbb_params *p) { return p->n_backlogs > 0; }
+static int reads_matrix(const rbb_params *p) { return p->n_batches > 0; }
+/* the matrix's and the chain group's cells: the only ones drawn from --dist */
+static int reads_cells(const rbb_params *p) { return p->n_batches || p->n_chain_workers; }
+static int reads_zipf(const rbb_params *p) {
+    int zipf = 0;
+    for (size_t k = 0; k < p->n_dists; k++)
+        zipf |= p->dists[k] == RBB_DIST_ZIPF;
+    return zipf && reads_cells(p);
+}
+
+/* Options that only some parts of a run read, and what reads them: given to a run without such
+ * a part, one is refused (its figures would be taken for the option's effect). */
+static const struct {
+    const char *name;
+    int (*read)(const rbb_params *);
+    const char *readers;
+} narrow_opts[] = {
+    {"--age-bound-ms", reads_age_bound,
+     "no affinity worker in this run reads it (it runs no affinity cell, scale event, crash run "
+     "or soak)"},
+    {"--kills", reads_crash, "this run has no crash run (--no-crash)"},
+    {"--soak-retention-ms", reads_soak, "this run has no soak (--soak S)"},
+    {"--backlog-secs", reads_backlog, "this run has no backlog sweep (--backlog none)"},
+    {"--complete", reads_matrix, "this run has no matrix cell (--batch none)"},
+    {"--heap-order", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--zipf-s", reads_zipf, "no cell of this run draws Zipf keys (--dist zipf with cells)"},
+};
+
+/* The first argument read as an option (opt_at) that nothing in run p reads: a usage error
+ * naming it, else RB_EXIT_OK. */
+static int check_narrow_options(int argc, char **argv, const int *opt_at, const rbb_params *p) {
+    for (int i = 1; i < argc; i++)
+        for (size_t k = 0; opt_at[i] && k < sizeof narrow_opts / sizeof narrow_opts[0]; k++)
+            if (strcmp(argv[i], narrow_opts[k].name) == 0 && !narrow_opts[k].read(p))
+                return rb_cli_usage_error(CMD, "%s: %s", argv[i], narrow_opts[k].readers);
+    return RB_EXIT_OK;
+}
 
 /* One pass over argv's options into p: RB_EXIT_OK, or a usage error code (-1: --help shown).
- * *profile: the profile option given (--smoke, --quick, --full), NULL for none; *age_given:
- * whether --age-bound-ms was. opt_at[argc] (zeroed) marks the arguments read as options: an
- * option's value is never read as an option (`--out --smoke` writes to the folder --smoke), and
- * an option is refused as given twice only when it was (`--out --smoke --smoke` is one). */
+ * *profile: the profile option given (--smoke, --quick, --full), NULL for none. opt_at[argc]
+ * (zeroed) marks the arguments read as options: an option's value is never read as an option
+ * (`--out --smoke` writes to the folder --smoke), and an option is refused as given twice only when
+ * it was (`--out --smoke --smoke` is one). */
 static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, const char **profile,
-                         int *age_given, int *opt_at) {
+                         int *opt_at) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const numeric_opt *num;
@@ -446,7 +491,6 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
         } else if ((num = numeric_option(a))) {
             NEED_VALUE();
             if (set_numeric(num, p, v)) return RB_EXIT_USAGE;
-            *age_given |= strcmp(a, "--age-bound-ms") == 0;
         } else if (strcmp(a, "--sync-commit") == 0) {
             NEED_VALUE();
             if (strcmp(v, "on") && strcmp(v, "off"))
@@ -497,24 +541,20 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
  * given override it wherever they stand. */
 static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     const char *profile = NULL;
-    int age_given = 0;
     rbb_params scratch;
     params_init(&scratch);
     rb_format scratch_fmt = *fmt;
     int *opt_at = calloc((size_t)argc, sizeof *opt_at);
     if (!opt_at) return rb_cli_usage_error(CMD, "out of memory");
-    int rc = parse_options(argc, argv, &scratch, &scratch_fmt, &profile, &age_given, opt_at);
+    int rc = parse_options(argc, argv, &scratch, &scratch_fmt, &profile, opt_at);
     if (!rc && profile) set_profile(p, profile + 2);
     if (!rc) {
         memset(opt_at, 0, (size_t)argc * sizeof *opt_at);
-        rc = parse_options(argc, argv, p, fmt, &profile, &age_given, opt_at);
+        rc = parse_options(argc, argv, p, fmt, &profile, opt_at);
     }
+    if (!rc) rc = check_narrow_options(argc, argv, opt_at, p);
     free(opt_at);
     if (rc) return rc;
-    if (age_given && !reads_age_bound(p))
-        return rb_cli_usage_error(CMD, "--age-bound-ms: no affinity worker in this run reads it "
-                                       "(it runs no affinity cell, scale event, crash run or "
-                                       "soak)");
     rbb_params base; /* the profile alone */
     params_init(&base);
     set_profile(&base, p->profile);

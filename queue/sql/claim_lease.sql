@@ -12,8 +12,11 @@
 -- The rows are leased through primary-key probes (id = ANY(ids)), so the plan is O(batch)
 -- under a generic plan too, where LIMIT $2 is unknown: joined to picked, the planner took
 -- 10% of the pending rows for picked and hashed all of inbox (bench/pg/README.md, claim
--- query 8). The rows come back in no promised order (rb_queue_claim sorts each batch by id). The last
--- column, aged_run_at_us: for a row picked for its age (claim_aged.sql) its run_at in
+-- query 8). The rows come back in no promised order (rb_queue_claim sorts each batch by id).
+-- After claims, suspect: the row's handler was started under an earlier lease (start.sql) and
+-- neither completed nor failed since (fail.sql and redrive.sql clear the mark): its worker
+-- died, stalled or lost the lease inside it, so it may be a poison row (the worker loop runs it
+-- after the batch's other rows). The next column, aged_run_at_us: for a row picked for its age (claim_aged.sql) its run_at in
 -- microseconds since 1970 (exact: numeric), where affinity's next age scan starts; NULL for
 -- every other row (computed for the aged rows only: not on every claim's rows). The two after
 -- it, at the mark at the end: for claim_aged.sql where its read of the oldest rows ended
@@ -31,6 +34,7 @@ FROM leased
 WHERE inbox.id = ANY (leased.ids)
 RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
           inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims,
+          inbox.started_generation IS NOT NULL,
           CASE WHEN inbox.id = ANY (leased.aged_ids)
                THEN (extract(epoch FROM inbox.run_at) * 1000000)::bigint END,
           @AGE_SCAN_END@

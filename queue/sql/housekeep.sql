@@ -5,6 +5,11 @@
 -- to pending (run_at kept after a first claim: redone first; run_at = now() once claimed
 -- twice: behind the waiting rows), or to 'failed' when out of attempts
 -- (handler starts >= $2) or out of claims (>= $3: workers keep dying before they start it).
+-- A claim whose worker died while another row of its batch (same claimed_by and claimed_at:
+-- one lease) was in its handler, started under that lease (start.sql) and unfinished, does not
+-- end a row by the claim cap: that row is the likely culprit and was charged an attempt, so
+-- the forgiven deaths are bounded by the attempts (without this, the rows behind two poison
+-- rows in a batch at max attempts 1 became dead letters unrun: a fresh user).
 -- The lock CTE is MATERIALIZED so it is evaluated once.
 WITH lock AS MATERIALIZED (
     SELECT pg_try_advisory_xact_lock(29282, hashtext(current_schema())) AS won),
@@ -15,9 +20,15 @@ dead AS (
       AND pg_postmaster_start_time() < now() - ttl_ms * interval '1 millisecond'
       AND (SELECT won FROM lock)
     RETURNING id),
+culprit AS (
+    SELECT DISTINCT claimed_by, claimed_at FROM inbox
+    WHERE status = 'claimed' AND lease_expires_at < now()
+      AND started_generation = lease_generation AND (SELECT won FROM lock)),
 expired AS (
     UPDATE inbox
-    SET status = CASE WHEN attempts >= $2::int OR claims >= $3::int THEN 'failed'
+    SET status = CASE WHEN attempts >= $2::int THEN 'failed'
+                      WHEN (claimed_by, claimed_at) IN (SELECT * FROM culprit) THEN 'pending'
+                      WHEN claims >= $3::int THEN 'failed'
                       ELSE 'pending' END,
         -- after its first claim the row keeps run_at: it was due, so it is redone before the
         -- rows behind it, not after the whole backlog (issue 11, target 8); a row whose
@@ -25,9 +36,11 @@ expired AS (
         -- it cannot keep taking batch-mates down with it at the head of the queue
         run_at = CASE WHEN claims >= 2 THEN now() ELSE run_at END,
         claimed_by = NULL, lease_expires_at = NULL,
-        last_error = CASE WHEN attempts < $2::int AND claims >= $3::int
-                          THEN 'lease expired; claimed ' || claims || ' times by workers that died'
-                          ELSE 'lease expired' END
+        last_error = CASE WHEN attempts >= $2::int OR claims < $3::int
+                            OR (claimed_by, claimed_at) IN (SELECT * FROM culprit)
+                          THEN 'lease expired'
+                          ELSE 'lease expired; claimed ' || claims || ' times by workers that died'
+                          END
     WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock)
     RETURNING status)
 SELECT (SELECT won FROM lock),

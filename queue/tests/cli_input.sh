@@ -96,12 +96,21 @@ usage "^ringbench pg bench: --age-bound-ms: 86400001 is out of range \(0\.\.8640
 usage "^ringbench pg bench: --age-bound-ms must be a whole number from 0 to 86400000, got '-1'$" bench "${dbb[@]}" --age-bound-ms -1
 usage "^ringbench pg bench: --age-bound-ms must be a whole number from 0 to 86400000, got '5s'$" bench "${dbb[@]}" --age-bound-ms 5s
 usage "^ringbench pg bench: --age-bound-ms: no affinity worker in this run reads it" bench "${dbb[@]}" --modes competing,ordered --age-bound-ms 5 --no-scale --no-crash
+# every option a part of the run reads is refused without that part (the first such option named)
+usage "^ringbench pg bench: --kills: this run has no crash run \(--no-crash\)$" bench "${dbb[@]}" --no-crash --kills 2
+usage "^ringbench pg bench: --zipf-s: no cell of this run draws Zipf keys" bench "${dbb[@]}" --dist uniform --zipf-s 1.2
+usage "^ringbench pg bench: --soak-retention-ms: this run has no soak" bench "${dbb[@]}" --soak-retention-ms 5000
+usage "^ringbench pg bench: --backlog-secs: this run has no backlog sweep" bench "${dbb[@]}" --backlog-secs 2 --backlog none
+usage "^ringbench pg bench: --complete: this run has no matrix cell" bench "${dbb[@]}" --batch none --complete each
+usage "^ringbench pg bench: --heap-order: this run has no matrix or chain-group cell" bench "${dbb[@]}" --heap-order id --batch none --chain-workers none
 usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" bench "${dbb[@]}" -- --x
 # an option's value is not read as an option: not as a profile (--pgbench-db --quick: the
 # database "--quick", profile smoke; it was "give one of --smoke, --quick, --full"), nor as an
 # earlier copy of an option (--pgbench-db --smoke --smoke: one --smoke; it was "given twice"):
 # accepted, so cannot connect
-for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--queue-db --db --pgbench-db x"; do
+# (the last: options whose parts run are accepted)
+for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--queue-db --db --pgbench-db x" \
+    "--dist zipf --zipf-s 1.2 --kills 2 --soak 10 --soak-retention-ms 5000 --complete each --heap-order id"; do
     rc=0
     read -ra extra <<<"$args"
     "$RB" pg bench "${dbb[@]}" "${extra[@]}" >/dev/null 2>"$TMP/err" || rc=$?
