@@ -440,7 +440,7 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
         opt_at[i] = 1;
         for (int j = 1; j < i; j++)
             if (opt_at[j] && strcmp(option_identity(argv[j]), option_identity(a)) == 0)
-                return rb_cli_usage_error(CMD, "%s given twice (each option at most once%s)", a,
+                return rb_cli_usage_error(CMD, "%s is given twice (give each option once%s)", a,
                                           strcmp(argv[j], a) ? "; --db and --conninfo are one"
                                                              : "");
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;

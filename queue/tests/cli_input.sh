@@ -122,7 +122,7 @@ usage "^ringbench pg worker: --crash-on needs a partition key, got ''$" worker "
 # pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
 # used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
 # exit 1 after trying to connect), and a run that measures nothing is refused (was exit 0).
-usage "^ringbench pg bench: --conninfo given twice \(each option at most once; --db and --conninfo are one\)$" bench "${dbb[@]}" --conninfo "host=/nowhere"
+usage "^ringbench pg bench: --conninfo is given twice \(give each option once; --db and --conninfo are one\)$" bench "${dbb[@]}" --conninfo "host=/nowhere"
 usage "^ringbench pg bench: bad conninfo \(not shown\): " bench --db "host=x password=s3cr3t bogus=1"
 usage "^ringbench pg bench: bad conninfo \(not shown\): " bench --db "host=x password=p s3cr3t"
 ! grep -q s3cr3t "$TMP/err" || fail "pg bench: a bad conninfo's password shown: $(cat "$TMP/err")"
