@@ -473,6 +473,16 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
             hold_back_run(r, b, i, back, "was not started");
             continue;
         }
+        /* A suspect may kill this worker: what ran before it is completed first, or a
+         * first claim's successful rows would run again (a fresh user: done with 2 claims). */
+        if (row->suspect && n_ok) {
+            rc = complete_ok(r, ok_rows, n_ok, effects, done, info);
+            n_ok = 0;
+            if (rc) {
+                release_rest(r, b, i);
+                break;
+            }
+        }
         /* A row claimed before may have killed its worker: charge the start first. */
         if (row->claims > 1 && (rc = rb_queue_start(r->q, row))) {
             if (rc != RB_ELOST) {

@@ -100,8 +100,9 @@ static const char usage_text[] =
     "  --format md|json what goes to stdout (default md)\n"
     "An option no part of the run reads is refused (exit 2): --kills without the crash run,\n"
     "--zipf-s without a Zipf cell, --soak-retention-ms without --soak, --backlog-secs without\n"
-    "the sweep, --complete without the matrix, --dist and --heap-order without cells,\n"
-    "--age-bound-ms without an affinity worker.\n";
+    "the sweep, --complete without the matrix (or chain's crash run), --dist, --heap-order,\n"
+    "--rows, --secs and --pgbench-group-secs without cells, --modes and --repeats without\n"
+    "cells or the sweep, --age-bound-ms without an affinity worker.\n";
 
 static void set_profile(rbb_params *p, const char *name) {
     static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};
@@ -382,9 +383,12 @@ static int reads_age_bound(const rbb_params *p) {
 static int reads_crash(const rbb_params *p) { return p->crash; }
 static int reads_soak(const rbb_params *p) { return p->soak_s > 0; }
 static int reads_backlog(const rbb_params *p) { return p->n_backlogs > 0; }
-static int reads_matrix(const rbb_params *p) { return p->n_batches > 0; }
+/* --complete: the matrix's cells, and the crash run its chain (`pg worker --chain`) workers */
+static int reads_complete(const rbb_params *p) { return p->n_batches || (p->chain && p->crash); }
 /* the matrix's and the chain group's cells: the only ones drawn from --dist */
 static int reads_cells(const rbb_params *p) { return p->n_batches || p->n_chain_workers; }
+/* the cells and the backlog sweep: the parts measured in repetitions across --modes */
+static int reads_modes(const rbb_params *p) { return reads_cells(p) || p->n_backlogs; }
 static int reads_zipf(const rbb_params *p) {
     int zipf = 0;
     for (size_t k = 0; k < p->n_dists; k++)
@@ -405,9 +409,15 @@ static const struct {
     {"--kills", reads_crash, "this run has no crash run (--no-crash)"},
     {"--soak-retention-ms", reads_soak, "this run has no soak (--soak S)"},
     {"--backlog-secs", reads_backlog, "this run has no backlog sweep (--backlog none)"},
-    {"--complete", reads_matrix, "this run has no matrix cell (--batch none)"},
+    {"--complete", reads_complete,
+     "this run has no matrix cell (--batch none), nor a crash run of chain workers"},
     {"--heap-order", reads_cells, "this run has no matrix or chain-group cell"},
     {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--rows", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--repeats", reads_modes, "this run has no cell and no backlog sweep"},
+    {"--modes", reads_modes, "this run has no cell and no backlog sweep"},
     {"--zipf-s", reads_zipf, "no cell of this run draws Zipf keys (--dist zipf with cells)"},
 };
 

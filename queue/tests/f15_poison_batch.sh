@@ -15,6 +15,8 @@
 # - ordered mode: a suspect is deferred with the later rows of its key, and the other keys'
 #   rows run first; every key's effects in id order, the poison key's second row held behind
 #   its failed head.
+# - fresh_beside: the rows run before a suspect are completed before it starts, so a poison row
+#   that kills the worker does not make them run twice.
 # - a handler that fails (no crash) clears the mark: a re-claimed row that failed once is not
 #   reported as a suspect at its next claim.
 source "$(dirname "$0")/lib.sh"
@@ -75,6 +77,16 @@ expect_eq "ordered: rows" "$(q "SELECT string_agg(idempotency_key || '=' || stat
     "a:1=done,poison:1=failed,a:2=done,poison:2=pending,b:1=done,a:3=done"
 expect_eq "ordered: effects in order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE i.partition_key = 'a'")" "a:1,a:2,a:3"
 expect_eq "ordered: poison:2 never ran" "$(q "SELECT attempts FROM inbox WHERE idempotency_key = 'poison:2'")" 0
+
+# a suspect runs after the rows claimed beside it for the first time, and those are completed
+# before it starts: poison (started before, so a suspect) then f:1..3; the poison row kills the
+# worker at its start, and f:1..3 must be done with one claim (a fresh user: they were rolled
+# back with the worker and claimed and run again)
+setup fresh_beside 'poison\tpoison:1\nf:1\tf:1\nf:2\tf:2\nf:3\tf:3\n'
+q "UPDATE inbox SET claims = 1, attempts = 1, started_generation = 0 WHERE partition_key = 'poison'" >/dev/null
+crash_loop fresh_beside --max-attempts 2
+expect_eq "fresh_beside: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox")" \
+    "poison:1=failed/2,f:1=done/1,f:2=done/1,f:3=done/1"
 
 # a failure is not a crash: rows claimed before (claims 1, so their starts are recorded) fail
 # once (--fail-pct 100 --fail-attempts 1) and then complete; no claim reports a suspect
