@@ -412,6 +412,9 @@ int rb_pg_cmd_worker(int argc, char **argv) {
         return rb_cli_usage_error(cmd,
                                   "--age-bound-ms applies to --mode affinity only (got --mode %s)",
                                   rb_claim_mode_name(cfg.mode));
+    if (o.fail_attempts && !o.fail_pct)
+        return rb_cli_usage_error(cmd, "--fail-attempts needs --fail-pct above 0 (no handler "
+                                       "fails otherwise)");
     if (o.stale_probe && !o.stall_after_claim_ms)
         return rb_cli_usage_error(cmd, "--stale-probe needs --stall-after-claim-ms");
     if (!o.until_empty && !o.duration_ms && !o.max_claims && !o.idle_ms)

@@ -39,7 +39,9 @@ expired AS (
         last_error = CASE WHEN attempts >= $2::int OR claims < $3::int
                             OR (claimed_by, claimed_at) IN (SELECT * FROM culprit)
                           THEN 'lease expired'
-                          ELSE 'lease expired; claimed ' || claims || ' times by workers that died'
+                          ELSE 'lease expired; claimed ' || claims
+                               || CASE WHEN claims = 1 THEN ' time' ELSE ' times' END
+                               || ' by workers that died'
                           END
     WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock)
     RETURNING status)

@@ -124,6 +124,7 @@ for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--que
     fi
 done
 usage "^ringbench pg worker: --crash-on needs a partition key, got ''$" worker "${db[@]}" --until-empty --crash-on ""
+usage "^ringbench pg worker: --fail-attempts needs --fail-pct above 0" worker "${db[@]}" --until-empty --fail-attempts 2
 # pg bench, found by a fresh user on 50021a1: --db and --conninfo are one option (the second
 # used to win silently), a conninfo libpq cannot parse is bad input (exit 2, not shown; was
 # exit 1 after trying to connect), and a run that measures nothing is refused (was exit 0).
