@@ -341,12 +341,8 @@ static void hold_back_run(run *r, const rb_queue_batch *b, size_t i, unsigned ch
               (long long)b->rows[i].id, b->rows[i].partition_key, why, n);
 }
 
-/* Does row j of batch b wait until the batch's other rows ran (defer_suspects)? A suspect
- * does, and in ordered mode so do the later rows of a suspect's key, which must not run
- * before it. */
-static int deferred(const run *r, const rb_queue_batch *b, size_t j) {
-    if (b->rows[j].suspect) return 1;
-    if (rb_queue_config_of(r->q)->mode != RB_CLAIM_ORDERED) return 0;
+/* Is there a suspect of row j's key before it in batch b? */
+static int suspect_before(const rb_queue_batch *b, size_t j) {
     for (size_t i = 0; i < j; i++)
         if (b->rows[i].suspect && strcmp(b->rows[i].partition_key, b->rows[j].partition_key) == 0)
             return 1;
@@ -354,21 +350,29 @@ static int deferred(const run *r, const rb_queue_batch *b, size_t j) {
 }
 
 /* Put batch b's suspects (rb_queue_row.suspect: a handler started under an earlier lease and
- * never finished, perhaps a poison row that kills its worker) after its other rows, in ordered
- * mode with the later rows of their keys (deferred); stable, so each key's rows stay in id
- * order. Without it a poison row killed its worker at every claim before the rows behind it in
- * its batch ran, and every such claim counted toward their max_row_claims: with two poison rows
- * in a batch of 8 at --max-attempts 1 the innocent rows became dead letters unrun (a fresh
- * user). tmp: scratch for b->n rows. */
+ * never finished, perhaps a poison row that kills its worker) after its other rows, in id
+ * order; in ordered mode each with the later rows of its key right behind it (they must not
+ * run before it, and need not wait behind another key's suspect: a fresh user saw k1's fresh
+ * rows claimed twice behind a poison suspect). Each key's rows stay in id order. Without it a
+ * poison row killed its worker at every claim before the rows behind it in its batch ran, and
+ * every such claim counted toward their max_row_claims: with two poison rows in a batch of 8 at
+ * --max-attempts 1 the innocent rows became dead letters unrun (a fresh user). tmp: scratch for
+ * b->n rows. */
 static void defer_suspects(run *r, rb_queue_batch *b, rb_queue_row *tmp) {
-    size_t n_suspects = 0, k = 0, n_first = 0;
+    int ordered = rb_queue_config_of(r->q)->mode == RB_CLAIM_ORDERED;
+    size_t n_suspects = 0, k = 0;
     for (size_t j = 0; j < b->n; j++)
         n_suspects += (size_t)b->rows[j].suspect;
     if (!n_suspects) return;
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t j = 0; j < b->n; j++)
-            if (deferred(r, b, j) == pass) tmp[k++] = b->rows[j];
-        if (pass == 0) n_first = k;
+    for (size_t j = 0; j < b->n; j++)
+        if (!b->rows[j].suspect && !(ordered && suspect_before(b, j))) tmp[k++] = b->rows[j];
+    size_t n_first = k;
+    for (size_t s = 0; s < b->n; s++) {
+        if (!b->rows[s].suspect || (ordered && suspect_before(b, s))) continue;
+        for (size_t j = s; j < b->n; j++) /* the suspect, and in ordered mode its key's run */
+            if (j == s ||
+                (ordered && strcmp(b->rows[j].partition_key, b->rows[s].partition_key) == 0))
+                tmp[k++] = b->rows[j];
     }
     memcpy(b->rows, tmp, b->n * sizeof *tmp);
     event(r,
@@ -406,9 +410,9 @@ static void count_completed(run *r, const rb_queue_row *ok_rows, size_t n,
 }
 
 /* Complete ok_rows[0 .. n) (handlers succeeded, in the order they ran: each key's in id order)
- * with their effects: one
- * transaction (rb_queue_complete_batch), or one per row under opts.complete_each. 0 or the
- * error. Called at the end of a batch, and at once after a re-claimed row (row->claims > 1)
+ * with their effects: one transaction (rb_queue_complete_batch), or one per row under
+ * opts.complete_each. 0 or the error. Called at the end of a batch, before a suspect starts
+ * (defer_suspects), and at once after a re-claimed row (row->claims > 1)
  * succeeded, with the rows before it: such a row's batch may hold the row that killed the last
  * worker, and completed only at the end, the rows before that poison row were started at every
  * claim and never completed, so they ran out of attempts beside it (a fresh user: innocent

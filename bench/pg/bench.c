@@ -100,9 +100,10 @@ static const char usage_text[] =
     "  --format md|json what goes to stdout (default md)\n"
     "An option no part of the run reads is refused (exit 2): --kills without the crash run,\n"
     "--zipf-s without a Zipf cell, --soak-retention-ms without --soak, --backlog-secs without\n"
-    "the sweep, --complete without the matrix (or chain's crash run), --dist, --heap-order,\n"
-    "--rows, --secs and --pgbench-group-secs without cells, --modes and --repeats without\n"
-    "cells or the sweep, --age-bound-ms without an affinity worker.\n";
+    "the sweep, --complete without the matrix, the sweep (batch, each) or the crash run\n"
+    "(chain), --dist, --heap-order and --pgbench-group-secs without cells, --modes and\n"
+    "--repeats without cells or the sweep, --age-bound-ms without an affinity worker,\n"
+    "--algo without a worker that owns buckets.\n";
 
 static void set_profile(rbb_params *p, const char *name) {
     static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};
@@ -383,8 +384,20 @@ static int reads_age_bound(const rbb_params *p) {
 static int reads_crash(const rbb_params *p) { return p->crash; }
 static int reads_soak(const rbb_params *p) { return p->soak_s > 0; }
 static int reads_backlog(const rbb_params *p) { return p->n_backlogs > 0; }
-/* --complete: the matrix's cells, and the crash run its chain (`pg worker --chain`) workers */
-static int reads_complete(const rbb_params *p) { return p->n_batches || (p->chain && p->crash); }
+/* --complete: the matrix's cells; batch or each also the backlog sweep's, chain also the crash
+ * run (its workers `pg worker --chain`) */
+static int reads_complete(const rbb_params *p) {
+    return p->n_batches || (!p->chain && p->n_backlogs) || (p->chain && p->crash);
+}
+/* --algo: every worker that owns buckets (affinity and ordered: cells, the backlog sweep), the
+ * scale event, the crash run and the soak */
+static int reads_ring(const rbb_params *p) {
+    int owner = 0;
+    for (size_t k = 0; k < p->n_modes; k++)
+        owner |= p->modes[k] != RBB_MODE_COMPETING;
+    return (owner && (p->n_batches || p->n_chain_workers || p->n_backlogs)) || p->scale ||
+           p->crash || p->soak_s > 0;
+}
 /* the matrix's and the chain group's cells: the only ones drawn from --dist */
 static int reads_cells(const rbb_params *p) { return p->n_batches || p->n_chain_workers; }
 /* the cells and the backlog sweep: the parts measured in repetitions across --modes */
@@ -410,11 +423,13 @@ static const struct {
     {"--soak-retention-ms", reads_soak, "this run has no soak (--soak S)"},
     {"--backlog-secs", reads_backlog, "this run has no backlog sweep (--backlog none)"},
     {"--complete", reads_complete,
-     "this run has no matrix cell (--batch none), nor a crash run of chain workers"},
+     "this run has no matrix cell (--batch none), no backlog sweep (batch, each) and no crash "
+     "run (chain)"},
+    {"--algo", reads_ring,
+     "no worker of this run owns buckets (no affinity or ordered cell, scale event, crash run "
+     "or soak)"},
     {"--heap-order", reads_cells, "this run has no matrix or chain-group cell"},
     {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
-    {"--rows", reads_cells, "this run has no matrix or chain-group cell"},
-    {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
     {"--repeats", reads_modes, "this run has no cell and no backlog sweep"},
     {"--modes", reads_modes, "this run has no cell and no backlog sweep"},

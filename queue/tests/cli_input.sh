@@ -101,12 +101,12 @@ usage "^ringbench pg bench: --kills: this run has no crash run \(--no-crash\)$" 
 usage "^ringbench pg bench: --zipf-s: no cell of this run draws Zipf keys" bench "${dbb[@]}" --dist uniform --zipf-s 1.2
 usage "^ringbench pg bench: --soak-retention-ms: this run has no soak" bench "${dbb[@]}" --soak-retention-ms 5000
 usage "^ringbench pg bench: --backlog-secs: this run has no backlog sweep" bench "${dbb[@]}" --backlog-secs 2 --backlog none
-usage "^ringbench pg bench: --complete: this run has no matrix cell" bench "${dbb[@]}" --batch none --complete each
+usage "^ringbench pg bench: --complete: this run has no matrix cell" bench "${dbb[@]}" --batch none --backlog none --complete each
 usage "^ringbench pg bench: --heap-order: this run has no matrix or chain-group cell" bench "${dbb[@]}" --heap-order id --batch none --chain-workers none
 usage "^ringbench pg bench: --pgbench-group-secs: this run has no matrix or chain-group cell" bench "${dbb[@]}" --batch none --chain-workers none --pgbench-group-secs 5
 usage "^ringbench pg bench: --repeats: this run has no cell and no backlog sweep" bench "${dbb[@]}" --batch none --chain-workers none --backlog none --repeats 5
 usage "^ringbench pg bench: --modes: this run has no cell and no backlog sweep" bench "${dbb[@]}" --batch none --chain-workers none --backlog none --modes ordered
-usage "^ringbench pg bench: --rows: this run has no matrix or chain-group cell" bench "${dbb[@]}" --batch none --chain-workers none --rows 5000 --secs 2
+usage "^ringbench pg bench: --algo: no worker of this run owns buckets" bench "${dbb[@]}" --batch none --chain-workers none --no-scale --no-crash --backlog 10k --modes competing --algo modn
 usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" bench "${dbb[@]}" -- --x
 # an option's value is not read as an option: not as a profile (--pgbench-db --quick: the
 # database "--quick", profile smoke; it was "give one of --smoke, --quick, --full"), nor as an
@@ -115,7 +115,10 @@ usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" 
 # (the last: options whose parts run are accepted)
 for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--queue-db --db --pgbench-db x" \
     "--dist zipf --zipf-s 1.2 --kills 2 --soak 10 --soak-retention-ms 5000 --complete each --heap-order id" \
-    "--batch none --chain-workers none --complete chain --repeats 2 --modes affinity"; do
+    "--batch none --chain-workers none --complete chain --repeats 2 --modes affinity" \
+    "--batch none --chain-workers none --no-scale --no-crash --backlog 10k --complete each" \
+    "--batch none --chain-workers none --no-crash --backlog none --rows 5000 --secs 2" \
+    "--modes competing,ordered --no-scale --no-crash --backlog none --algo modn"; do
     rc=0
     read -ra extra <<<"$args"
     "$RB" pg bench "${dbb[@]}" "${extra[@]}" >/dev/null 2>"$TMP/err" || rc=$?

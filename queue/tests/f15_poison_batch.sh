@@ -17,6 +17,8 @@
 #   its failed head.
 # - fresh_beside: the rows run before a suspect are completed before it starts, so a poison row
 #   that kills the worker does not make them run twice.
+# - two_suspects (ordered): a suspect's key run follows it directly, not behind a later
+#   suspect of another key.
 # - a handler that fails (no crash) clears the mark: a re-claimed row that failed once is not
 #   reported as a suspect at its next claim.
 source "$(dirname "$0")/lib.sh"
@@ -87,6 +89,16 @@ q "UPDATE inbox SET claims = 1, attempts = 1, started_generation = 0 WHERE parti
 crash_loop fresh_beside --max-attempts 2
 expect_eq "fresh_beside: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox")" \
     "poison:1=failed/2,f:1=done/1,f:2=done/1,f:3=done/1"
+
+# ordered mode, two suspects: k1-1 (not poison) and poison-1 after it; k1's fresh rows run right
+# behind k1-1, before poison-1 (a fresh user: they waited behind it, were rolled back with the
+# worker and claimed twice)
+setup two_suspects 'k1\tk1-1\npoison\tpoison-1\nk1\tk1-2\nk1\tk1-3\nk2\tk2-1\n'
+q "UPDATE inbox SET claims = 1, attempts = 1, started_generation = 0 WHERE idempotency_key IN ('k1-1', 'poison-1')" >/dev/null
+crash_loop two_suspects --mode ordered --max-attempts 2
+expect_eq "two_suspects: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox")" \
+    "k1-1=done/2,poison-1=failed/2,k1-2=done/1,k1-3=done/1,k2-1=done/1"
+expect_eq "two_suspects: k1's effects in order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE i.partition_key = 'k1'")" "k1-1,k1-2,k1-3"
 
 # a failure is not a crash: rows claimed before (claims 1, so their starts are recorded) fail
 # once (--fail-pct 100 --fail-attempts 1) and then complete; no claim reports a suspect
