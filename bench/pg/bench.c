@@ -372,15 +372,20 @@ static int check_args(const rbb_params *p) {
     return RB_EXIT_OK;
 }
 
-/* Does any affinity worker of this run read the age bound: an affinity cell (matrix, chain
- * group, backlog sweep), the scale event, the crash run or the soak? */
-static int reads_age_bound(const rbb_params *p) {
-    int affinity = 0;
+/* Does a worker that owns buckets run: an affinity (or, with ordered, an ordered) cell of the
+ * matrix or chain group or point of the backlog sweep, or the scale event, the crash run or the
+ * soak (affinity workers)? */
+static int owner_workers_run(const rbb_params *p, int ordered) {
+    int owner = 0;
     for (size_t k = 0; k < p->n_modes; k++)
-        affinity |= p->modes[k] == RBB_MODE_AFFINITY;
-    return (affinity && (p->n_batches || p->n_chain_workers || p->n_backlogs)) || p->scale ||
+        owner |= p->modes[k] == RBB_MODE_AFFINITY || (ordered && p->modes[k] == RBB_MODE_ORDERED);
+    return (owner && (p->n_batches || p->n_chain_workers || p->n_backlogs)) || p->scale ||
            p->crash || p->soak_s > 0;
 }
+/* --age-bound-ms: affinity workers */
+static int reads_age_bound(const rbb_params *p) { return owner_workers_run(p, 0); }
+/* --algo: every worker that owns buckets (affinity and ordered) */
+static int reads_ring(const rbb_params *p) { return owner_workers_run(p, 1); }
 static int reads_crash(const rbb_params *p) { return p->crash; }
 static int reads_soak(const rbb_params *p) { return p->soak_s > 0; }
 static int reads_backlog(const rbb_params *p) { return p->n_backlogs > 0; }
@@ -388,15 +393,6 @@ static int reads_backlog(const rbb_params *p) { return p->n_backlogs > 0; }
  * run (its workers `pg worker --chain`) */
 static int reads_complete(const rbb_params *p) {
     return p->n_batches || (!p->chain && p->n_backlogs) || (p->chain && p->crash);
-}
-/* --algo: every worker that owns buckets (affinity and ordered: cells, the backlog sweep), the
- * scale event, the crash run and the soak */
-static int reads_ring(const rbb_params *p) {
-    int owner = 0;
-    for (size_t k = 0; k < p->n_modes; k++)
-        owner |= p->modes[k] != RBB_MODE_COMPETING;
-    return (owner && (p->n_batches || p->n_chain_workers || p->n_backlogs)) || p->scale ||
-           p->crash || p->soak_s > 0;
 }
 /* the matrix's and the chain group's cells: the only ones drawn from --dist */
 static int reads_cells(const rbb_params *p) { return p->n_batches || p->n_chain_workers; }
