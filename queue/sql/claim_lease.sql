@@ -16,8 +16,9 @@
 -- After claims, suspect: the row's handler was started under an earlier lease (start.sql) and
 -- neither completed nor failed since (fail.sql and redrive.sql clear the mark): its worker
 -- died, stalled or lost the lease inside it, so it may be a poison row (the worker loop runs it
--- after the batch's other rows). The next column, aged_run_at_us: for a row picked for its age (claim_aged.sql) its run_at in
--- microseconds since 1970 (exact: numeric), where affinity's next age scan starts; NULL for
+-- after the batch's other rows). The next column, aged_run_at_us: for a row picked for its
+-- age (claim_aged.sql) its run_at in microseconds since 1970 (exact: numeric), where
+-- affinity's next age scan starts; NULL for
 -- every other row (computed for the aged rows only: not on every claim's rows). The two after
 -- it, at the mark at the end: for claim_aged.sql where its read of the oldest rows ended
 -- (age_scan_end: run_at in microseconds, id) when the read was full, the same on every row;
