@@ -92,7 +92,10 @@ static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rb
     cell->dist = RBB_DIST_UNIFORM;
     if (count_pending(c, pending, hot, err, err_size)) return -1;
     cell->n_rows_enqueued = *pending; /* the held row is not pending */
-    if (rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, err, err_size)) {
+    /* a point measures claims at its backlog: the workers stop before they drain more than
+     * RBB_BACKLOG_MAX_SHARE of it */
+    uint64_t cap = (uint64_t)((double)*pending * RBB_BACKLOG_MAX_SHARE) / cell->n_workers;
+    if (rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, cap ? cap : 1, err, err_size)) {
         fprintf(stderr, "pg bench:   %s: FAILED: %s\n", rbb_mode_name(mode), err);
         return 0;
     }

@@ -592,7 +592,7 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     if (!rc) rc = rbb_queue_rewrite(c, p->heap_order, err, err_size);
     if (rc) return cell->failed = 1, -1;
     cell->bucket_correlation = rbb_queue_bucket_correlation(c);
-    return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, err, err_size);
+    return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, 0, err, err_size);
 }
 
 /* The crash injection (chain: with chain workers) into *out, progress on stderr; 1 when it

@@ -164,7 +164,7 @@ static double machine_busy_us(void) {
 
 /* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
-                     double secs, char *err, size_t err_size) {
+                     double secs, uint64_t max_rows, char *err, size_t err_size) {
     int rc = 0;
     rbb_worker_spec spec = {.conninfo = conninfo,
                             .mode = cell->mode,
@@ -172,6 +172,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
                             .ring_algo = p->ring_algo,
                             .age_bound_ms = p->age_bound_ms,
                             .run_s = secs,
+                            .max_rows = max_rows,
                             .max_samples = 1u << 20,
                             .complete_each = p->complete_each && !cell->chain,
                             .chain = cell->chain};

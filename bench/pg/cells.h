@@ -278,10 +278,11 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers);
 void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n);
 /* Measure one cell over the backlog as it is in the queue (cell->n_rows_enqueued rows):
  * fork cell->n_workers workers (cell->mode, cell->batch), release them at once, let them
- * claim and complete for secs, collect their reports, count the queue afterwards (lost,
- * duplicates). 0, or -1 with err (cell->failed set). */
+ * claim and complete for secs (each worker stops earlier once it has done max_rows rows;
+ * 0: no cap), collect their reports, count the queue afterwards (lost, duplicates). 0, or
+ * -1 with err (cell->failed set). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
-                     double secs, char *err, size_t err_size);
+                     double secs, uint64_t max_rows, char *err, size_t err_size);
 /* One cell from its repetitions reps[0..n) (n <= RBB_MAX_REPEATS, in the order measured):
  * the figures of the median repetition by rows/s (of those that did not fail; the
  * upper middle one when n is even), rows/s and claim p50 of every repetition, the

@@ -527,7 +527,8 @@ static void bw_batch(void *ctx, const rb_worker_batch_info *b) {
 
 static int bw_should_stop(void *ctx) {
     const bench_worker *w = ctx;
-    return stop_requested || rb_now_ns() >= w->deadline_ns;
+    return stop_requested || rb_now_ns() >= w->deadline_ns ||
+           (w->s->max_rows && w->h.n_rows >= w->s->max_rows);
 }
 
 /* Events (membership changes, workers marked dead) are not printed: the bench's
@@ -536,7 +537,7 @@ static void bw_event(void *ctx, rb_queue *q, const char *line) { (void)ctx, (voi
 
 /* The worker process: the library's worker loop (worker.h, rb_worker_run) — the loop
  * `ringbench pg worker` runs, so what is measured is what users run — with hooks that
- * report READY, wait for the go, stop at the deadline or SIGTERM and time each claim
+ * report READY, wait for the go, stop at the deadline, the row cap or SIGTERM and time each claim
  * and completion. */
 void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     const rbb_worker_spec *s = arg;

@@ -31,6 +31,7 @@ typedef struct rbb_worker_spec {
     const char *worker_id; /* NULL: the library's (host:pid:random); else this id, so the
                               ring, and the buckets a join moves, are the same every run */
     double run_s;          /* stop claiming this long after the go; 0: at SIGTERM */
+    uint64_t max_rows;     /* also stop once this many rows are done; 0: no cap */
     uint32_t handler_us;   /* busy time per row besides the effect write */
     uint32_t lease_ms, ttl_ms, heartbeat_ms; /* 0: the library's (rb_queue_config_init) */
     uint32_t max_samples;  /* latency samples kept (more cycles are counted only) */

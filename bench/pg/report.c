@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backlog.h"
 #include "cli.h"
 #include "json_out.h"
 #include "machine.h"
@@ -413,6 +414,7 @@ static json_t *json_backlog(const rbb_run *run) {
     rb_json_set(o, "n_workers", U(p->backlog_workers));
     rb_json_set(o, "batch", U(p->backlog_batch));
     rb_json_set(o, "secs", G(p->backlog_s));
+    rb_json_set(o, "max_consumed_share", json_real(RBB_BACKLOG_MAX_SHARE));
     rb_json_set(o, "hot_key", S(RBB_HOT_KEY));
     rb_json_set(o, "hot_share", F(p->backlog_hot_every ? 1.0 / p->backlog_hot_every : 0.0, 3));
     rb_json_set(o, "hot_head_in_flight", B(p->backlog_hot_every));
@@ -433,6 +435,10 @@ static json_t *json_backlog(const rbb_run *run) {
         rb_json_set(pt, "claim_p99_us", F(x->claim_p99_us, 1));
         rb_json_set(pt, "rows_per_s", F(c->rows_per_s, 1));
         rb_json_set(pt, "consumed_share", F(x->consumed_share, 3));
+        /* the median repetition's: what a claim at this backlog makes the server write */
+        rb_json_set(pt, "wal_bytes_per_row", F(c->wal_bytes_per_row, 1));
+        rb_json_set(pt, "wal_fpi_per_krow", F(c->wal_fpi_per_krow, 1));
+        rb_json_set(pt, "buffers_per_row", F(c->buffers_per_row, 1));
         rb_json_set(pt, "n_claims", U(c->n_claims));
         rb_json_set(pt, "n_empty_claims", U(c->n_empty_claims));
         rb_json_set(pt, "n_lost", U(c->n_lost));
@@ -585,19 +591,23 @@ static void md_backlog(FILE *f, const rbb_run *run) {
             "\n## Backlog sweep: claim p50 against the pending rows (W %u, batch %u, %g s each)\n\n"
             "One hot key (`%s`) holds 1/%u of the backlog and its head row is in flight (leased "
             "to a holder that never completes it), so ordered mode's guard meets its blocked "
-            "rows at every size; the backlog is topped up to its size before each measurement. "
+            "rows at every size; a measurement stops at %g s or once it has done %.0f%% of the "
+            "backlog, and the backlog is topped up to its size before the next one. "
             "Every point is measured %u times, interleaved across the modes: claim latency in "
             "µs is the median of the repetitions' p50 (min..max) and p99; rows/s the median "
-            "repetition's; consumed: its rows done / the backlog.\n\n| backlog | mode | "
-            "pending of the hot key | claim p50 µs | claim p99 µs | rows/s | consumed | dup | "
-            "lost |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
+            "repetition's; consumed: its rows done / the backlog; WAL B/row, full-page images "
+            "per 1,000 rows and buffers/row: the median repetition's (server-wide WAL; a page's "
+            "first change after a checkpoint logs the whole page).\n\n| backlog | mode | "
+            "pending of the hot key | claim p50 µs | claim p99 µs | rows/s | consumed | WAL B/row "
+            "| FPI/1k rows | buffers/row | dup | lost |\n"
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
             p->backlog_workers, p->backlog_batch, p->backlog_s, RBB_HOT_KEY, p->backlog_hot_every,
-            p->repeats);
+            p->backlog_s, 100 * RBB_BACKLOG_MAX_SHARE, p->repeats);
     for (size_t i = 0; i < run->n_backlog; i++) {
         const rbb_backlog_point *x = &run->backlog[i];
         const rbb_cell *c = &x->cell;
         if (c->failed) {
-            fprintf(f, "| %llu | %s | failed |||||||\n", (unsigned long long)x->backlog,
+            fprintf(f, "| %llu | %s | failed ||||||||||\n", (unsigned long long)x->backlog,
                     rbb_mode_name(c->mode));
             continue;
         }
@@ -606,10 +616,12 @@ static void md_backlog(FILE *f, const rbb_run *run) {
         us_or_dash(lo, sizeof lo, x->claim_p50_min_us);
         us_or_dash(hi, sizeof hi, x->claim_p50_max_us);
         us_or_dash(p99, sizeof p99, x->claim_p99_us);
-        fprintf(f, "| %llu | %s | %llu | %s (%s..%s) | %s | %.0f | %.2f | %llu | %llu |\n",
+        fprintf(f,
+                "| %llu | %s | %llu | %s (%s..%s) | %s | %.0f | %.2f | %.0f | %.1f | %.1f | %llu | "
+                "%llu |\n",
                 (unsigned long long)x->backlog, rbb_mode_name(c->mode),
                 (unsigned long long)x->n_hot_pending, p50, lo, hi, p99, c->rows_per_s,
-                x->consumed_share,
+                x->consumed_share, c->wal_bytes_per_row, c->wal_fpi_per_krow, c->buffers_per_row,
                 (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
                 (unsigned long long)c->n_lost);
     }

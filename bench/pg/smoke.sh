@@ -77,6 +77,12 @@ for x in (b or {}).get("points", []):
     reps = [v for v in x["repeat_claim_p50_us"] if v is not None]
     if x["failed"] or x["n_duplicates"] or x["n_lost"]:
         print("FAIL %s: failed, duplicates or lost rows" % case); bad += 1
+    # a point measures claims at its backlog: at most max_consumed_share of it done, give or
+    # take the batch each worker had in hand when it reached its share
+    slack = b["n_workers"] * b["batch"] / x["backlog"]
+    if x["consumed_share"] > b["max_consumed_share"] + slack + 1e-3:
+        print("FAIL %s: consumed %.3f of the backlog, expected at most %.3f"
+              % (case, x["consumed_share"], b["max_consumed_share"] + slack)); bad += 1
     if x["n_repeats"] != n_rep or len(x["repeat_claim_p50_us"]) != n_rep:
         print("FAIL %s: got %d repetitions, expected %d" % (case, x["n_repeats"], n_rep)); bad += 1
     # the point's p50 is the median (nearest rank) of its repetitions' p50, recomputed here
