@@ -593,7 +593,7 @@ static void md_backlog(FILE *f, const rbb_run *run) {
             "to a holder that never completes it), so ordered mode's guard meets its blocked "
             "rows at every size; a measurement stops at %g s or once it has done %.0f%% of the "
             "backlog, and the backlog is topped up to its size before the next one. "
-            "Every point is measured %u times, interleaved across the modes: claim latency in "
+            "Every point is measured %u time(s), interleaved across the modes: claim latency in "
             "µs is the median of the repetitions' p50 (min..max) and p99; rows/s the median "
             "repetition's; consumed: its rows done / the backlog; WAL B/row, full-page images "
             "per 1,000 rows and buffers/row: the median repetition's (server-wide WAL; a page's "
@@ -627,6 +627,9 @@ static void md_backlog(FILE *f, const rbb_run *run) {
     }
     fprintf(f, "\n| mode | claim p50 at the largest backlog / at the smallest | wanted | met "
                "|\n|---|---:|---:|---|\n");
+    if (p->n_backlogs < 2)
+        fprintf(f, "| (one backlog size: no ratio; the target compares two, e.g. --backlog "
+                   "10k,1M) | | | |\n");
     for (size_t m = 0; m < p->n_modes; m++) {
         uint64_t lo = 0, hi = 0;
         double r = backlog_ratio(run, p->modes[m], &lo, &hi);
