@@ -9,6 +9,11 @@
 
 #include "cells.h"
 
+/* The largest share of the backlog one measurement may complete: each of its W workers stops
+ * at pending x this / W rows done (or at p->backlog_s), so a point's claims all meet between
+ * (1 - this) x and 1 x its backlog, at 10 k as at 1 M. */
+#define RBB_BACKLOG_MAX_SHARE 0.2
+
 /* For every backlog size p->backlogs[i]: empty the queue, enqueue that many rows (keys
  * uniform over p->n_keys, one row in p->backlog_hot_every the hot key RBB_HOT_KEY),
  * put the hot key's head row in flight (claimed by a holder with a 1 h lease), then
@@ -20,11 +25,6 @@
  * to run->backlog, each from its repetitions (rbb_backlog_point: median claim p50 and p99,
  * min..max p50). Returns the number of points that failed (any repetition) or found
  * duplicates or lost rows; -1 with err when the sweep could not run at all. */
-/* The largest share of the backlog one measurement may complete: each of its W workers stops
- * at pending x this / W rows done (or at p->backlog_s), so a point's claims all meet between
- * (1 - this) x and 1 x its backlog, at 10 k as at 1 M. */
-#define RBB_BACKLOG_MAX_SHARE 0.2
-
 int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size);
 
 #endif
