@@ -15,11 +15,14 @@
 #include "backlog.h"
 #include "db.h"
 
+/* The worker id that holds the hot key's head row all along (no such worker runs). */
+#define HOLDER "backlog-holder"
+
 /* Put the hot key's oldest pending row in flight: leased for an hour to a holder
  * that never completes it (no housekeeper takes it back within the sweep). */
 static int hold_hot_head(PGconn *c, char *err, size_t err_size) {
     return rbb_db_exec(c, err, err_size,
-                       "UPDATE inbox SET status = 'claimed', claimed_by = 'backlog-holder', "
+                       "UPDATE inbox SET status = 'claimed', claimed_by = '" HOLDER "', "
                        "claimed_at = now(), lease_expires_at = now() + interval '1 hour', "
                        "lease_generation = lease_generation + 1, attempts = attempts + 1 "
                        "WHERE id = (SELECT min(id) FROM inbox WHERE partition_key = '%s' AND "
@@ -42,7 +45,9 @@ static int count_pending(PGconn *c, uint64_t *all, uint64_t *hot, char *err, siz
 }
 
 /* Back to the backlog the point's first measurement started from: `pending` rows, `hot` of
- * them of the hot key. Deletes what the workers completed (and its effects), enqueues the
+ * them of the hot key. Deletes what the workers completed (and its effects), puts back to
+ * pending what a worker killed mid-measurement left leased (as the housekeeper would once its
+ * lease ran out; the holder's row stays held), enqueues the
  * hot key's and the other keys' missing rows (the other keys from the same key stream), and
  * VACUUM ANALYZEs: every repetition starts from the same backlog, whatever each mode took
  * (ordered mode takes no hot row while the hot head is held; the others take 10% of theirs). */
@@ -50,7 +55,10 @@ static int top_up(PGconn *c, uint64_t pending, uint64_t hot, rbb_keys *keys, con
                   char *err, size_t err_size) {
     uint64_t now_all = 0, now_hot = 0;
     int rc = rbb_db_exec(c, err, err_size,
-                         "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'");
+                         "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'; "
+                         "UPDATE inbox SET status = 'pending', claimed_by = NULL, "
+                         "lease_expires_at = NULL, lease_generation = lease_generation + 1 "
+                         "WHERE status = 'claimed' AND claimed_by <> '" HOLDER "'");
     if (!rc) rc = count_pending(c, &now_all, &now_hot, err, err_size);
     uint64_t add_hot = now_hot < hot ? hot - now_hot : 0;
     uint64_t add = now_all < pending ? pending - now_all : 0;
@@ -76,12 +84,19 @@ static double median_of(const double *v, size_t n, double *lo, double *hi) {
     return k ? s[rb_nearest_rank(k, 50)] : NAN;
 }
 
-/* One measurement of `mode` over the backlog as it is in the queue; the pending rows it
- * started from in *pending (*hot of the hot key). 0, or -1 with err (fatal for the sweep);
- * a failed measurement is marked in cell->failed and is not fatal. */
+/* After a driver step failed with err: 1 when the driver's connection had been lost and is
+ * open again (run the step once more), else 0 with err saying why. */
+static int reopened(PGconn *c, char *err, size_t err_size) {
+    return PQstatus(c) == CONNECTION_BAD && rbb_queue_reconnect(c, err, err_size) == 0;
+}
+
+/* One measurement (repetition `rep`, 0-based) of `mode` over the backlog of size `size` as it is
+ * in the queue; the pending rows it started from in *pending (*hot of the hot key). 0, or -1
+ * with err when the driver cannot go on (its connection lost for good); a failed measurement
+ * is marked in cell->failed and is not fatal. */
 static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rbb_mode mode,
-                        rbb_cell *cell, uint64_t *pending, uint64_t *hot, char *err,
-                        size_t err_size) {
+                        uint64_t size, size_t rep, rbb_cell *cell, uint64_t *pending, uint64_t *hot,
+                        char *err, size_t err_size) {
     memset(cell, 0, sizeof *cell);
     cell->mode = mode;
     /* the sweep times claims: a claim chained into a completion has no time of its own,
@@ -90,18 +105,23 @@ static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rb
     cell->n_workers = p->backlog_workers;
     cell->batch = p->backlog_batch;
     cell->dist = RBB_DIST_UNIFORM;
-    if (count_pending(c, pending, hot, err, err_size)) return -1;
+    int rc = count_pending(c, pending, hot, err, err_size);
+    if (rc && reopened(c, err, err_size)) rc = count_pending(c, pending, hot, err, err_size);
+    if (rc) return -1;
     cell->n_rows_enqueued = *pending; /* the held row is not pending */
     /* a point measures claims at its backlog: the workers stop before they drain more than
      * RBB_BACKLOG_MAX_SHARE of it */
     uint64_t cap = (uint64_t)((double)*pending * RBB_BACKLOG_MAX_SHARE) / cell->n_workers;
-    if (rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, cap ? cap : 1, err, err_size)) {
-        fprintf(stderr, "pg bench:   %s: FAILED: %s\n", rbb_mode_name(mode), err);
-        return 0;
-    }
+    int failed = rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, cap ? cap : 1, err, err_size);
     /* the held head row is still leased on purpose: not lost */
     uint64_t held = p->backlog_hot_every ? 1 : 0;
     cell->n_lost = cell->n_lost >= held ? cell->n_lost - held : 0;
+    if (failed) {
+        fprintf(stderr, "pg bench:   %s over %llu, repetition %zu: FAILED: %s\n",
+                rbb_mode_name(mode), (unsigned long long)size, rep + 1, err);
+        /* what ended its workers may have ended the driver's session too */
+        return PQstatus(c) == CONNECTION_BAD ? rbb_queue_reconnect(c, err, err_size) : 0;
+    }
     fprintf(stderr,
             "pg bench:   %s over %llu pending (%llu of the hot key): claim p50 %.0f us, p99 "
             "%.0f us, %.0f rows/s\n",
@@ -110,73 +130,121 @@ static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rb
     return 0;
 }
 
-/* A point from its repetitions reps[0..n) (in the order measured). */
+/* A point from its repetitions reps[0..n) (in the order measured): a failed repetition counts
+ * in n_failed_repeats and in no figure. */
 static void point_of(rbb_backlog_point *pt, const rbb_cell *reps, size_t n) {
     double p50[RBB_MAX_REPEATS], p99[RBB_MAX_REPEATS], lo, hi;
-    for (size_t r = 0; r < n; r++)
-        p50[r] = reps[r].claim_p50_us, p99[r] = reps[r].claim_p99_us;
+    pt->n_failed_repeats = 0;
+    for (size_t r = 0; r < n; r++) {
+        p50[r] = reps[r].failed ? NAN : reps[r].claim_p50_us;
+        p99[r] = reps[r].failed ? NAN : reps[r].claim_p99_us;
+        pt->n_failed_repeats += reps[r].failed != 0;
+    }
     rbb_cell_aggregate(&pt->cell, reps, n);
+    for (size_t r = 0; r < n; r++)
+        pt->cell.rep_claim_p50_us[r] = p50[r];
     pt->claim_p50_us = median_of(p50, n, &pt->claim_p50_min_us, &pt->claim_p50_max_us);
     pt->claim_p99_us = median_of(p99, n, &lo, &hi);
-    pt->consumed_share = pt->backlog ? (double)pt->cell.n_rows / (double)pt->backlog : 0;
+    pt->consumed_share = pt->backlog && pt->n_failed_repeats < n
+                             ? (double)pt->cell.n_rows / (double)pt->backlog
+                             : NAN;
 }
 
-/* One backlog size: fill the queue, hold the hot key's head, then p->repeats rounds over
- * the modes (interleaved, like the matrix), topping the backlog up after each measurement;
- * the points of every mode in pts[0..n_modes). 0, or -1 with err. */
-static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint64_t size,
-                      rbb_backlog_point *pts, char *err, size_t err_size) {
-    size_t n_rep = p->repeats ? p->repeats : 1;
-    rbb_cell *reps = calloc(p->n_modes * n_rep, sizeof *reps);
-    rbb_keys keys;
-    if (!reps || rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
-        return free(reps), snprintf(err, err_size, "out of memory"), -1;
+/* The repetitions of one backlog size: reps[m * n_rep + r] is mode m's repetition r, of which
+ * n_done[m] were measured (first[m]: the pending rows and hot-key rows its first one started
+ * from). */
+typedef struct size_reps {
+    rbb_cell *reps;
+    size_t n_rep, n_done[RBB_N_MODES];
+    uint64_t first_pending[RBB_N_MODES], first_hot[RBB_N_MODES];
+} size_reps;
+
+/* Fill the queue with `size` rows (1 in p->backlog_hot_every of the hot key, its head row
+ * held in flight) and VACUUM ANALYZE; the backlog every measurement starts from in *all
+ * (*hot of the hot key). 0, or -1 with err. */
+static int fill_size(const rbb_params *p, PGconn *c, uint64_t size, rbb_keys *keys, uint64_t *all,
+                     uint64_t *hot, char *err, size_t err_size) {
     char tag[64];
     snprintf(tag, sizeof tag, "backlog%llu", (unsigned long long)size);
     fprintf(stderr, "pg bench: backlog sweep: enqueueing %llu rows\n", (unsigned long long)size);
     int rc = rbb_queue_reset(c, err, err_size);
     uint64_t n_hot =
         p->backlog_hot_every ? (size + p->backlog_hot_every - 1) / p->backlog_hot_every : 0;
-    if (!rc) rc = rbb_queue_fill(c, size, n_hot, &keys, tag, err, err_size);
+    if (!rc) rc = rbb_queue_fill(c, size, n_hot, keys, tag, err, err_size);
     if (!rc && p->backlog_hot_every) rc = hold_hot_head(c, err, err_size);
     if (!rc) rc = rbb_queue_settle(c, err, err_size);
-    uint64_t start_all = 0, start_hot = 0; /* the backlog every measurement starts from */
-    if (!rc) rc = count_pending(c, &start_all, &start_hot, err, err_size);
-    for (size_t r = 0; !rc && r < n_rep; r++)
-        for (size_t m = 0; !rc && m < p->n_modes; m++) {
-            uint64_t pending = 0, hot = 0;
-            rc = measure_once(p, conninfo, c, p->modes[m], &reps[m * n_rep + r], &pending, &hot,
-                              err, err_size);
-            if (!rc && r == 0) pts[m].backlog = pending, pts[m].n_hot_pending = hot;
-            snprintf(tag, sizeof tag, "backlog%llu-%zu-%zu", (unsigned long long)size, r, m);
-            if (!rc) rc = top_up(c, start_all, start_hot, &keys, tag, err, err_size);
-        }
-    for (size_t m = 0; !rc && m < p->n_modes; m++)
-        point_of(&pts[m], &reps[m * n_rep], n_rep);
-    rbb_keys_free(&keys);
-    free(reps);
+    if (!rc) rc = count_pending(c, all, hot, err, err_size);
     return rc;
+}
+
+/* One backlog size: fill the queue, then p->repeats rounds over the modes (interleaved, like
+ * the matrix), topping the backlog up after each measurement. 0, or -1 with err and *stop
+ * set (where it stopped); s holds the repetitions measured either way. */
+static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint64_t size,
+                      size_reps *s, rbb_backlog_stop *stop, char *err, size_t err_size) {
+    rbb_keys keys;
+    if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
+        return snprintf(err, err_size, "out of memory"), -1;
+    uint64_t start_all = 0, start_hot = 0; /* the backlog every measurement starts from */
+    int rc = fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
+    if (rc && reopened(c, err, err_size))
+        rc = fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
+    *stop = (rbb_backlog_stop){.backlog = size, .repetition = 0, .mode = p->modes[0]};
+    for (size_t r = 0; !rc && r < s->n_rep; r++)
+        for (size_t m = 0; !rc && m < p->n_modes; m++) {
+            *stop = (rbb_backlog_stop){
+                .backlog = size, .repetition = (uint32_t)r + 1, .mode = p->modes[m]};
+            uint64_t pending = 0, hot = 0;
+            rc = measure_once(p, conninfo, c, p->modes[m], size, r, &s->reps[m * s->n_rep + r],
+                              &pending, &hot, err, err_size);
+            if (rc) break;
+            if (s->n_done[m]++ == 0) s->first_pending[m] = pending, s->first_hot[m] = hot;
+            char tag[64];
+            snprintf(tag, sizeof tag, "backlog%llu-%zu-%zu", (unsigned long long)size, r, m);
+            rc = top_up(c, start_all, start_hot, &keys, tag, err, err_size);
+            if (rc && reopened(c, err, err_size))
+                rc = top_up(c, start_all, start_hot, &keys, tag, err, err_size);
+        }
+    if (rc) snprintf(stop->error, sizeof stop->error, "%s", err);
+    rbb_keys_free(&keys);
+    return rc;
+}
+
+/* Append the points of one backlog size to run->backlog: one per mode with a repetition
+ * measured; the number that failed or found duplicates or lost rows. */
+static int append_points(rbb_run *run, const size_reps *s) {
+    const rbb_params *p = &run->p;
+    int n_bad = 0;
+    for (size_t m = 0; m < p->n_modes; m++) {
+        if (!s->n_done[m]) continue;
+        rbb_backlog_point *pt = &run->backlog[run->n_backlog++];
+        pt->backlog = s->first_pending[m], pt->n_hot_pending = s->first_hot[m];
+        point_of(pt, &s->reps[m * s->n_rep], s->n_done[m]);
+        const rbb_cell *cell = &pt->cell;
+        if (cell->failed || cell->n_lost || cell->after.n_duplicates || cell->n_dup_executions)
+            n_bad++;
+        fprintf(stderr,
+                "pg bench:   %s over %llu: claim p50 %.0f us (median of %u; %.0f..%.0f)%s\n",
+                rbb_mode_name(cell->mode), (unsigned long long)pt->backlog, pt->claim_p50_us,
+                cell->n_repeats - pt->n_failed_repeats, pt->claim_p50_min_us, pt->claim_p50_max_us,
+                pt->n_failed_repeats ? ", a repetition failed" : "");
+    }
+    return n_bad;
 }
 
 int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size) {
     const rbb_params *p = &run->p;
-    size_t n_points = p->n_backlogs * p->n_modes;
+    size_t n_points = p->n_backlogs * p->n_modes, n_rep = p->repeats ? p->repeats : 1;
     run->backlog = calloc(n_points ? n_points : 1, sizeof *run->backlog);
-    if (!run->backlog) return snprintf(err, err_size, "out of memory"), -1;
-    int n_bad = 0;
-    for (size_t i = 0; i < p->n_backlogs; i++) {
-        rbb_backlog_point *pts = &run->backlog[run->n_backlog];
-        if (sweep_size(p, conninfo, c, p->backlogs[i], pts, err, err_size)) return -1;
-        run->n_backlog += p->n_modes;
-        for (size_t m = 0; m < p->n_modes; m++) {
-            const rbb_cell *cell = &pts[m].cell;
-            if (cell->failed || cell->n_lost || cell->after.n_duplicates || cell->n_dup_executions)
-                n_bad++;
-            fprintf(
-                stderr, "pg bench:   %s over %llu: claim p50 %.0f us (median of %u; %.0f..%.0f)\n",
-                rbb_mode_name(cell->mode), (unsigned long long)pts[m].backlog, pts[m].claim_p50_us,
-                cell->n_repeats, pts[m].claim_p50_min_us, pts[m].claim_p50_max_us);
-        }
+    size_reps s = {.reps = calloc(p->n_modes * n_rep, sizeof *s.reps), .n_rep = n_rep};
+    if (!run->backlog || !s.reps) return free(s.reps), snprintf(err, err_size, "out of memory"), -1;
+    int n_bad = 0, rc = 0;
+    for (size_t i = 0; !rc && i < p->n_backlogs; i++) {
+        memset(s.n_done, 0, sizeof s.n_done);
+        rc = sweep_size(p, conninfo, c, p->backlogs[i], &s, &run->backlog_stop, err, err_size);
+        n_bad += append_points(run, &s);
     }
-    return n_bad;
+    if (!rc) memset(&run->backlog_stop, 0, sizeof run->backlog_stop);
+    free(s.reps);
+    return rc ? -1 : n_bad;
 }

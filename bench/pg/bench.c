@@ -401,6 +401,8 @@ static int reads_complete(const rbb_params *p) {
 }
 /* the matrix's and the chain group's cells: the only ones drawn from --dist */
 static int reads_cells(const rbb_params *p) { return p->n_batches || p->n_chain_workers; }
+/* --rows: the cells' backlog, and the scale event's (rbb_rows_for) */
+static int reads_rows(const rbb_params *p) { return reads_cells(p) || p->scale; }
 /* the cells and the backlog sweep: the parts measured in repetitions across --modes */
 static int reads_modes(const rbb_params *p) { return reads_cells(p) || p->n_backlogs; }
 static int reads_zipf(const rbb_params *p) {
@@ -430,6 +432,13 @@ static const struct {
      "no worker of this run owns buckets (no affinity or ordered cell, scale event, crash run "
      "or soak)"},
     {"--heap-order", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--workers", reads_cells,
+     "this run has no matrix or chain-group cell, so no pgbench reference (the backlog sweep "
+     "runs 2 workers)"},
+    {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
+    {"--pgbench-secs", reads_cells,
+     "this run has no matrix or chain-group cell, so no pgbench reference"},
+    {"--rows", reads_rows, "this run has no matrix or chain-group cell and no scale event"},
     {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
     {"--repeats", reads_modes, "this run has no cell and no backlog sweep"},
@@ -872,9 +881,11 @@ int rb_pg_cmd_bench(int argc, char **argv) {
             p->profile, PQhost(c), PQport(c), p->queue_db, p->sync_commit ? "on" : "off",
             p->out_dir);
 
-    run_pgbench_refs(&run, c, 0);
-
     size_t n_cells = p->n_dists * p->n_modes * (p->n_workers * p->n_batches + p->n_chain_workers);
+    /* the reference divides the cells' rows/s: a run without cells needs none */
+    run.pgbench_skipped = n_cells == 0;
+    if (!run.pgbench_skipped) run_pgbench_refs(&run, c, 0);
+
     run.cells = calloc(n_cells ? n_cells : 1, sizeof *run.cells);
     if (!run.cells) {
         PQfinish(c);
@@ -899,7 +910,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
 
     /* the reference again after the matrix: the ratios use the mean of both */
-    run_pgbench_refs(&run, c, 1);
+    if (!run.pgbench_skipped) run_pgbench_refs(&run, c, 1);
     for (size_t i = 0; i < run.n_cells; i++) {
         rbb_cell *cell = &run.cells[i];
         cell->pgbench_run_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
@@ -910,8 +921,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
 
     /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
-     * fresh uniform backlog of a cell's size (what limits a claim). */
-    {
+     * fresh uniform backlog of a cell's size (what limits a claim); with the cells. */
+    if (n_cells) {
         uint32_t bmax = 1;
         for (size_t b = 0; b < p->n_batches; b++)
             if (p->batches[b] > bmax) bmax = p->batches[b];
@@ -969,7 +980,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     PQfinish(c);
     rbb_queue_finish();
-    if (!run.pgbench_ok) {
+    if (!run.pgbench_ok && !run.pgbench_skipped) {
         fprintf(stderr, "pg bench: the pgbench reference failed: %s\n", run.pgbench_error);
         n_bad++;
     }

@@ -218,8 +218,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     for (size_t i = 0; i < n; i++) {
         if (!ch[i].has_final || ch[i].exit_status != 0) {
             cell->failed = 1;
-            snprintf(err, err_size, "worker %zu exited with status %d%s", i, ch[i].exit_status,
-                     ch[i].has_final ? "" : " without a report");
+            char how[96];
+            snprintf(err, err_size, "worker %zu %s", i, rbb_child_end(&ch[i], how, sizeof how));
             continue;
         }
         const rbb_report_head *h = &ch[i].final;

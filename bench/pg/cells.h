@@ -191,8 +191,20 @@ typedef struct rbb_backlog_point {
     /* the claim p50 and p99 (µs): the median over the repetitions (nearest rank); the
      * smallest and largest repetition p50; NaN when no repetition timed a claim */
     double claim_p50_us, claim_p99_us, claim_p50_min_us, claim_p50_max_us;
-    double consumed_share; /* rows done in the median repetition / backlog */
+    double consumed_share;     /* rows done in the median repetition / backlog */
+    uint32_t n_failed_repeats; /* repetitions that failed (left out of every figure above;
+                                * cell.failed set when any did) */
 } rbb_backlog_point;
+
+/* Where the backlog sweep stopped when it could not go on (error[0] != '\0'): the backlog size
+ * being measured, the repetition (1-based; 0: while filling the queue) and the mode of the
+ * step that failed, and why. The points measured before it are kept. */
+typedef struct rbb_backlog_stop {
+    uint64_t backlog;
+    uint32_t repetition;
+    rbb_mode mode;
+    char error[512];
+} rbb_backlog_stop;
 
 /* One interval of the soak run (soak.c). */
 typedef struct rbb_soak_interval {
@@ -249,6 +261,8 @@ typedef struct rbb_run {
     rbb_pgbench_result pgbench[RBB_MAX_LIST];       /* per p.workers[i], before the matrix */
     rbb_pgbench_result pgbench_after[RBB_MAX_LIST]; /* the same after it */
     int pgbench_ok, pgbench_rounds;
+    int pgbench_skipped; /* 1: not run, the run measures no cell (--batch none --chain-workers
+                          * none); so no EXPLAIN either */
     char pgbench_error[512];
     rbb_cell *cells;
     size_t n_cells;
@@ -258,8 +272,9 @@ typedef struct rbb_run {
     int has_crash;
     rbb_crash crash_chain; /* the crash run again with chain workers (when the chain group ran) */
     int has_crash_chain;
-    rbb_backlog_point *backlog; /* n_backlogs x n_modes points (owned) */
+    rbb_backlog_point *backlog; /* up to n_backlogs x n_modes points (owned) */
     size_t n_backlog;
+    rbb_backlog_stop backlog_stop; /* error "" when the sweep ran to its end */
     rbb_soak soak;
     int has_soak;
 } rbb_run;

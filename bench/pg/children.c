@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -106,7 +107,7 @@ int rbb_wait_ready(rbb_child *ch, int timeout_ms) {
 /* One pg_stat_activity sample of the bench database: every other backend's
  * state as "type:event" (CPU:running when active without a wait event). */
 static void sample_waits(PGconn *c, rbb_waits *w) {
-    if (!c) return;
+    if (!c || PQstatus(c) == CONNECTION_BAD) return; /* lost: libpq's message kept */
     PGresult *r = PQexec(c, "SELECT CASE WHEN state = 'active' AND wait_event IS NULL "
                             "THEN 'CPU:running' ELSE coalesce(wait_event_type, 'none') || ':' || "
                             "coalesce(wait_event, state) END, count(*) FROM pg_stat_activity "
@@ -179,7 +180,8 @@ void rbb_child_finish(rbb_child *ch) {
         int st;
         while (waitpid(ch->pid, &st, 0) < 0 && errno == EINTR) {
         }
-        ch->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        ch->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        ch->exit_signal = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
         ch->pid = 0;
     }
     /* Parse: READY head, then FINAL head + samples. */
@@ -195,6 +197,16 @@ void rbb_child_finish(rbb_child *ch) {
             ch->has_final = 1;
         }
     }
+}
+
+const char *rbb_child_end(const rbb_child *ch, char *buf, size_t size) {
+    const char *report = ch->has_final ? "" : " without a report";
+    if (ch->exit_signal)
+        snprintf(buf, size, "was killed by signal %d (%s)%s", ch->exit_signal,
+                 strsignal(ch->exit_signal), report);
+    else
+        snprintf(buf, size, "exited with status %d%s", ch->exit_status, report);
+    return buf;
 }
 
 void rbb_child_free(rbb_child *ch) {

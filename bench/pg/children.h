@@ -52,7 +52,9 @@ typedef struct rbb_child {
     int fd; /* report pipe, read end; -1 when closed */
     char *buf;
     size_t len, cap;
-    int ready, has_final, exit_status;
+    int ready, has_final;
+    int exit_status; /* once reaped: the exit status, or -1 when a signal ended it */
+    int exit_signal; /* once reaped: the signal that ended it, else 0 */
     char worker_id[RBB_WORKER_ID_BYTES];
     rbb_report_head final;
     const rbb_sample *samples; /* into buf, final.n_samples of them */
@@ -88,6 +90,10 @@ void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
                  int sample_interval_ms);
 /* Drain, reap and parse one child (called by rbb_collect). */
 void rbb_child_finish(rbb_child *ch);
+/* How a reaped child ended, for a message: "exited with status N" or "was killed by signal
+ * N (SIGNAME)", plus " without a report" when it sent no FINAL report; into buf (at most
+ * size bytes), which it returns. */
+const char *rbb_child_end(const rbb_child *ch, char *buf, size_t size);
 void rbb_child_free(rbb_child *ch);
 
 #endif

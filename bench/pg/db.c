@@ -18,16 +18,32 @@ PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size
     if (!c || PQstatus(c) != CONNECTION_OK) {
         snprintf(err, err_size, "cannot connect%s%s: %s", dbname ? " to database " : "",
                  dbname ? dbname : "", c ? PQerrorMessage(c) : "out of memory");
-        /* one line: libpq's message may span several */
-        for (char *q = err; *q; q++)
-            if (*q == '\n' || *q == '\t') *q = ' ';
-        for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--)
-            err[n - 1] = '\0';
+        rbb_db_one_line(err); /* libpq's message may span several */
         PQfinish(c);
         return NULL;
     }
     PQsetNoticeProcessor(c, rbb_db_quiet_notice, NULL);
     return c;
+}
+
+void rbb_db_one_line(char *s) {
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        int space = *r == ' ' || *r == '\n' || *r == '\r' || *r == '\t';
+        if (!space)
+            *w++ = *r;
+        else if (w > s && w[-1] != ' ')
+            *w++ = ' ';
+    }
+    if (w > s && w[-1] == ' ') w--;
+    *w = '\0';
+}
+
+int rbb_db_lost(PGconn *c, char *err, size_t err_size) {
+    if (PQstatus(c) != CONNECTION_BAD) return 0;
+    snprintf(err, err_size, "the connection to the server was lost: %s", PQerrorMessage(c));
+    rbb_db_one_line(err);
+    return 1;
 }
 
 void rbb_db_quiet_notice(void *arg, const char *message) {
@@ -46,43 +62,59 @@ static void append_quoted(char *buf, size_t size, size_t *used, const char *v) {
     buf[*used] = '\0';
 }
 
+/* Whether libpq would derive the value `o` of a live connection by itself in a process with
+ * this one's environment: it is the default (compiled in or from a PG* variable, defaults[])
+ * or the password file libpq looks for (PGPASSFILE, else ~/.pgpass). */
+static int derived(const PQconninfoOption *o, const PQconninfoOption *defaults) {
+    if (strcmp(o->keyword, "fallback_application_name") == 0) return 1;
+    if (strcmp(o->keyword, "passfile") == 0) {
+        const char *env = getenv("PGPASSFILE"), *home = getenv("HOME");
+        char own[1024];
+        snprintf(own, sizeof own, "%s/.pgpass", home ? home : "");
+        return strcmp(o->val, env ? env : own) == 0;
+    }
+    for (const PQconninfoOption *d = defaults; d && d->keyword; d++)
+        if (strcmp(d->keyword, o->keyword) == 0) return d->val && strcmp(d->val, o->val) == 0;
+    return 0;
+}
+
 int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size) {
-    PQconninfoOption *opts = PQconninfo(c);
-    if (!opts) return -1;
+    PQconninfoOption *opts = PQconninfo(c), *defaults = PQconndefaults();
+    if (!opts) return PQconninfoFree(defaults), -1;
     size_t used = 0;
     buf[0] = '\0';
     for (PQconninfoOption *o = opts; o->keyword; o++) {
-        if (!o->val || !*o->val) continue;
-        /* the values libpq derived itself are re-derived by the child */
-        if (strcmp(o->keyword, "fallback_application_name") == 0) continue;
+        /* the values libpq derives itself are derived again by the child: left out, they
+         * keep the string (quoted in the workers' connect errors) short */
+        if (!o->val || !*o->val || derived(o, defaults)) continue;
         int n = snprintf(buf + used, size - used, "%s%s=", used ? " " : "", o->keyword);
         if (n < 0 || (size_t)n >= size - used) {
-            PQconninfoFree(opts);
+            PQconninfoFree(opts), PQconninfoFree(defaults);
             return -1;
         }
         used += (size_t)n;
         append_quoted(buf, size, &used, o->val);
         if (used + 4 >= size) {
-            PQconninfoFree(opts);
+            PQconninfoFree(opts), PQconninfoFree(defaults);
             return -1;
         }
     }
-    PQconninfoFree(opts);
+    PQconninfoFree(opts), PQconninfoFree(defaults);
     return 0;
 }
 
 /* Run the formatted statement; the result when its status is `want`, else
- * NULL with "statement: message" in err. */
+ * NULL with "statement: message" in err (without running it on a lost connection). */
 static PGresult *vquery(PGconn *c, ExecStatusType want, char *err, size_t err_size, const char *fmt,
                         va_list ap) {
+    if (rbb_db_lost(c, err, err_size)) return NULL;
     char sql[8192];
     vsnprintf(sql, sizeof sql, fmt, ap);
     PGresult *r = PQexec(c, sql);
     ExecStatusType st = PQresultStatus(r);
     if (st == want || (want == PGRES_COMMAND_OK && st == PGRES_TUPLES_OK)) return r;
     snprintf(err, err_size, "%.200s: %s", sql, PQerrorMessage(c));
-    char *nl = strrchr(err, '\n');
-    if (nl && nl[1] == '\0') *nl = '\0';
+    rbb_db_one_line(err);
     PQclear(r);
     return NULL;
 }

@@ -14,11 +14,21 @@
 /* Connect to `dbname` (NULL: the conninfo's own) on the server `conninfo`
  * (any libpq conninfo or URI; "" = PG* defaults). NULL with err on failure. */
 PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size_t err_size);
+/* s on one line, in place: every run of spaces, tabs and newlines made one space, none at
+ * the ends (libpq's and child programs' messages quoted in a one-line error). */
+void rbb_db_one_line(char *s);
+/* 1 when c was lost (PQstatus CONNECTION_BAD), with "the connection to the server was lost:
+ * <libpq's message of the loss>" in err; 0 otherwise. A statement sent on a lost connection
+ * would replace that message with "no connection to the server". */
+int rbb_db_lost(PGconn *c, char *err, size_t err_size);
 /* A notice processor that drops notices (CREATE ... IF NOT EXISTS chatter). */
 void rbb_db_quiet_notice(void *arg, const char *message);
-/* The connection's parameters as a keyword='value' conninfo. 0 or -1. */
+/* The connection's parameters as a keyword='value' conninfo for a child process (same
+ * environment), without the values libpq derives by itself there (defaults, PG* variables,
+ * the usual password file). 0, or -1 when it does not fit in size. */
 int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size);
-/* Run a statement (printf format); 0, or -1 with err. */
+/* Run a statement (printf format); 0, or -1 with err. On a lost connection (PQstatus
+ * CONNECTION_BAD) nothing is sent and err keeps libpq's message of the loss. */
 int rbb_db_exec(PGconn *c, char *err, size_t err_size, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))

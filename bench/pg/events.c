@@ -142,7 +142,8 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
     rbb_collect(ch, n, NULL, NULL, 100);
     for (size_t i = 0; i < n; i++) {
         if (!rc && (!ch[i].has_final || ch[i].exit_status != 0)) {
-            snprintf(err, err_size, "worker %zu exited with status %d", i, ch[i].exit_status);
+            char how[96];
+            snprintf(err, err_size, "worker %zu %s", i, rbb_child_end(&ch[i], how, sizeof how));
             rc = -1;
         }
         rbb_child_free(&ch[i]);

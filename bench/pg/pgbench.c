@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "children.h"
+#include "db.h"
 #include "pgbench.h"
 
 const char *rbb_pgbench_find(const char *explicit_path) {
@@ -58,20 +59,26 @@ static void exec_body(void *arg, int go_fd, int out_fd) {
 }
 
 /* Run argv (argv[0] looked up in PATH when it has no '/'), with PGPASSWORD
- * and PGOPTIONS from `t`; capture stdout+stderr into out (NUL-terminated,
- * truncated to out_size). Returns the exit status (0 ok), or -1 when it could
- * not be started or was killed. */
-static int run_capture(const rbb_pg_target *t, char *const argv[], char *out, size_t out_size) {
+ * and PGOPTIONS from `t`; capture stdout+stderr into out (on one line, NUL-terminated,
+ * truncated to out_size). 0 when it exited 0; else -1 with how it ended in `how`
+ * ("exited with status 1", "was killed by signal 9 (Killed)", "could not be started"). */
+static int run_capture(const rbb_pg_target *t, char *const argv[], char *out, size_t out_size,
+                       char *how, size_t how_size) {
     exec_args a = {t, argv};
     rbb_child ch;
-    if (rbb_spawn(&ch, -1, -1, exec_body, &a) < 0) return -1;
+    out[0] = '\0';
+    if (rbb_spawn(&ch, -1, -1, exec_body, &a) < 0)
+        return snprintf(how, how_size, "could not be started: %s", strerror(errno)), -1;
     rbb_child_finish(&ch); /* reads to EOF, reaps */
     size_t n = ch.len < out_size ? ch.len : out_size - 1;
     if (n) memcpy(out, ch.buf, n);
     out[n] = '\0';
-    int st = ch.exit_status;
+    rbb_db_one_line(out);
+    ch.has_final = 1; /* a program sends no report: say nothing of one */
+    int ok = ch.exit_signal == 0 && ch.exit_status == 0;
+    if (!ok) rbb_child_end(&ch, how, how_size);
     rbb_child_free(&ch);
-    return st >= 128 ? -1 : st;
+    return ok ? 0 : -1;
 }
 
 /* Fill argv with the connection options of t: -h H -p P -U U. */
@@ -94,11 +101,9 @@ int rbb_pgbench_init(const rbb_pg_target *t, const char *pgbench, char *err, siz
     n = conn_args(t, argv, n);
     argv[n++] = (char *)t->dbname;
     argv[n] = NULL;
-    int rc = run_capture(t, argv, out, sizeof out);
-    if (rc != 0) {
-        char *nl = strrchr(out, '\n');
-        if (nl && nl[1] == '\0') *nl = '\0';
-        snprintf(err, err_size, "%s -i failed (exit %d): %.300s", pgbench, rc, out);
+    char how[96];
+    if (run_capture(t, argv, out, sizeof out, how, sizeof how)) {
+        snprintf(err, err_size, "%s -i %s: %.300s", pgbench, how, out);
         return -1;
     }
     return 0;
@@ -128,13 +133,13 @@ int rbb_pgbench_run(const rbb_pg_target *t, const char *pgbench, uint32_t client
     memset(res, 0, sizeof *res);
     res->clients = clients;
     res->secs = atof(s);
-    int rc = run_capture(t, argv, out, sizeof out);
+    char how[96] = "printed no tps";
+    int rc = run_capture(t, argv, out, sizeof out, how, sizeof how);
     const char *tps = strstr(out, "tps = ");
     const char *lat = strstr(out, "latency average = ");
     const char *txn = strstr(out, "number of transactions actually processed: ");
     if (rc != 0 || !tps || sscanf(tps, "tps = %lf", &res->tps) != 1) {
-        snprintf(err, err_size, "%s -b simple-update -c %u failed (exit %d): %.300s", pgbench,
-                 clients, rc, out);
+        snprintf(err, err_size, "%s -b simple-update -c %u %s: %.300s", pgbench, clients, how, out);
         return -1;
     }
     if (lat) sscanf(lat, "latency average = %lf", &res->latency_avg_ms);

@@ -76,6 +76,24 @@ int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_siz
     return rbb_db_exec(c, err, err_size, "SET search_path TO " RBB_SCHEMA);
 }
 
+int rbb_queue_reconnect(PGconn *c, char *err, size_t err_size) {
+    if (PQstatus(c) != CONNECTION_BAD) return 0;
+    char lost[512];
+    snprintf(lost, sizeof lost, "%s", PQerrorMessage(c));
+    rbb_db_one_line(lost);
+    PQreset(c);
+    if (PQstatus(c) != CONNECTION_OK) {
+        char again[512];
+        snprintf(again, sizeof again, "%s", PQerrorMessage(c));
+        rbb_db_one_line(again);
+        snprintf(err, err_size, "the driver's connection was lost (%s) and reconnecting failed: %s",
+                 lost, again);
+        return -1;
+    }
+    fprintf(stderr, "pg bench:   the driver's connection was lost (%s); reconnected\n", lost);
+    return rbb_db_exec(c, err, err_size, "SET search_path TO " RBB_SCHEMA);
+}
+
 void rbb_queue_finish(void) {
     free(driver_conninfo);
     driver_conninfo = NULL;
@@ -186,6 +204,7 @@ int rbb_queue_fresh(PGconn *c, uint64_t n_rows, rbb_dist dist, uint32_t n_keys, 
 }
 
 static uint64_t q_u64(PGconn *c, const char *sql, int *ok) {
+    if (!*ok) return 0; /* after a failure: libpq's message of the first kept */
     PGresult *r = PQexec(c, sql);
     uint64_t v = 0;
     if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) > 0)
@@ -199,6 +218,7 @@ static uint64_t q_u64(PGconn *c, const char *sql, int *ok) {
 int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) {
     int ok = 1;
     memset(o, 0, sizeof *o);
+    if (rbb_db_lost(c, err, err_size)) return -1;
     PGresult *r = PQexec(c, "SELECT status, count(*) FROM inbox GROUP BY 1");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) ok = 0;
     for (int i = 0; ok && i < PQntuples(r); i++) {
@@ -233,6 +253,7 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
                           "schemaname = '" RBB_SCHEMA "' AND relname IN ('inbox', 'effects')",
                           &ok);
     if (!ok) snprintf(err, err_size, "counting the queue: %s", PQerrorMessage(c));
+    if (!ok) rbb_db_one_line(err);
     return ok ? 0 : -1;
 }
 

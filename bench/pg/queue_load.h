@@ -50,6 +50,11 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd);
 /* Open the driver's queue session on `conninfo` (the bench database),
  * migrate the schema (idempotent), point `c` at it (search_path). */
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size);
+/* Open the driver's connection c again when it was lost (a terminated backend, a server
+ * restart): PQreset, then point it at the queue's schema as rbb_queue_prepare did. 0 when c
+ * was not lost or is open again (the loss said on stderr with libpq's message); -1 with err
+ * (why it was lost and why it stays lost) otherwise. */
+int rbb_queue_reconnect(PGconn *c, char *err, size_t err_size);
 /* Close the driver's queue session. */
 void rbb_queue_finish(void);
 /* Empty inbox, effects and workers; VACUUM ANALYZE so every cell starts with

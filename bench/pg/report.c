@@ -19,7 +19,8 @@ static const char *dist_name(rbb_dist d) { return d == RBB_DIST_ZIPF ? "zipf" : 
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-/* A latency in whole µs, or "-" when none was measured (NaN: no timed claim). */
+/* A latency (µs, or ms) in whole units, or "-" when none was measured (NaN: no timed claim,
+ * a crash kill's event not seen). */
 static void us_or_dash(char *out, size_t size, double us) {
     if (isnan(us))
         snprintf(out, size, "-");
@@ -384,9 +385,10 @@ static json_t *json_crash(const rbb_crash *c) {
         rb_json_set(x, "worker_id", S(k->worker_id));
         rb_json_set(x, "n_rows_held", U(k->n_rows_held));
         rb_json_set(x, "n_rows_orphaned", U(k->n_rows_orphaned));
-        rb_json_set(x, "detect_ms", F(k->detect_ms, 0));
-        rb_json_set(x, "reclaim_ms", F(k->reclaim_ms, 0));
-        rb_json_set(x, "redone_ms", F(k->redone_ms, 0));
+        /* null: not seen (rbb_kill: -1) */
+        rb_json_set(x, "detect_ms", F(k->detect_ms < 0 ? NAN : k->detect_ms, 0));
+        rb_json_set(x, "reclaim_ms", F(k->reclaim_ms < 0 ? NAN : k->reclaim_ms, 0));
+        rb_json_set(x, "redone_ms", F(k->redone_ms < 0 ? NAN : k->redone_ms, 0));
         rb_json_push(kills, x);
     }
     rb_json_set(o, "kills", kills);
@@ -427,7 +429,9 @@ static json_t *json_backlog(const rbb_run *run) {
         rb_json_set(pt, "mode", S(rbb_mode_name(c->mode)));
         rb_json_set(pt, "failed", B(c->failed));
         rb_json_set(pt, "n_repeats", U(c->n_repeats));
-        rb_json_set(pt, "claim_p50_is", S("median of the repetitions' claim p50"));
+        rb_json_set(pt, "n_failed_repeats", U(x->n_failed_repeats));
+        rb_json_set(pt, "claim_p50_is",
+                    S("median of the claim p50 of the repetitions that did not fail"));
         rb_json_set(pt, "claim_p50_us", F(x->claim_p50_us, 1));
         rb_json_set(pt, "claim_p50_min_us", F(x->claim_p50_min_us, 1));
         rb_json_set(pt, "claim_p50_max_us", F(x->claim_p50_max_us, 1));
@@ -461,6 +465,16 @@ static json_t *json_backlog(const rbb_run *run) {
         rb_json_push(targets, t);
     }
     rb_json_set(o, "targets", targets);
+    const rbb_backlog_stop *st = &run->backlog_stop;
+    json_t *stop = json_null();
+    if (st->error[0]) {
+        stop = json_object();
+        rb_json_set(stop, "backlog", U(st->backlog));
+        rb_json_set(stop, "repetition", U(st->repetition));
+        rb_json_set(stop, "mode", S(rbb_mode_name(st->mode)));
+        rb_json_set(stop, "error", S(st->error));
+    }
+    rb_json_set(o, "stopped", stop);
     return o;
 }
 
@@ -509,7 +523,8 @@ static json_t *json_soak(const rbb_soak *s) {
 static json_t *json_pgbench(const rbb_run *run) {
     json_t *o = json_object(), *runs = json_array();
     rb_json_set(o, "ok", B(run->pgbench_ok));
-    rb_json_set(o, "error", S(run->pgbench_ok ? "" : run->pgbench_error));
+    rb_json_set(o, "skipped", B(run->pgbench_skipped)); /* no cell to divide by it */
+    rb_json_set(o, "error", S(run->pgbench_ok || run->pgbench_skipped ? "" : run->pgbench_error));
     rb_json_set(o, "script", S("simple-update (built-in)"));
     rb_json_set(o, "scale", json_integer(1));
     rb_json_set(o, "reference_tps",
@@ -594,8 +609,9 @@ static void md_backlog(FILE *f, const rbb_run *run) {
             "rows at every size; a measurement stops at %g s or once it has done %.0f%% of the "
             "backlog, and the backlog is topped up to its size before the next one. "
             "Every point is measured %u time(s), interleaved across the modes: claim latency in "
-            "µs is the median of the repetitions' p50 (min..max) and p99; rows/s the median "
-            "repetition's; consumed: its rows done / the backlog; WAL B/row, full-page images "
+            "µs is the median of the repetitions' p50 (min..max) and p99, a failed repetition left "
+            "out; rows/s the median repetition's; consumed: its rows done / the backlog; WAL "
+            "B/row, full-page images "
             "per 1,000 rows and buffers/row: the median repetition's (server-wide WAL; a page's "
             "first change after a checkpoint logs the whole page).\n\n| backlog | mode | "
             "pending of the hot key | claim p50 µs | claim p99 µs | rows/s | consumed | WAL B/row "
@@ -606,11 +622,14 @@ static void md_backlog(FILE *f, const rbb_run *run) {
     for (size_t i = 0; i < run->n_backlog; i++) {
         const rbb_backlog_point *x = &run->backlog[i];
         const rbb_cell *c = &x->cell;
-        if (c->failed) {
+        if (x->n_failed_repeats == c->n_repeats) {
             fprintf(f, "| %llu | %s | failed ||||||||||\n", (unsigned long long)x->backlog,
                     rbb_mode_name(c->mode));
             continue;
         }
+        char mode[64];
+        snprintf(mode, sizeof mode, "%s%s", rbb_mode_name(c->mode),
+                 x->n_failed_repeats ? " (a repetition failed)" : "");
         char p50[32], lo[32], hi[32], p99[32];
         us_or_dash(p50, sizeof p50, x->claim_p50_us);
         us_or_dash(lo, sizeof lo, x->claim_p50_min_us);
@@ -619,11 +638,22 @@ static void md_backlog(FILE *f, const rbb_run *run) {
         fprintf(f,
                 "| %llu | %s | %llu | %s (%s..%s) | %s | %.0f | %.2f | %.0f | %.1f | %.1f | %llu | "
                 "%llu |\n",
-                (unsigned long long)x->backlog, rbb_mode_name(c->mode),
-                (unsigned long long)x->n_hot_pending, p50, lo, hi, p99, c->rows_per_s,
-                x->consumed_share, c->wal_bytes_per_row, c->wal_fpi_per_krow, c->buffers_per_row,
+                (unsigned long long)x->backlog, mode, (unsigned long long)x->n_hot_pending, p50, lo,
+                hi, p99, c->rows_per_s, x->consumed_share, c->wal_bytes_per_row,
+                c->wal_fpi_per_krow, c->buffers_per_row,
                 (unsigned long long)(c->after.n_duplicates + c->n_dup_executions),
                 (unsigned long long)c->n_lost);
+    }
+    const rbb_backlog_stop *st = &run->backlog_stop;
+    if (st->error[0]) {
+        char where[96] = "while filling the queue";
+        if (st->repetition)
+            snprintf(where, sizeof where, "repetition %u, %s", st->repetition,
+                     rbb_mode_name(st->mode));
+        fprintf(f,
+                "\n**The sweep stopped** at backlog %llu, %s: %s. The points above are the "
+                "repetitions measured before it.\n",
+                (unsigned long long)st->backlog, where, st->error);
     }
     fprintf(f, "\n| mode | claim p50 at the largest backlog / at the smallest | wanted | met "
                "|\n|---|---:|---:|---|\n");
@@ -708,13 +738,20 @@ static void md_crash(FILE *f, const rbb_crash *c) {
             c->chain ? " with chain workers (each completion commits with the next claim)" : "",
             c->n_workers, c->batch, c->ttl_ms, c->heartbeat_ms, c->lease_ms);
     if (c->failed) fprintf(f, "**failed** (see stderr of the run)\n\n");
-    fprintf(f, "| kill | at s | rows held | orphaned | detect ms (TTL) | reclaim ms (lease) "
+    fprintf(f, "`-`: not seen (reclaim and redone: the worker held no row when killed, or it "
+               "did not happen before the drain ended).\n\n"
+               "| kill | at s | rows held | orphaned | detect ms (TTL) | reclaim ms (lease) "
                "| redone ms |\n|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (size_t i = 0; i < c->n_kills; i++)
-        fprintf(f, "| %zu | %.2f | %llu | %llu | %.0f | %.0f | %.0f |\n", i + 1, c->kills[i].at_s,
-                (unsigned long long)c->kills[i].n_rows_held,
-                (unsigned long long)c->kills[i].n_rows_orphaned, c->kills[i].detect_ms,
-                c->kills[i].reclaim_ms, c->kills[i].redone_ms);
+    for (size_t i = 0; i < c->n_kills; i++) {
+        const rbb_kill *k = &c->kills[i];
+        char ms[3][32]; /* -1: not seen */
+        us_or_dash(ms[0], sizeof ms[0], k->detect_ms < 0 ? NAN : k->detect_ms);
+        us_or_dash(ms[1], sizeof ms[1], k->reclaim_ms < 0 ? NAN : k->reclaim_ms);
+        us_or_dash(ms[2], sizeof ms[2], k->redone_ms < 0 ? NAN : k->redone_ms);
+        fprintf(f, "| %zu | %.2f | %llu | %llu | %s | %s | %s |\n", i + 1, k->at_s,
+                (unsigned long long)k->n_rows_held, (unsigned long long)k->n_rows_orphaned, ms[0],
+                ms[1], ms[2]);
+    }
     fprintf(f,
             "\n%llu rows drained in %.1f s; rows lost **%llu**, effects duplicated **%llu**; "
             "one worker paused %.0f ms holding %llu rows, then resumed: stale completions "
@@ -752,11 +789,14 @@ static void md_header(FILE *f, const rbb_run *run) {
             run->server_settings);
 }
 
-void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
+/* The pgbench reference section: its runs, why it failed, or why it did not run. */
+static void md_pgbench(FILE *f, const rbb_run *run) {
     const rbb_params *p = &run->p;
-    md_header(f, run);
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
-    if (!run->pgbench_ok) {
+    if (run->pgbench_skipped) {
+        fprintf(f, "Not run: the run measures no cell to divide by it (`--batch none "
+                   "--chain-workers none`).\n\n");
+    } else if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
     } else {
         fprintf(f,
@@ -767,6 +807,11 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
                     rbb_pgbench_tps_for(run, p->workers[i]));
         fprintf(f, "\n");
     }
+}
+
+/* The claim throughput section: every cell of the matrix and the chain group, the targets. */
+static void md_throughput(FILE *f, const rbb_run *run, const char *json_path) {
+    const rbb_params *p = &run->p;
     char reps[160] = "one repetition (no spread; the figures are its own)";
     if (p->repeats > 1)
         snprintf(reps, sizeof reps,
@@ -824,6 +869,12 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     }
     target_row t[512];
     if (targets(run, t, 512)) md_targets(f, json_path);
+}
+
+void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
+    md_header(f, run);
+    md_pgbench(f, run);
+    if (run->n_cells) md_throughput(f, run, json_path);
     if (run->n_scale) {
         fprintf(f, "\n## Scale event: 3 workers, a 4th joins (timeline: `scale-timeline.csv`)\n\n");
         fprintf(f, "Member ids are fixed by the seed (`scale-<algo>-s<seed>-w<i>`), so the "
@@ -854,7 +905,7 @@ void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
                     (unsigned long long)s->after.n_duplicates, (unsigned long long)s->n_lost);
         }
     }
-    if (run->n_backlog) md_backlog(f, run);
+    if (run->n_backlog || run->backlog_stop.error[0]) md_backlog(f, run);
     if (run->has_soak) md_soak(f, &run->soak);
     if (run->has_crash) md_crash(f, &run->crash);
     if (run->has_crash_chain) md_crash(f, &run->crash_chain);

@@ -106,6 +106,12 @@ usage "^ringbench pg bench: --heap-order: this run has no matrix or chain-group 
 usage "^ringbench pg bench: --pgbench-group-secs: this run has no matrix or chain-group cell" bench "${dbb[@]}" --batch none --chain-workers none --pgbench-group-secs 5
 usage "^ringbench pg bench: --repeats: this run has no cell and no backlog sweep" bench "${dbb[@]}" --batch none --chain-workers none --backlog none --repeats 5
 usage "^ringbench pg bench: --modes: this run has no cell and no backlog sweep" bench "${dbb[@]}" --batch none --chain-workers none --backlog none --modes ordered
+# a run without cells (--batch none --chain-workers none) runs no pgbench reference: the
+# options of the cells and of the reference are refused, --rows also needs no scale event
+for o in --workers --secs --pgbench-secs; do
+    usage "^ringbench pg bench: $o: this run has no matrix or chain-group cell" bench "${dbb[@]}" --batch none --chain-workers none --backlog 10k "$o" 2
+done
+usage "^ringbench pg bench: --rows: this run has no matrix or chain-group cell and no scale event" bench "${dbb[@]}" --batch none --chain-workers none --no-scale --backlog 10k --rows 5000
 usage "^ringbench pg bench: --algo: no worker of this run owns buckets" bench "${dbb[@]}" --batch none --chain-workers none --no-scale --no-crash --backlog 10k --modes competing --algo modn
 usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" bench "${dbb[@]}" -- --x
 # an option's value is not read as an option: not as a profile (--pgbench-db --quick: the
@@ -117,7 +123,7 @@ for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--que
     "--dist zipf --zipf-s 1.2 --kills 2 --soak 10 --soak-retention-ms 5000 --complete each --heap-order id" \
     "--batch none --chain-workers none --complete chain --repeats 2 --modes affinity" \
     "--batch none --chain-workers none --no-scale --no-crash --backlog 10k --complete each" \
-    "--batch none --chain-workers none --no-crash --backlog none --rows 5000 --secs 2" \
+    "--batch none --chain-workers none --no-crash --backlog none --rows 5000" \
     "--modes competing,ordered --no-scale --no-crash --backlog none --algo modn"; do
     rc=0
     read -ra extra <<<"$args"

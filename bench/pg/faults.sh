@@ -1,0 +1,123 @@
+# faults.sh — ctest pg_bench_faults (label pg): faults in the middle of `pg bench`'s backlog
+# sweep (--batch none --chain-workers none --backlog 50k,60k --repeats 2) against the pg_server
+# fixture's server, in its own databases. Three kinds, each injected once competing's first
+# measurement has ended, while the next mode's workers run:
+#   kill       one worker SIGKILLed: that repetition fails and is named (signal, size,
+#              repetition), the point's claim p50 is the median of the other repetition only,
+#              the sweep goes on to its end and exits 1;
+#   terminate  every backend of the bench database terminated, the driver's too: the driver
+#              reconnects (saying why with Postgres's own message, not "no connection to the
+#              server") and the sweep goes on to its end;
+#   block      the same with the database closed to new connections (ALLOW_CONNECTIONS false,
+#              as a server gone for good): the sweep stops, pgbench.json and pgbench.md keep the
+#              points measured before and say where it stopped and why.
+# Found by a fresh-user try (session note of 2026-12-03): a stopped sweep wrote no point at
+# all, and a killed worker's repetition still fed the point's median.
+# shellcheck source=../../queue/tests/lib.sh
+source "$RB_PG_LIB"
+db=ringbench_bench_faults
+args=(--queue-db "$db" --pgbench-db ringbench_pgbench_faults --batch none --chain-workers none
+    --no-scale --no-crash --backlog 50k,60k --repeats 2 --backlog-secs 2)
+admin() { psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
+on_exit() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true; }
+
+# wait_until SECONDS WHAT COMMAND... — poll COMMAND every 20 ms until it succeeds.
+wait_until() {
+    local deadline=$((SECONDS + $1)) what=$2
+    shift 2
+    until "$@"; do
+        ((SECONDS < deadline)) || fail "waited $1 s for $what"
+        sleep 0.02
+    done
+}
+has_worker() { [[ -n $(pgrep -P "$1") ]]; }
+
+kill_worker() { kill -KILL "$(pgrep -P "$1" | head -1)"; }
+terminate() {
+    admin "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '$db' AND pid <> pg_backend_pid()" >/dev/null
+}
+block() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS false" && terminate; }
+
+# sweep NAME FAULT — run the sweep into $TMP/NAME (JSON on stdout into NAME.json, stderr into
+# NAME.err), inject FAULT (a function given the bench's pid) once competing's first measurement
+# has ended and a worker of the next one runs; its exit status into $TMP/NAME.rc.
+sweep() {
+    local name=$1 fault=$2 rc=0
+    "$RB" pg bench "${args[@]}" --out "$TMP/$name" --format json >"$TMP/$name.json" 2>"$TMP/$name.err" &
+    local pid=$!
+    wait_until 120 "competing's first measurement ($name)" grep -q "competing over [0-9]* pending" "$TMP/$name.err"
+    wait_until 60 "the next mode's workers ($name)" has_worker "$pid"
+    sleep 0.2
+    "$fault" "$pid"
+    wait "$pid" || rc=$?
+    echo "$rc" >"$TMP/$name.rc"
+    note "$name: exit $rc"
+}
+
+admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true # left by a killed run
+for kind in kill terminate block; do
+    fn=$kind
+    [[ $kind == kill ]] && fn=kill_worker
+    sweep "$kind" "$fn"
+    on_exit
+done
+
+python3 - "$TMP" <<'PY' || fail "(above)"
+import json, os, re, sys
+tmp = sys.argv[1]
+bad = 0
+def check(name, what, ok, got=""):
+    global bad
+    if not ok:
+        print("FAIL %s: %s%s" % (name, what, (": got %s" % (got,)) if got != "" else "")); bad += 1
+for name in ("kill", "terminate", "block"):
+    rc = open(os.path.join(tmp, name + ".rc")).read().strip()
+    err = open(os.path.join(tmp, name + ".err")).read()
+    d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
+    md = open(os.path.join(tmp, name, "pgbench.md")).read()
+    check(name, "stdout is pgbench.json", json.load(open(os.path.join(tmp, name + ".json"))) == d)
+    b = d["backlog_sweep"]
+    pts, stop = b["points"], b["stopped"]
+    check(name, "exit status 1 (a repetition failed)", rc == "1", rc)
+    check(name, "no 'no connection to the server' (Postgres's message hidden)",
+          "no connection to the server" not in err + json.dumps(d))
+    check(name, "pgbench skipped in a run without cells", d["pgbench"]["skipped"] and
+          "pgbench simple-update" not in err, d["pgbench"])
+    for x in pts:
+        reps = x["repeat_claim_p50_us"]
+        good = [v for v in reps if v is not None]
+        check(name, "%s at %d: failed repetitions = nulls in the list" % (x["mode"], x["backlog"]),
+              x["n_failed_repeats"] == len(reps) - len(good), (x["n_failed_repeats"], reps))
+        if good:
+            med = sorted(good)[(len(good) - 1) // 2 if len(good) % 2 else len(good) // 2 - 1]
+            check(name, "%s at %d: claim p50 is the median of the good repetitions %s"
+                  % (x["mode"], x["backlog"], good), abs(x["claim_p50_us"] - med) < 0.05,
+                  x["claim_p50_us"])
+        check(name, "%s at %d: failed iff a repetition failed" % (x["mode"], x["backlog"]),
+              x["failed"] == (x["n_failed_repeats"] > 0), x["failed"])
+    if name in ("kill", "terminate"):
+        check(name, "the sweep ran to its end", stop is None and len(pts) == 6, (stop, len(pts)))
+        check(name, "one repetition failed", sum(x["n_failed_repeats"] for x in pts) == 1,
+              [(x["mode"], x["backlog"], x["n_failed_repeats"]) for x in pts])
+        check(name, "MD marks it", "(a repetition failed)" in md)
+    if name == "kill":
+        check(name, "the FAILED line names size, repetition and signal",
+              re.search(r"over 50000, repetition 1: FAILED: worker \d was killed by signal 9 \(", err), err[-600:])
+    if name == "terminate":
+        check(name, "the driver reconnected, saying why",
+              re.search(r"connection was lost \(.*terminating connection due to administrator "
+                        r"command.*\); reconnected", err), err[-600:])
+    if name == "block":
+        check(name, "stopped at 50000, repetition 1", stop and stop["backlog"] == 50000 and
+              stop["repetition"] == 1 and stop["mode"] in ("affinity", "ordered"), stop)
+        check(name, "stopped: Postgres's reason", stop and "not currently accepting connections"
+              in stop["error"] and "terminating connection" in stop["error"], stop)
+        check(name, "competing's measured repetition kept", [x for x in pts if x["mode"] ==
+              "competing" and x["backlog"] == 49999 and x["n_repeats"] == 1], pts)
+        check(name, "MD says where it stopped", "**The sweep stopped** at backlog 50000, "
+              "repetition 1, " in md and "| 49999 | competing |" in md)
+        check(name, "stderr says it", "backlog sweep failed: the driver's connection was lost"
+              in err, err[-400:])
+sys.exit(1 if bad else 0)
+PY
+echo "PASS [$TEST]"
