@@ -610,11 +610,20 @@ static int run_cell(const rbb_params *p, const char *conninfo, PGconn *c, rbb_ce
     return rbb_cell_measure(p, conninfo, c, cell, p->cell_s, 0, err, err_size);
 }
 
+/* Before a part of the run (a cell, an event): the driver's connection opened again when a
+ * fault before lost it (its backend terminated, a restart), saying so; when it stays lost,
+ * why, and the part then fails naming the loss (rbb_db_lost). */
+static void driver_again(PGconn *c) {
+    char err[1024];
+    if (rbb_queue_reconnect(c, err, sizeof err)) fprintf(stderr, "pg bench: %s\n", err);
+}
+
 /* The crash injection (chain: with chain workers) into *out, progress on stderr; 1 when it
  * failed or found duplicates or lost rows, else 0. */
 static int crash_run(const rbb_params *p, const char *conninfo, PGconn *c, int chain,
                      rbb_crash *out) {
     char err[1024];
+    driver_again(c);
     fprintf(stderr, "pg bench: crash injection%s: %u workers, %u SIGKILLs + 1 stall\n",
             chain ? " (chain workers)" : "", p->crash_workers, p->crash_kills);
     if (rbb_run_crash(p, conninfo, c, chain, out, err, sizeof err)) {
@@ -782,6 +791,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
             cell->batch = g.batch;
             cell->chain = g.chain;
             cell->mode = p->modes[m];
+            driver_again(c); /* before the progress line: it may say something */
             fprintf(stderr, "pg bench: %s W=%u batch=%u%s %s, repetition %zu/%zu ... ",
                     rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
                     cell->chain ? " chain" : "", dist_names[cell->dist], r + 1, n_rep);
@@ -924,6 +934,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
      * fresh uniform backlog of a cell's size (what limits a claim); with the cells. */
     if (n_cells) {
+        driver_again(c);
         uint32_t bmax = 1;
         for (size_t b = 0; b < p->n_batches; b++)
             if (p->batches[b] > bmax) bmax = p->batches[b];
@@ -938,6 +949,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         const char *algos[2] = {p->ring_algo, "modn"};
         for (int i = 0; i < 2; i++) {
             rbb_scale *s = &run.scale[run.n_scale++];
+            driver_again(c);
             fprintf(stderr, "pg bench: scale event, %s ownership: 3 workers, a 4th joins\n",
                     algos[i]);
             if (rbb_run_scale(p, conninfo, c, algos[i], s, err, sizeof err)) {
@@ -970,6 +982,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         n_bad += bad < 0 ? 1 : bad;
     }
     if (p->soak_s > 0) {
+        driver_again(c);
         fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s, retention %llu ms\n",
                 p->soak_s, (unsigned long long)p->soak_retention_ms);
         if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {

@@ -1,7 +1,7 @@
-# faults.sh — ctest pg_bench_faults (label pg): faults in the middle of `pg bench`'s backlog
-# sweep (--batch none --chain-workers none --backlog 50k,60k --repeats 2) against the pg_server
-# fixture's server, in its own databases. Three kinds, each injected once competing's first
-# measurement has ended, while the next mode's workers run:
+# faults.sh — ctest pg_bench_faults (label pg): faults in the middle of `pg bench` against the
+# pg_server fixture's server, in its own databases. In a backlog sweep (--batch none
+# --chain-workers none --backlog 50k,60k --repeats 2), three kinds, each injected once
+# competing's first measurement has ended, while the next mode's workers run:
 #   kill       one worker SIGKILLed: that repetition fails and is named (signal, size,
 #              repetition), the point's claim p50 is the median of the other repetition only,
 #              the sweep goes on to its end and exits 1;
@@ -11,13 +11,15 @@
 #   block      the same with the database closed to new connections (ALLOW_CONNECTIONS false,
 #              as a server gone for good): the sweep stops, pgbench.json and pgbench.md keep the
 #              points measured before and say where it stopped and why.
+# And in the matrix (W 1, batch 8, competing then affinity, one repetition):
+#   matrix     every backend terminated during competing's cell: that cell fails, the driver
+#              reconnects before the next, and affinity's cell is measured.
 # Found by a fresh-user try (session note of 2026-12-03): a stopped sweep wrote no point at
-# all, and a killed worker's repetition still fed the point's median.
+# all, a killed worker's repetition still fed the point's median, and a lost driver session
+# failed every later cell with "no connection to the server".
 # shellcheck source=../../queue/tests/lib.sh
 source "$RB_PG_LIB"
 db=ringbench_bench_faults
-args=(--queue-db "$db" --pgbench-db ringbench_pgbench_faults --batch none --chain-workers none
-    --no-scale --no-crash --backlog 50k,60k --repeats 2 --backlog-secs 2)
 admin() { psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "$1"; }
 on_exit() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true; }
 
@@ -38,15 +40,17 @@ terminate() {
 }
 block() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS false" && terminate; }
 
-# sweep NAME FAULT — run the sweep into $TMP/NAME (JSON on stdout into NAME.json, stderr into
-# NAME.err), inject FAULT (a function given the bench's pid) once competing's first measurement
-# has ended and a worker of the next one runs; its exit status into $TMP/NAME.rc.
+# sweep NAME FAULT TRIGGER ARGS... — run `pg bench ARGS` into $TMP/NAME (JSON on stdout into
+# NAME.json, stderr into NAME.err), inject FAULT (a function given the bench's pid) once stderr
+# matches TRIGGER (grep -E) and a worker runs, 0.2 s later; its exit status into $TMP/NAME.rc.
 sweep() {
-    local name=$1 fault=$2 rc=0
-    "$RB" pg bench "${args[@]}" --out "$TMP/$name" --format json >"$TMP/$name.json" 2>"$TMP/$name.err" &
+    local name=$1 fault=$2 trigger=$3 rc=0
+    shift 3
+    "$RB" pg bench --queue-db "$db" --pgbench-db ringbench_pgbench_faults "$@" --out "$TMP/$name" \
+        --format json >"$TMP/$name.json" 2>"$TMP/$name.err" &
     local pid=$!
-    wait_until 120 "competing's first measurement ($name)" grep -q "competing over [0-9]* pending" "$TMP/$name.err"
-    wait_until 60 "the next mode's workers ($name)" has_worker "$pid"
+    wait_until 120 "/$trigger/ ($name)" grep -Eq "$trigger" "$TMP/$name.err"
+    wait_until 60 "a worker ($name)" has_worker "$pid"
     sleep 0.2
     "$fault" "$pid"
     wait "$pid" || rc=$?
@@ -55,12 +59,17 @@ sweep() {
 }
 
 admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true # left by a killed run
+sweep_args=(--batch none --chain-workers none --no-scale --no-crash --backlog "50k,60k" --repeats 2
+    --backlog-secs 2)
 for kind in kill terminate block; do
     fn=$kind
     [[ $kind == kill ]] && fn=kill_worker
-    sweep "$kind" "$fn"
+    sweep "$kind" "$fn" "competing over [0-9]+ pending" "${sweep_args[@]}"
     on_exit
 done
+sweep matrix terminate "competing W=1 batch=8 uniform, repetition 1/1" --workers 1 --batch 8 \
+    --modes competing,affinity --dist uniform --repeats 1 --secs 2 --chain-workers none \
+    --no-scale --no-crash --backlog none --pgbench-secs 1 --pgbench-group-secs 1
 
 python3 - "$TMP" <<'PY' || fail "(above)"
 import json, os, re, sys
@@ -118,6 +127,23 @@ for name in ("kill", "terminate", "block"):
               "repetition 1, " in md and "| 49999 | competing |" in md)
         check(name, "stderr says it", "backlog sweep failed: the driver's connection was lost"
               in err, err[-400:])
+name = "matrix"
+rc = open(os.path.join(tmp, name + ".rc")).read().strip()
+err = open(os.path.join(tmp, name + ".err")).read()
+d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
+cells = {c["mode"]: c for c in d["cells"]}
+check(name, "exit status 1 (a cell failed)", rc == "1", rc)
+# (the JSON's cell may be a second measurement: a group whose pgbench reference drifted is
+# measured again, so the failure is read from stderr)
+check(name, "competing's cell failed on the loss", re.search(
+      r"competing W=1 batch=8 uniform, repetition 1/1 \.\.\. FAILED: .*terminating connection due "
+      r"to administrator command", err), err[-600:])
+check(name, "affinity's cell measured after the reconnect", not cells["affinity"]["failed"] and
+      cells["affinity"]["n_rows"] > 0, (cells["affinity"]["failed"], cells["affinity"]["n_rows"]))
+check(name, "the driver reconnected, saying why",
+      re.search(r"connection was lost \(.*terminating connection due to administrator "
+                r"command.*\); reconnected", err), err[-600:])
+check(name, "no 'no connection to the server'", "no connection to the server" not in err)
 sys.exit(1 if bad else 0)
 PY
 echo "PASS [$TEST]"
