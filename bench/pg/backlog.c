@@ -47,7 +47,8 @@ static int count_pending(PGconn *c, uint64_t *all, uint64_t *hot, char *err, siz
 /* Back to the backlog the point's first measurement started from: `pending` rows, `hot` of
  * them of the hot key. Deletes what the workers completed (and its effects), puts back to
  * pending what a worker killed mid-measurement left leased (as the housekeeper would once its
- * lease ran out; the holder's row stays held), enqueues the
+ * lease ran out; the holder's row stays held) and marks it dead (no worker runs here; a killed
+ * one would otherwise stay a member of the next measurement's ring), enqueues the
  * hot key's and the other keys' missing rows (the other keys from the same key stream), and
  * VACUUM ANALYZEs: every repetition starts from the same backlog, whatever each mode took
  * (ordered mode takes no hot row while the hot head is held; the others take 10% of theirs). */
@@ -58,7 +59,9 @@ static int top_up(PGconn *c, uint64_t pending, uint64_t hot, rbb_keys *keys, con
                          "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'; "
                          "UPDATE inbox SET status = 'pending', claimed_by = NULL, "
                          "lease_expires_at = NULL, lease_generation = lease_generation + 1 "
-                         "WHERE status = 'claimed' AND claimed_by <> '" HOLDER "'");
+                         "WHERE status = 'claimed' AND claimed_by <> '" HOLDER "'; "
+                         "UPDATE workers SET status = 'dead', dead_at = now() "
+                         "WHERE status = 'alive'");
     if (!rc) rc = count_pending(c, &now_all, &now_hot, err, err_size);
     uint64_t add_hot = now_hot < hot ? hot - now_hot : 0;
     uint64_t add = now_all < pending ? pending - now_all : 0;
@@ -189,16 +192,19 @@ static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint
     int rc = fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
     if (rc && reopened(c, err, err_size))
         rc = fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
-    *stop = (rbb_backlog_stop){.backlog = size, .repetition = 0, .mode = p->modes[0]};
+    *stop = (rbb_backlog_stop){.backlog = size, .step = "filling"};
     for (size_t r = 0; !rc && r < s->n_rep; r++)
         for (size_t m = 0; !rc && m < p->n_modes; m++) {
-            *stop = (rbb_backlog_stop){
-                .backlog = size, .repetition = (uint32_t)r + 1, .mode = p->modes[m]};
+            *stop = (rbb_backlog_stop){.backlog = size,
+                                       .step = "measuring",
+                                       .repetition = (uint32_t)r + 1,
+                                       .mode = p->modes[m]};
             uint64_t pending = 0, hot = 0;
             rc = measure_once(p, conninfo, c, p->modes[m], size, r, &s->reps[m * s->n_rep + r],
                               &pending, &hot, err, err_size);
             if (rc) break;
             if (s->n_done[m]++ == 0) s->first_pending[m] = pending, s->first_hot[m] = hot;
+            stop->step = "topping up";
             char tag[64];
             snprintf(tag, sizeof tag, "backlog%llu-%zu-%zu", (unsigned long long)size, r, m);
             rc = top_up(c, start_all, start_hot, &keys, tag, err, err_size);
@@ -223,6 +229,11 @@ static int append_points(rbb_run *run, const size_reps *s) {
         const rbb_cell *cell = &pt->cell;
         if (cell->failed || cell->n_lost || cell->after.n_duplicates || cell->n_dup_executions)
             n_bad++;
+        if (pt->n_failed_repeats == cell->n_repeats) {
+            fprintf(stderr, "pg bench:   %s over %llu: every repetition failed\n",
+                    rbb_mode_name(cell->mode), (unsigned long long)pt->backlog);
+            continue;
+        }
         fprintf(stderr,
                 "pg bench:   %s over %llu: claim p50 %.0f us (median of %u; %.0f..%.0f)%s\n",
                 rbb_mode_name(cell->mode), (unsigned long long)pt->backlog, pt->claim_p50_us,

@@ -822,9 +822,12 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
         cell->drift_flagged = drift > RBB_DRIFT_MAX;
         if (cell->failed || cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
             (*n_bad)++;
-        fprintf(stderr, "pg bench:   %s: median %.0f rows/s (%.0f..%.0f)\n",
-                rbb_mode_name(cell->mode), cell->rows_per_s, cell->rows_per_s_min,
-                cell->rows_per_s_max);
+        if (isnan(cell->rows_per_s))
+            fprintf(stderr, "pg bench:   %s: every repetition failed\n", rbb_mode_name(cell->mode));
+        else
+            fprintf(stderr, "pg bench:   %s: median %.0f rows/s (%.0f..%.0f)\n",
+                    rbb_mode_name(cell->mode), cell->rows_per_s, cell->rows_per_s_min,
+                    cell->rows_per_s_max);
     }
     if (run->pgbench_ok)
         fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps (drift %.0f%%)\n",
@@ -840,8 +843,12 @@ static void measure_group_checked(rbb_run *run, PGconn *c, const char *conninfo,
     /* the reference moved: flag the group and measure it once more */
     fprintf(stderr, "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n", 100 * drift,
             100 * RBB_DRIFT_MAX);
+    int failed[RBB_N_MODES]; /* a failure of the first measurement stays in the outputs */
+    for (size_t m = 0; m < run->p.n_modes; m++)
+        failed[m] = group[m].failed;
     double again = measure_group(run, c, conninfo, g, group, t0, n_bad);
     for (size_t m = 0; m < run->p.n_modes; m++) {
+        group[m].failed |= failed[m];
         group[m].remeasured = 1;
         group[m].first_drift = drift;
         group[m].drift_flagged = again > RBB_DRIFT_MAX;

@@ -85,6 +85,17 @@ double rbb_pgbench_tps_for(const rbb_run *run, uint32_t n_workers) {
     return 0;
 }
 
+/* A cell with no repetition that did not fail: its measured figures NaN (null in the JSON,
+ * "failed" in the MD), its counts kept. */
+static void no_figures(rbb_cell *c) {
+    c->rows_per_s = c->claims_per_s = c->tx_per_s = NAN;
+    c->claim_p50_us = c->claim_p99_us = NAN;
+    c->wal_bytes_per_row = c->buffers_per_row = c->wal_fpi_per_krow = NAN;
+    c->commits_per_wal_flush = c->wal_flush_ms = NAN;
+    c->client_cpu_us_per_row = c->machine_cpu_us_per_row = NAN;
+    c->rows_per_s_min = c->rows_per_s_max = NAN;
+}
+
 void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
     size_t order[RBB_MAX_REPEATS], n_ok = 0;
     for (size_t i = 0; i < n; i++) /* insertion sort of the good ones by rows/s */
@@ -108,6 +119,9 @@ void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
     }
     agg.rows_per_s_min = n_ok ? reps[order[0]].rows_per_s : 0;
     agg.rows_per_s_max = n_ok ? reps[order[n_ok - 1]].rows_per_s : 0;
+    for (size_t i = 0; i < n; i++) /* a failed repetition's figures are no figures (null) */
+        if (reps[i].failed) agg.rep_rows_per_s[i] = agg.rep_claim_p50_us[i] = NAN;
+    if (!n_ok) no_figures(&agg);
     *out = agg;
 }
 

@@ -197,13 +197,15 @@ typedef struct rbb_backlog_point {
 } rbb_backlog_point;
 
 /* Where the backlog sweep stopped when it could not go on (error[0] != '\0'): the backlog size
- * being measured, the repetition (1-based; 0: while filling the queue) and the mode of the
- * step that failed, and why. The points measured before it are kept. */
+ * being measured, the step that failed ("filling" the queue, "measuring" or "topping up"
+ * after a measurement), its repetition (1-based; 0 while filling) and mode, and why. The
+ * points measured before it are kept. */
 typedef struct rbb_backlog_stop {
     uint64_t backlog;
+    const char *step;
     uint32_t repetition;
     rbb_mode mode;
-    char error[512];
+    char error[1024];
 } rbb_backlog_stop;
 
 /* One interval of the soak run (soak.c). */
@@ -299,10 +301,10 @@ void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n);
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                      double secs, uint64_t max_rows, char *err, size_t err_size);
 /* One cell from its repetitions reps[0..n) (n <= RBB_MAX_REPEATS, in the order measured):
- * the figures of the median repetition by rows/s (of those that did not fail; the
- * upper middle one when n is even), rows/s and claim p50 of every repetition, the
- * min and max rows/s; lost rows and duplicates summed over all repetitions; failed
- * when any repetition failed. */
+ * the figures of the median repetition by rows/s (of those that did not fail; nearest
+ * rank: the lower middle one when their number is even), rows/s and claim p50 of every repetition
+ * (NaN for a failed one), the min and max rows/s; lost rows and duplicates summed over all
+ * repetitions; failed when any repetition failed; every figure NaN when all failed. */
 void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n);
 
 #endif

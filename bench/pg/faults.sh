@@ -118,14 +118,15 @@ for name in ("kill", "terminate", "block"):
               re.search(r"connection was lost \(.*terminating connection due to administrator "
                         r"command.*\); reconnected", err), err[-600:])
     if name == "block":
-        check(name, "stopped at 50000, repetition 1", stop and stop["backlog"] == 50000 and
+        check(name, "stopped at 50000, measuring, repetition 1", stop and
+              stop["backlog"] == 50000 and stop["step"] == "measuring" and
               stop["repetition"] == 1 and stop["mode"] in ("affinity", "ordered"), stop)
         check(name, "stopped: Postgres's reason", stop and "not currently accepting connections"
               in stop["error"] and "terminating connection" in stop["error"], stop)
         check(name, "competing's measured repetition kept", [x for x in pts if x["mode"] ==
               "competing" and x["backlog"] == 49999 and x["n_repeats"] == 1], pts)
         check(name, "MD says where it stopped", "**The sweep stopped** at backlog 50000, "
-              "repetition 1, " in md and "| 49999 | competing |" in md)
+              "measuring, repetition 1, " in md and "| 49999 | competing |" in md)
         check(name, "stderr says it", "backlog sweep failed: the driver's connection was lost"
               in err, err[-400:])
 name = "matrix"
@@ -134,8 +135,10 @@ err = open(os.path.join(tmp, name + ".err")).read()
 d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
 cells = {c["mode"]: c for c in d["cells"]}
 check(name, "exit status 1 (a cell failed)", rc == "1", rc)
-# (the JSON's cell may be a second measurement: a group whose pgbench reference drifted is
-# measured again, so the failure is read from stderr)
+# (a group whose pgbench reference drifted is measured again: the first measurement's
+# failure stays in the JSON all the same)
+check(name, "competing's cell failed in the JSON", cells["competing"]["failed"],
+      cells["competing"]["failed"])
 check(name, "competing's cell failed on the loss", re.search(
       r"competing W=1 batch=8 uniform, repetition 1/1 \.\.\. FAILED: .*terminating connection due "
       r"to administrator command", err), err[-600:])

@@ -76,12 +76,25 @@ int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_siz
     return rbb_db_exec(c, err, err_size, "SET search_path TO " RBB_SCHEMA);
 }
 
+/* How long rbb_queue_reconnect keeps trying (ms). */
+#define RECONNECT_MS 10000u
+
 int rbb_queue_reconnect(PGconn *c, char *err, size_t err_size) {
     if (PQstatus(c) != CONNECTION_BAD) return 0;
     char lost[512];
     snprintf(lost, sizeof lost, "%s", PQerrorMessage(c));
     rbb_db_one_line(lost);
+    /* a restart takes a moment ("the database system is shutting down" / "is starting up"):
+     * try again for up to RECONNECT_MS, backing off from 50 ms to 1 s */
     PQreset(c);
+    for (unsigned wait_ms = 50, waited = 0;
+         PQstatus(c) != CONNECTION_OK &&
+                 waited<RECONNECT_MS; waited += wait_ms, wait_ms = wait_ms * 2> 1000
+             ? 1000
+             : wait_ms * 2) {
+        rbb_sleep_us(wait_ms * 1000u);
+        PQreset(c);
+    }
     if (PQstatus(c) != CONNECTION_OK) {
         char again[512];
         snprintf(again, sizeof again, "%s", PQerrorMessage(c));

@@ -51,7 +51,8 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd);
  * migrate the schema (idempotent), point `c` at it (search_path). */
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size);
 /* Open the driver's connection c again when it was lost (a terminated backend, a server
- * restart): PQreset, then point it at the queue's schema as rbb_queue_prepare did. 0 when c
+ * restart): PQreset, again for up to 10 s while the server refuses (a restart in progress),
+ * then point it at the queue's schema as rbb_queue_prepare did. 0 when c
  * was not lost or is open again (the loss said on stderr with libpq's message); -1 with err
  * (why it was lost and why it stays lost) otherwise. */
 int rbb_queue_reconnect(PGconn *c, char *err, size_t err_size);

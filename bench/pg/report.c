@@ -470,8 +470,9 @@ static json_t *json_backlog(const rbb_run *run) {
     if (st->error[0]) {
         stop = json_object();
         rb_json_set(stop, "backlog", U(st->backlog));
-        rb_json_set(stop, "repetition", U(st->repetition));
-        rb_json_set(stop, "mode", S(rbb_mode_name(st->mode)));
+        rb_json_set(stop, "step", S(st->step));
+        rb_json_set(stop, "repetition", st->repetition ? U(st->repetition) : json_null());
+        rb_json_set(stop, "mode", st->repetition ? S(rbb_mode_name(st->mode)) : json_null());
         rb_json_set(stop, "error", S(st->error));
     }
     rb_json_set(o, "stopped", stop);
@@ -648,7 +649,7 @@ static void md_backlog(FILE *f, const rbb_run *run) {
     if (st->error[0]) {
         char where[96] = "while filling the queue";
         if (st->repetition)
-            snprintf(where, sizeof where, "repetition %u, %s", st->repetition,
+            snprintf(where, sizeof where, "%s, repetition %u, %s", st->step, st->repetition,
                      rbb_mode_name(st->mode));
         fprintf(f,
                 "\n**The sweep stopped** at backlog %llu, %s: %s. The points above are the "
