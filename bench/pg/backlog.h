@@ -23,8 +23,11 @@
  * started from, in all and of the hot key (rows done deleted, the missing rows enqueued,
  * VACUUM ANALYZE). Appends n_backlogs x n_modes points
  * to run->backlog, each from its repetitions (rbb_backlog_point: median claim p50 and p99,
- * min..max p50). Returns the number of points that failed (any repetition) or found
- * duplicates or lost rows; -1 with err when the sweep could not run at all. */
+ * min..max p50, failed repetitions left out). A lost driver session is reopened
+ * (rbb_queue_reconnect) and the step run again. Returns the number of points that failed (any
+ * repetition) or found duplicates or lost rows; -1 with err when the sweep could not go on:
+ * then the points of the repetitions measured before are appended all the same and
+ * run->backlog_stop says where it stopped. */
 int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_t err_size);
 
 #endif
