@@ -439,6 +439,8 @@ static const struct {
     {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-secs", reads_cells,
      "this run has no matrix or chain-group cell, so no pgbench reference"},
+    {"--pgbench", reads_cells,
+     "this run has no matrix or chain-group cell, so no pgbench reference"},
     {"--rows", reads_rows, "this run has no matrix or chain-group cell and no scale event"},
     {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
