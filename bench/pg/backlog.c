@@ -93,13 +93,13 @@ static int reopened(PGconn *c, char *err, size_t err_size) {
     return PQstatus(c) == CONNECTION_BAD && rbb_queue_reconnect(c, err, err_size) == 0;
 }
 
-/* One measurement (repetition `rep`, 0-based) of `mode` over the backlog of size `size` as it is
- * in the queue; the pending rows it started from in *pending (*hot of the hot key). 0, or -1
- * with err when the driver cannot go on (its connection lost for good); a failed measurement
- * is marked in cell->failed and is not fatal. */
+/* One measurement (repetition `rep`, 0-based) of `mode` over the backlog as it is in the
+ * queue; the pending rows it started from in *pending (*hot of the hot key). 0, or -1 with
+ * err when the driver cannot go on (its connection lost for good, a stop signal); a failed
+ * measurement is marked in cell->failed and is not fatal. */
 static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rbb_mode mode,
-                        uint64_t size, size_t rep, rbb_cell *cell, uint64_t *pending, uint64_t *hot,
-                        char *err, size_t err_size) {
+                        size_t rep, rbb_cell *cell, uint64_t *pending, uint64_t *hot, char *err,
+                        size_t err_size) {
     memset(cell, 0, sizeof *cell);
     cell->mode = mode;
     /* the sweep times claims: a claim chained into a completion has no time of its own,
@@ -120,8 +120,9 @@ static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rb
     uint64_t held = p->backlog_hot_every ? 1 : 0;
     cell->n_lost = cell->n_lost >= held ? cell->n_lost - held : 0;
     if (failed) {
-        fprintf(stderr, "pg bench:   %s over %llu, repetition %zu: FAILED: %s\n",
-                rbb_mode_name(mode), (unsigned long long)size, rep + 1, err);
+        fprintf(stderr, "pg bench:   %s over %llu pending, repetition %zu: FAILED: %s\n",
+                rbb_mode_name(mode), (unsigned long long)*pending, rep + 1, err);
+        if (rbb_stop_signal) return -1; /* the sweep stops here, err says why */
         /* what ended its workers may have ended the driver's session too */
         return PQstatus(c) == CONNECTION_BAD ? rbb_queue_reconnect(c, err, err_size) : 0;
     }
@@ -189,7 +190,8 @@ static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint
     if (rbb_keys_init(&keys, RBB_DIST_UNIFORM, p->n_keys, p->zipf_s, p->seed))
         return snprintf(err, err_size, "out of memory"), -1;
     uint64_t start_all = 0, start_hot = 0; /* the backlog every measurement starts from */
-    int rc = fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
+    int rc = rbb_stop_signal ? (rbb_stop_reason(err, err_size), -1)
+                             : fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
     if (rc && reopened(c, err, err_size))
         rc = fill_size(p, c, size, &keys, &start_all, &start_hot, err, err_size);
     *stop = (rbb_backlog_stop){.backlog = size, .step = "filling"};
@@ -200,8 +202,8 @@ static int sweep_size(const rbb_params *p, const char *conninfo, PGconn *c, uint
                                        .repetition = (uint32_t)r + 1,
                                        .mode = p->modes[m]};
             uint64_t pending = 0, hot = 0;
-            rc = measure_once(p, conninfo, c, p->modes[m], size, r, &s->reps[m * s->n_rep + r],
-                              &pending, &hot, err, err_size);
+            rc = measure_once(p, conninfo, c, p->modes[m], r, &s->reps[m * s->n_rep + r], &pending,
+                              &hot, err, err_size);
             if (rc) break;
             if (s->n_done[m]++ == 0) s->first_pending[m] = pending, s->first_hot[m] = hot;
             stop->step = "topping up";

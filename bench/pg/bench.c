@@ -725,8 +725,11 @@ static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs
     const rbb_params *p = &run->p;
     rbb_pg_target t = pgbench_target(p, c);
     const char *pgbench = rbb_pgbench_find(p->pgbench_path);
+    if (rbb_stop_signal) return -1;
+    snprintf(run->part, sizeof run->part, "the pgbench reference at %u clients", n_workers);
     if (rbb_pgbench_run(&t, pgbench, n_workers, secs, res, run->pgbench_error,
                         sizeof run->pgbench_error)) {
+        if (rbb_stop_signal) return -1; /* cut short by the stop: not pgbench's failure */
         fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
         run->pgbench_ok = 0;
         return -1;
@@ -738,8 +741,10 @@ static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs
  * after `pgbench -i`; 1: after it); -c W -j W for p->pgbench_s each. */
 static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
     const rbb_params *p = &run->p;
+    if (rbb_stop_signal) return;
     if (round == 0) {
         rbb_pg_target t = pgbench_target(p, c);
+        snprintf(run->part, sizeof run->part, "pgbench -i");
         fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
         if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
                              sizeof run->pgbench_error)) {
@@ -793,10 +798,16 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
             cell->batch = g.batch;
             cell->chain = g.chain;
             cell->mode = p->modes[m];
+            if (rbb_stop_signal) { /* not measured: no figure */
+                cell->failed = 1;
+                continue;
+            }
             driver_again(c); /* before the progress line: it may say something */
-            fprintf(stderr, "pg bench: %s W=%u batch=%u%s %s, repetition %zu/%zu ... ",
-                    rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
-                    cell->chain ? " chain" : "", dist_names[cell->dist], r + 1, n_rep);
+            snprintf(run->part, sizeof run->part,
+                     "the matrix: %s W=%u batch=%u%s %s, repetition %zu/%zu",
+                     rbb_mode_name(cell->mode), cell->n_workers, cell->batch,
+                     cell->chain ? " chain" : "", dist_names[cell->dist], r + 1, n_rep);
+            fprintf(stderr, "pg bench: %s ... ", run->part + strlen("the matrix: "));
             if (run_cell(p, conninfo, c, cell, p->seed + g.d, err, sizeof err)) {
                 fprintf(stderr, "FAILED: %s\n", err);
                 continue;
@@ -808,7 +819,8 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
                     (unsigned long long)(cell->after.n_duplicates + cell->n_dup_executions),
                     (unsigned long long)cell->n_lost, (double)(rb_now_ns() - t0) / 1e9);
         }
-    if (run->pgbench_ok) pgbench_once(run, c, g.n_workers, p->pgbench_group_s, &ref_after);
+    if (run->pgbench_ok && !rbb_stop_signal)
+        pgbench_once(run, c, g.n_workers, p->pgbench_group_s, &ref_after);
     double mean = (ref_before.tps + ref_after.tps) / 2;
     double drift = ref_before.tps > 0 && ref_after.tps > 0
                        ? (ref_after.tps > ref_before.tps ? ref_after.tps - ref_before.tps
@@ -831,7 +843,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
                     rbb_mode_name(cell->mode), cell->rows_per_s, cell->rows_per_s_min,
                     cell->rows_per_s_max);
     }
-    if (run->pgbench_ok)
+    if (run->pgbench_ok && !rbb_stop_signal)
         fprintf(stderr, "pg bench:   adjacent pgbench -c %u: %.0f / %.0f tps (drift %.0f%%)\n",
                 g.n_workers, ref_before.tps, ref_after.tps, 100 * drift);
     return drift;
@@ -841,7 +853,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
 static void measure_group_checked(rbb_run *run, PGconn *c, const char *conninfo, group_key g,
                                   rbb_cell *group, uint64_t t0, int *n_bad) {
     double drift = measure_group(run, c, conninfo, g, group, t0, n_bad);
-    if (drift <= RBB_DRIFT_MAX) return;
+    if (drift <= RBB_DRIFT_MAX || rbb_stop_signal) return;
     /* the reference moved: flag the group and measure it once more */
     fprintf(stderr, "pg bench:   pgbench drifted %.0f%% (> %.0f%%): measured again\n", 100 * drift,
             100 * RBB_DRIFT_MAX);
@@ -877,6 +889,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         p->out_dir = out_default;
     }
     if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir))) return rc;
+    /* from here a stop signal ends the run in order: workers stopped, what finished written */
+    rbb_stop_on_signals();
 
     /* Durability: off applies to every session of this run (workers, driver,
      * pgbench) through PGOPTIONS, which libpq sends at connection start. */
@@ -917,12 +931,13 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         for (size_t w = 0; w < p->n_workers; w++)
             for (size_t b = 0; b < p->n_batches; b++) {
                 group_key g = {d, p->workers[w], p->batches[b], p->chain};
+                if (rbb_stop_signal) break;
                 measure_group_checked(&run, c, conninfo, g, &run.cells[run.n_cells], t0, &n_bad);
                 run.n_cells += p->n_modes;
             }
         /* the chain group: one commit per row at batch 1 (issue 11, target 4) */
         for (size_t w = 0; w < p->n_chain_workers; w++) {
-            if (chain_cell_in_matrix(p, p->chain_workers[w])) continue;
+            if (chain_cell_in_matrix(p, p->chain_workers[w]) || rbb_stop_signal) continue;
             group_key g = {d, p->chain_workers[w], 1, 1};
             measure_group_checked(&run, c, conninfo, g, &run.cells[run.n_cells], t0, &n_bad);
             run.n_cells += p->n_modes;
@@ -930,7 +945,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
 
     /* the reference again after the matrix: the ratios use the mean of both */
-    if (!run.pgbench_skipped) run_pgbench_refs(&run, c, 1);
+    if (!run.pgbench_skipped && !rbb_stop_signal) run_pgbench_refs(&run, c, 1);
     for (size_t i = 0; i < run.n_cells; i++) {
         rbb_cell *cell = &run.cells[i];
         cell->pgbench_run_tps = rbb_pgbench_tps_for(&run, cell->n_workers);
@@ -942,8 +957,9 @@ int rb_pg_cmd_bench(int argc, char **argv) {
 
     /* EXPLAIN ANALYZE of each mode's claim at the largest batch, over a
      * fresh uniform backlog of a cell's size (what limits a claim); with the cells. */
-    if (n_cells) {
+    if (n_cells && !rbb_stop_signal) {
         driver_again(c);
+        snprintf(run.part, sizeof run.part, "EXPLAIN of the claims");
         uint32_t bmax = 1;
         for (size_t b = 0; b < p->n_batches; b++)
             if (p->batches[b] > bmax) bmax = p->batches[b];
@@ -956,9 +972,10 @@ int rb_pg_cmd_bench(int argc, char **argv) {
 
     if (p->scale) {
         const char *algos[2] = {p->ring_algo, "modn"};
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < 2 && !rbb_stop_signal; i++) {
             rbb_scale *s = &run.scale[run.n_scale++];
             driver_again(c);
+            snprintf(run.part, sizeof run.part, "the scale event (%s)", algos[i]);
             fprintf(stderr, "pg bench: scale event, %s ownership: 3 workers, a 4th joins\n",
                     algos[i]);
             if (rbb_run_scale(p, conninfo, c, algos[i], s, err, sizeof err)) {
@@ -976,22 +993,26 @@ int rb_pg_cmd_bench(int argc, char **argv) {
             if (s->after.n_duplicates || s->n_lost) n_bad++;
         }
     }
-    if (p->crash) {
+    if (p->crash && !rbb_stop_signal) {
         run.has_crash = 1;
+        snprintf(run.part, sizeof run.part, "the crash injection");
         n_bad += crash_run(p, conninfo, c, p->chain, &run.crash);
         /* again with chain workers, as the chain group runs them (unless the first did) */
-        if (p->n_chain_workers && !p->chain) {
+        if (p->n_chain_workers && !p->chain && !rbb_stop_signal) {
+            snprintf(run.part, sizeof run.part, "the crash injection (chain workers)");
             run.has_crash_chain = 1;
             n_bad += crash_run(p, conninfo, c, 1, &run.crash_chain);
         }
     }
-    if (p->n_backlogs) {
+    if (p->n_backlogs && !rbb_stop_signal) {
+        snprintf(run.part, sizeof run.part, "the backlog sweep");
         int bad = rbb_run_backlog(&run, conninfo, c, err, sizeof err);
         if (bad < 0) fprintf(stderr, "pg bench: backlog sweep failed: %s\n", err);
         n_bad += bad < 0 ? 1 : bad;
     }
-    if (p->soak_s > 0) {
+    if (p->soak_s > 0 && !rbb_stop_signal) {
         driver_again(c);
+        snprintf(run.part, sizeof run.part, "the soak");
         fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s, retention %llu ms\n",
                 p->soak_s, (unsigned long long)p->soak_retention_ms);
         if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
@@ -1003,7 +1024,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     PQfinish(c);
     rbb_queue_finish();
-    if (!run.pgbench_ok && !run.pgbench_skipped) {
+    run.stop_signal = rbb_stop_signal;
+    if (!run.pgbench_ok && !run.pgbench_skipped && !run.stop_signal) {
         fprintf(stderr, "pg bench: the pgbench reference failed: %s\n", run.pgbench_error);
         n_bad++;
     }
@@ -1023,6 +1045,11 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         rbb_report_md(stdout, &run, written ? json_path : NULL);
     }
     free_run(&run);
+    if (run.stop_signal) {
+        fprintf(stderr, "pg bench: %s during %s: the parts after it did not run\n",
+                rbb_stop_reason(err, sizeof err), run.part);
+        return 128 + run.stop_signal;
+    }
     if (n_bad) {
         fprintf(stderr, "pg bench: %d failure(s): a run failed or found duplicates / lost rows\n",
                 n_bad);

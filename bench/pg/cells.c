@@ -49,8 +49,8 @@ void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n) {
     size_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += ch[i].has_final ? ch[i].final.n_samples : 0;
-    uint32_t *claim = malloc((total ? total : 1) * sizeof *claim);
-    uint32_t *comp = malloc((total ? total : 1) * sizeof *comp);
+    uint64_t *claim = malloc((total ? total : 1) * sizeof *claim);
+    uint64_t *comp = malloc((total ? total : 1) * sizeof *comp);
     if (!claim || !comp) {
         free(claim);
         free(comp);
@@ -64,8 +64,8 @@ void rbb_cell_latencies(rbb_cell *c, const rbb_child *ch, size_t n) {
             comp[k] = ch[i].samples[j].complete_ns;
         }
     }
-    rbb_sort_u32(claim, n_timed);
-    rbb_sort_u32(comp, total);
+    rbb_sort_u64(claim, n_timed);
+    rbb_sort_u64(comp, total);
     /* claims made inside a chained completion have no time of their own: none timed, no
      * figure (NaN: JSON null, "-"), never 0 */
     c->claim_p50_us = n_timed ? rbb_percentile_sorted(claim, n_timed, 50) / 1e3 : NAN;
@@ -179,6 +179,7 @@ static double machine_busy_us(void) {
 /* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                      double secs, uint64_t max_rows, char *err, size_t err_size) {
+    if (rbb_stop_signal) return rbb_stop_reason(err, err_size), cell->failed = 1, -1;
     int rc = 0;
     rbb_worker_spec spec = {.conninfo = conninfo,
                             .mode = cell->mode,
@@ -220,7 +221,8 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     double busy0 = machine_busy_us();
     close(go[1]); /* EOF: every worker starts now */
     memset(&cell->waits, 0, sizeof cell->waits);
-    rbb_collect(ch, n, c, &cell->waits, 50);
+    rbb_collect(ch, n, c, &cell->waits, 50,
+                t_go + (uint64_t)((secs + rbb_overrun_slack_s(secs)) * 1e9));
     double busy_us = machine_busy_us() - busy0, client_us = 0;
     if (rc) {
         for (size_t i = 0; i < n; i++)
@@ -229,11 +231,16 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     }
 
     uint64_t t_end = t_go;
+    size_t n_ended = 0; /* workers that failed (no report, or a non-zero exit) */
     for (size_t i = 0; i < n; i++) {
         if (!ch[i].has_final || ch[i].exit_status != 0) {
+            if (n_ended++) continue; /* the first one named, the others counted */
             cell->failed = 1;
             char how[96];
             snprintf(err, err_size, "worker %zu %s", i, rbb_child_end(&ch[i], how, sizeof how));
+            if (ch[i].overran)
+                snprintf(err + strlen(err), err_size - strlen(err),
+                         " (the %.1f s measurement + %.1f s)", secs, rbb_overrun_slack_s(secs));
             continue;
         }
         const rbb_report_head *h = &ch[i].final;
@@ -248,6 +255,9 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         cell->n_errors += h->n_errors;
         client_us += (double)h->cpu_ns / 1e3;
     }
+    if (n_ended > 1)
+        snprintf(err + strlen(err), err_size - strlen(err), "; %zu more failed", n_ended - 1);
+    if (rbb_stop_signal) cell->failed = 1, rbb_stop_reason(err, err_size);
     cell->elapsed_s = (double)(t_end - t_go) / 1e9;
     if (cell->elapsed_s > 0) {
         cell->rows_per_s = (double)cell->n_rows / cell->elapsed_s;

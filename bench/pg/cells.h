@@ -279,6 +279,10 @@ typedef struct rbb_run {
     rbb_backlog_stop backlog_stop; /* error "" when the sweep ran to its end */
     rbb_soak soak;
     int has_soak;
+    /* the part of the run in flight ("the matrix: competing W=2 batch=8 uniform, repetition
+     * 1/3", "the scale event (ring)", ...): where a stop signal stopped it */
+    char part[160];
+    int stop_signal; /* the signal that stopped the run (SIGINT, SIGTERM), else 0 */
 } rbb_run;
 
 /* Rows to enqueue so that W workers for `secs` at this batch size do not

@@ -135,16 +135,62 @@ void rbb_waits_add(rbb_waits *w, const char *label, uint64_t n) {
     w->n_backend_samples += n;
 }
 
-void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
-                 int sample_interval_ms) {
+volatile sig_atomic_t rbb_stop_signal;
+
+/* Async-signal-safe: a flag (the driver says what it stopped once it has). */
+static void on_stop_signal(int sig) { rbb_stop_signal = sig; }
+
+void rbb_stop_on_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND; /* no SA_RESTART: polls and sleeps see EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+const char *rbb_stop_reason(char *buf, size_t size) {
+    snprintf(buf, size, "interrupted by %s",
+             rbb_stop_signal == SIGINT    ? "SIGINT"
+             : rbb_stop_signal == SIGTERM ? "SIGTERM"
+                                          : "a signal");
+    return buf;
+}
+
+double rbb_overrun_slack_s(double secs) { return 1.0 + secs / 4; }
+
+/* Send sig to every child whose report pipe is still open; kill marks them overran. */
+static void signal_open(rbb_child *ch, size_t n, int sig) {
+    for (size_t i = 0; i < n; i++) {
+        if (ch[i].fd < 0 || ch[i].pid <= 0) continue;
+        kill(ch[i].pid, sig);
+        if (sig == SIGKILL) ch[i].overran = 1;
+    }
+}
+
+void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits, int sample_interval_ms,
+                 uint64_t deadline_ns) {
     size_t open = 0;
     for (size_t i = 0; i < n; i++)
         open += ch[i].fd >= 0;
     struct pollfd *pf = calloc(n ? n : 1, sizeof *pf);
     if (!pf) return;
     uint64_t next_sample = rb_now_ns();
+    int stop_passed = 0, killed = 0;
     while (open > 0) {
-        if (sampler && waits && rb_now_ns() >= next_sample) {
+        uint64_t now = rb_now_ns();
+        if (rbb_stop_signal && !stop_passed) {
+            signal_open(ch, n, SIGTERM);
+            stop_passed = 1;
+            uint64_t grace = now + (uint64_t)(RBB_STOP_GRACE_S * 1e9);
+            if (!deadline_ns || grace < deadline_ns) deadline_ns = grace;
+        }
+        if (deadline_ns && now >= deadline_ns && !killed) {
+            signal_open(ch, n, SIGKILL);
+            killed = 1;
+        }
+        if (sampler && waits && !killed && now >= next_sample) {
             sample_waits(sampler, waits);
             next_sample = rb_now_ns() + (uint64_t)sample_interval_ms * 1000000ull;
         }
@@ -201,7 +247,10 @@ void rbb_child_finish(rbb_child *ch) {
 
 const char *rbb_child_end(const rbb_child *ch, char *buf, size_t size) {
     const char *report = ch->has_final ? "" : " without a report";
-    if (ch->exit_signal)
+    if (ch->overran)
+        snprintf(buf, size, "was still running at its deadline (a stall?) and was killed%s",
+                 report);
+    else if (ch->exit_signal)
         snprintf(buf, size, "was killed by signal %d (%s)%s", ch->exit_signal,
                  strsignal(ch->exit_signal), report);
     else

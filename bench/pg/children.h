@@ -8,6 +8,7 @@
 #ifndef RINGBENCH_PGB_CHILDREN_H
 #define RINGBENCH_PGB_CHILDREN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -40,10 +41,11 @@ typedef struct rbb_report_head {
 
 /* One claim + complete cycle that returned rows. */
 typedef struct rbb_sample {
-    uint32_t claim_ns;    /* claim transaction, request to result (when claim_timed) */
+    uint64_t claim_ns;    /* claim transaction, request to result (when claim_timed) */
+    uint64_t complete_ns; /* completion transaction(s) of the batch incl. effects */
     uint32_t claim_timed; /* 0: claimed inside the previous completion's transaction
                              (rb_worker_batch_info.claim_timed): no claim time */
-    uint32_t complete_ns; /* completion transaction(s) of the batch incl. effects */
+    uint32_t pad;
 } rbb_sample;
 
 /* The driver's view of one worker process. */
@@ -55,6 +57,7 @@ typedef struct rbb_child {
     int ready, has_final;
     int exit_status; /* once reaped: the exit status, or -1 when a signal ended it */
     int exit_signal; /* once reaped: the signal that ended it, else 0 */
+    int overran;     /* 1: still running at its deadline, killed (rbb_collect) */
     char worker_id[RBB_WORKER_ID_BYTES];
     rbb_report_head final;
     const rbb_sample *samples; /* into buf, final.n_samples of them */
@@ -85,14 +88,36 @@ typedef struct rbb_waits {
 void rbb_waits_add(rbb_waits *w, const char *label, uint64_t n);
 
 /* Read every child's reports until all pipes close, sampling wait events on
- * `sampler` (may be NULL) every sample_interval_ms; then reap and parse. */
-void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits,
-                 int sample_interval_ms);
+ * `sampler` (may be NULL) every sample_interval_ms; then reap and parse.
+ * deadline_ns (rb_now_ns clock; 0: none): a child whose pipe is still open then is
+ * killed (SIGKILL, which also ends a stopped process) and marked `overran` — a stall (a
+ * lock wait, SIGSTOP, a hung server) fails the measurement instead of stretching it or
+ * hanging the run. A stop signal (rbb_stop_signal) is passed on to the children as SIGTERM
+ * (they stop at their next batch and report) and brings the deadline to at most
+ * RBB_STOP_GRACE_S away. */
+void rbb_collect(rbb_child *ch, size_t n, PGconn *sampler, rbb_waits *waits, int sample_interval_ms,
+                 uint64_t deadline_ns);
+/* How long after the end of a measurement of `secs` seconds its workers may still run
+ * before rbb_collect kills them: 1 s + a quarter of it (a worker stops at the end of the
+ * batch in flight and leaves the membership; on this 2-core machine that takes ms). */
+double rbb_overrun_slack_s(double secs);
+/* Seconds a child has, from a stop signal or a SIGTERM of the driver's, to report. */
+#define RBB_STOP_GRACE_S 5.0
+
+/* The signal (SIGINT, SIGTERM) that asked `pg bench` to stop; 0: none. Set by the handler
+ * rbb_stop_on_signals installs (once: a second signal ends the process as by default); the
+ * driver then finishes the statement in flight, stops its workers (rbb_collect), writes
+ * what finished with where it stopped, and exits 128 + the signal. */
+extern volatile sig_atomic_t rbb_stop_signal;
+void rbb_stop_on_signals(void);
+/* "interrupted by SIGINT" (the stop signal's name) into buf (size bytes), which it returns. */
+const char *rbb_stop_reason(char *buf, size_t size);
 /* Drain, reap and parse one child (called by rbb_collect). */
 void rbb_child_finish(rbb_child *ch);
-/* How a reaped child ended, for a message: "exited with status N" or "was killed by signal
- * N (SIGNAME)", plus " without a report" when it sent no FINAL report; into buf (at most
- * size bytes), which it returns. */
+/* How a reaped child ended, for a message: "exited with status N", "was killed by signal
+ * N (SIGNAME)" or "was still running at its deadline (a stall?) and was killed", plus
+ * " without a report" when it sent no FINAL report; into buf (at most size bytes), which
+ * it returns. */
 const char *rbb_child_end(const rbb_child *ch, char *buf, size_t size);
 void rbb_child_free(rbb_child *ch);
 

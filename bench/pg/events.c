@@ -27,13 +27,29 @@
 #include "db.h"
 #include "events.h"
 
+/* Sleep ms, cut short by a stop signal (rbb_stop_signal): 50 ms at a time. */
 static void sleep_ms(double ms) {
-    if (ms > 0) rbb_sleep_us((uint64_t)(ms * 1000));
+    uint64_t until = rb_now_ns() + (uint64_t)(ms > 0 ? ms * 1e6 : 0);
+    for (uint64_t now = rb_now_ns(); now < until && !rbb_stop_signal; now = rb_now_ns())
+        rbb_sleep_us(until - now < 50000000u ? (until - now) / 1000 : 50000);
 }
 
 static void stop_all(rbb_child *ch, size_t n, int sig) {
     for (size_t i = 0; i < n; i++)
         if (ch[i].pid > 0) kill(ch[i].pid, sig);
+}
+
+/* The workers asked to stop (SIGTERM): collected, killed when one has not stopped within
+ * RBB_STOP_GRACE_S (a stall must not hang the run). */
+static void stop_and_collect(rbb_child *ch, size_t n) {
+    stop_all(ch, n, SIGTERM);
+    rbb_collect(ch, n, NULL, NULL, 100, rb_now_ns() + (uint64_t)(RBB_STOP_GRACE_S * 1e9));
+}
+
+/* -1 with err when a stop signal came (the event stops where it is), else rc. */
+static int unless_stopped(int rc, char *err, size_t err_size) {
+    if (!rc && rbb_stop_signal) return rbb_stop_reason(err, err_size), -1;
+    return rc;
 }
 
 static int cmp_member_id(const void *a, const void *b) {
@@ -137,9 +153,9 @@ int rbb_run_scale(const rbb_params *p, const char *conninfo, PGconn *c, const ch
                                         &out->n_pending_on_moved, err, err_size);
     }
     if (!rc) sleep_ms(1000 * p->scale_post_s);
+    rc = unless_stopped(rc, err, err_size);
     if (!rc) rc = rbb_queue_db_epoch(c, &t_end, err, err_size); /* before the stop */
-    stop_all(ch, n, SIGTERM);
-    rbb_collect(ch, n, NULL, NULL, 100);
+    stop_and_collect(ch, n);
     for (size_t i = 0; i < n; i++) {
         if (!rc && (!ch[i].has_final || ch[i].exit_status != 0)) {
             char how[96];
@@ -246,9 +262,9 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chai
     memset(w, 0, sizeof w);
     /* kills every lease + 200 ms, the first after 300 ms */
     double interval_ms = out->lease_ms + 200;
-    for (uint32_t k = 0; !rc && k < p->crash_kills && k < RBB_MAX_KILLS; k++) {
+    for (uint32_t k = 0; !rc && !rbb_stop_signal && k < p->crash_kills && k < RBB_MAX_KILLS; k++) {
         double due_ms = 300 + k * interval_ms;
-        while (!rc && (double)(rb_now_ns() - t0) / 1e6 < due_ms) {
+        while (!rc && !rbb_stop_signal && (double)(rb_now_ns() - t0) / 1e6 < due_ms) {
             for (size_t j = 0; j < out->n_kills; j++)
                 if (!w[j].done) watch_poll(c, &w[j], rb_now_ns());
             sleep_ms(10);
@@ -296,7 +312,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chai
     }
     /* the stall: pause a worker holding rows past its lease and the TTL */
     size_t stalled = MAX_CH;
-    for (int tries = 0; !rc && tries < 100 && stalled == MAX_CH; tries++) {
+    for (int tries = 0; !rc && !rbb_stop_signal && tries < 100 && stalled == MAX_CH; tries++) {
         for (size_t i = 0; i < n; i++)
             if (alive[i] && rbb_queue_rows_leased_to(c, ch[i].worker_id, err, err_size) > 0) {
                 stalled = i;
@@ -304,13 +320,13 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chai
             }
         if (stalled == MAX_CH) sleep_ms(10);
     }
-    if (!rc && stalled < MAX_CH) {
+    if (!rc && !rbb_stop_signal && stalled < MAX_CH) {
         kill(ch[stalled].pid, SIGSTOP);
         out->n_stall_held =
             (uint64_t)rbb_queue_rows_leased_to(c, ch[stalled].worker_id, err, err_size);
         out->stall_ms = out->lease_ms + out->ttl_ms + 500;
         uint64_t until = rb_now_ns() + (uint64_t)(out->stall_ms * 1e6);
-        while (rb_now_ns() < until) {
+        while (rb_now_ns() < until && !rbb_stop_signal) {
             for (size_t j = 0; j < out->n_kills; j++)
                 if (!w[j].done) watch_poll(c, &w[j], rb_now_ns());
             sleep_ms(10);
@@ -319,7 +335,7 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chai
     }
     /* drain: every row completed (60 s at most), watching the kills */
     uint64_t deadline = rb_now_ns() + 60ull * 1000000000ull;
-    while (!rc && rb_now_ns() < deadline) {
+    while (!rc && !rbb_stop_signal && rb_now_ns() < deadline) {
         int pending = 0;
         for (size_t j = 0; j < out->n_kills; j++)
             if (!w[j].done) watch_poll(c, &w[j], rb_now_ns()), pending |= !w[j].done;
@@ -328,9 +344,9 @@ int rbb_run_crash(const rbb_params *p, const char *conninfo, PGconn *c, int chai
         if (!rc && left == 0 && !pending) break;
         sleep_ms(10);
     }
+    rc = unless_stopped(rc, err, err_size);
     out->drain_s = (double)(rb_now_ns() - t0) / 1e9;
-    stop_all(ch, n, SIGTERM);
-    rbb_collect(ch, n, NULL, NULL, 100);
+    stop_and_collect(ch, n);
     for (size_t i = 0; i < n; i++) {
         if (ch[i].has_final) out->n_fenced += ch[i].final.n_fenced;
         rbb_child_free(&ch[i]);

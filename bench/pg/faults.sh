@@ -11,12 +11,23 @@
 #   block      the same with the database closed to new connections (ALLOW_CONNECTIONS false,
 #              as a server gone for good): the sweep stops, pgbench.json and pgbench.md keep the
 #              points measured before and say where it stopped and why.
+#   stall      one worker stopped (SIGSTOP): killed at the measurement's deadline (2 s + the
+#              overrun slack), that repetition fails naming the deadline, the sweep goes on;
+#   interrupt  SIGINT to the whole process group (Ctrl-C in a terminal): the workers stop,
+#              the outputs keep competing's point and say where and why (`interrupted`,
+#              `stopped`), exit 130, no worker left running.
 # And in the matrix (W 1, batch 8, competing then affinity, one repetition):
 #   matrix     every backend terminated during competing's cell: that cell fails, the driver
-#              reconnects before the next, and affinity's cell is measured.
-# Found by a fresh-user try (session note of 2026-12-03): a stopped sweep wrote no point at
-# all, a killed worker's repetition still fed the point's median, and a lost driver session
-# failed every later cell with "no connection to the server".
+#              reconnects before the next, and affinity's cell is measured;
+#   lock       the inbox locked (LOCK TABLE, 6 s) during competing's cell: its worker is killed at
+#              the deadline, the cell fails, affinity's is measured once the lock is gone;
+#   sigterm    SIGTERM to the driver alone during competing's cell: it stops its worker, writes
+#              the outputs (that cell failed, affinity's not measured, `interrupted`), exit 143.
+# Found by fresh-user tries (session notes of 2026-12-03): a stopped sweep wrote no point at
+# all, a killed worker's repetition still fed the point's median, a lost driver session
+# failed every later cell with "no connection to the server"; a stalled worker stretched a
+# 1 s measurement to 40 s with exit 0 (or hung the run), and Ctrl-C wrote nothing and left
+# the workers running.
 # shellcheck source=../../queue/tests/lib.sh
 source "$RB_PG_LIB"
 db=ringbench_bench_faults
@@ -35,18 +46,26 @@ wait_until() {
 has_worker() { [[ -n $(pgrep -P "$1") ]]; }
 
 kill_worker() { kill -KILL "$(pgrep -P "$1" | head -1)"; }
+stop_worker() { kill -STOP "$(pgrep -P "$1" | head -1)"; }
+interrupt() { kill -INT -- "-$1"; } # the bench leads its own process group (setsid)
+sigterm() { kill -TERM "$1"; }
+lock_inbox() { # in the background: the bench runs on meanwhile
+    psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $db" \
+        -c "BEGIN; LOCK TABLE ringbench.inbox; SELECT pg_sleep(6); COMMIT" >/dev/null &
+}
 terminate() {
     admin "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '$db' AND pid <> pg_backend_pid()" >/dev/null
 }
 block() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS false" && terminate; }
 
 # sweep NAME FAULT TRIGGER ARGS... — run `pg bench ARGS` into $TMP/NAME (JSON on stdout into
-# NAME.json, stderr into NAME.err), inject FAULT (a function given the bench's pid) once stderr
+# NAME.json, stderr into NAME.err), in a process group of its own (setsid: as a terminal's
+# foreground job), inject FAULT (a function given the bench's pid) once stderr
 # matches TRIGGER (grep -E) and a worker runs, 0.2 s later; its exit status into $TMP/NAME.rc.
 sweep() {
     local name=$1 fault=$2 trigger=$3 rc=0
     shift 3
-    "$RB" pg bench --queue-db "$db" --pgbench-db ringbench_pgbench_faults "$@" --out "$TMP/$name" \
+    setsid "$RB" pg bench --queue-db "$db" --pgbench-db ringbench_pgbench_faults "$@" --out "$TMP/$name" \
         --format json >"$TMP/$name.json" 2>"$TMP/$name.err" &
     local pid=$!
     wait_until 120 "/$trigger/ ($name)" grep -Eq "$trigger" "$TMP/$name.err"
@@ -55,21 +74,30 @@ sweep() {
     "$fault" "$pid"
     wait "$pid" || rc=$?
     echo "$rc" >"$TMP/$name.rc"
+    # no worker outlives the bench (they share its command line)
+    if pgrep -f -- "--out $TMP/$name " >/dev/null; then fail "$name: a worker still runs"; fi
     note "$name: exit $rc"
 }
 
 admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true # left by a killed run
 sweep_args=(--batch none --chain-workers none --no-scale --no-crash --backlog 50k --repeats 2
     --backlog-secs 2)
-for kind in kill terminate block; do
+for kind in kill terminate block stall interrupt; do
     fn=$kind
     [[ $kind == kill ]] && fn=kill_worker
+    [[ $kind == stall ]] && fn=stop_worker
     sweep "$kind" "$fn" "competing over [0-9]+ pending" "${sweep_args[@]}"
     on_exit
 done
-sweep matrix terminate "competing W=1 batch=8 uniform, repetition 1/1" --workers 1 --batch 8 \
-    --modes competing,affinity --dist uniform --repeats 1 --secs 2 --chain-workers none \
-    --no-scale --no-crash --backlog none --pgbench-secs 1 --pgbench-group-secs 1
+matrix_args=(--workers 1 --batch 8 --modes "competing,affinity" --dist uniform --repeats 1 --secs 2
+    --chain-workers none --no-scale --no-crash --backlog none --pgbench-secs 1
+    --pgbench-group-secs 1)
+for kind in matrix lock sigterm; do
+    fn=$kind
+    [[ $kind == matrix ]] && fn=terminate
+    [[ $kind == lock ]] && fn=lock_inbox
+    sweep "$kind" "$fn" "competing W=1 batch=8 uniform, repetition 1/1" "${matrix_args[@]}"
+done
 
 python3 - "$TMP" <<'PY' || fail "(above)"
 import json, os, re, sys
@@ -79,7 +107,7 @@ def check(name, what, ok, got=""):
     global bad
     if not ok:
         print("FAIL %s: %s%s" % (name, what, (": got %s" % (got,)) if got != "" else "")); bad += 1
-for name in ("kill", "terminate", "block"):
+for name in ("kill", "terminate", "block", "stall", "interrupt"):
     rc = open(os.path.join(tmp, name + ".rc")).read().strip()
     err = open(os.path.join(tmp, name + ".err")).read()
     d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
@@ -87,7 +115,10 @@ for name in ("kill", "terminate", "block"):
     check(name, "stdout is pgbench.json", json.load(open(os.path.join(tmp, name + ".json"))) == d)
     b = d["backlog_sweep"]
     pts, stop = b["points"], b["stopped"]
-    check(name, "exit status 1 (a repetition failed)", rc == "1", rc)
+    if name == "interrupt":
+        check(name, "exit status 130 (128 + SIGINT)", rc == "130", rc)
+    else:
+        check(name, "exit status 1 (a repetition failed)", rc == "1", rc)
     check(name, "no 'no connection to the server' (Postgres's message hidden)",
           "no connection to the server" not in err + json.dumps(d))
     check(name, "pgbench skipped in a run without cells", d["pgbench"]["skipped"] and
@@ -104,7 +135,7 @@ for name in ("kill", "terminate", "block"):
                   x["claim_p50_us"])
         check(name, "%s at %d: failed iff a repetition failed" % (x["mode"], x["backlog"]),
               x["failed"] == (x["n_failed_repeats"] > 0), x["failed"])
-    if name in ("kill", "terminate"):
+    if name in ("kill", "terminate", "stall"):
         check(name, "the sweep ran to its end", stop is None and len(pts) == 3 and
               all(x["n_repeats"] == 2 for x in pts), (stop, len(pts)))
         check(name, "one repetition failed", sum(x["n_failed_repeats"] for x in pts) == 1,
@@ -112,7 +143,26 @@ for name in ("kill", "terminate", "block"):
         check(name, "MD marks it", "(a repetition failed)" in md)
     if name == "kill":
         check(name, "the FAILED line names size, repetition and signal",
-              re.search(r"over 50000, repetition 1: FAILED: worker \d was killed by signal 9 \(", err), err[-600:])
+              re.search(r"over 4999\d pending, repetition 1: FAILED: worker \d was killed by signal 9 \(",
+                        err), err[-600:])
+    if name == "stall":
+        check(name, "the FAILED line names the deadline",
+              re.search(r"over 4999\d pending, repetition 1: FAILED: worker \d was still running at "
+                        r"its deadline \(a stall\?\) and was killed without a report \(the 2\.0 s "
+                        r"measurement \+ 1\.5 s\)", err), err[-600:])
+    check(name, "interrupted: null unless a stop signal came",
+          (d["interrupted"] is None) == (name != "interrupt"), d["interrupted"])
+    if name == "interrupt":
+        check(name, "interrupted: SIGINT during the sweep", d["interrupted"] ==
+              {"signal": "SIGINT", "during": "the backlog sweep"}, d["interrupted"])
+        check(name, "stopped: measuring, repetition 1, interrupted by SIGINT", stop and
+              stop["step"] == "measuring" and stop["repetition"] == 1 and
+              stop["error"] == "interrupted by SIGINT", stop)
+        check(name, "competing's measured repetition kept", [x for x in pts if x["mode"] ==
+              "competing" and x["n_repeats"] == 1 and not x["failed"]], pts)
+        check(name, "MD says it", "**Interrupted** by SIGINT during the backlog sweep" in md, md[:600])
+        check(name, "stderr says it", "interrupted by SIGINT during the backlog sweep: the parts "
+              "after it did not run" in err, err[-400:])
     if name == "terminate":
         check(name, "the driver reconnected, saying why",
               re.search(r"connection was lost \(.*terminating connection due to administrator "
@@ -129,25 +179,40 @@ for name in ("kill", "terminate", "block"):
               "measuring, repetition 1, " in md and "| 49999 | competing |" in md)
         check(name, "stderr says it", "backlog sweep failed: the driver's connection was lost"
               in err, err[-400:])
-name = "matrix"
-rc = open(os.path.join(tmp, name + ".rc")).read().strip()
-err = open(os.path.join(tmp, name + ".err")).read()
-d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
-cells = {c["mode"]: c for c in d["cells"]}
-check(name, "exit status 1 (a cell failed)", rc == "1", rc)
-# (a group whose pgbench reference drifted is measured again: the first measurement's
-# failure stays in the JSON all the same)
-check(name, "competing's cell failed in the JSON", cells["competing"]["failed"],
-      cells["competing"]["failed"])
-check(name, "competing's cell failed on the loss", re.search(
-      r"competing W=1 batch=8 uniform, repetition 1/1 \.\.\. FAILED: .*terminating connection due "
-      r"to administrator command", err), err[-600:])
-check(name, "affinity's cell measured after the reconnect", not cells["affinity"]["failed"] and
-      cells["affinity"]["n_rows"] > 0, (cells["affinity"]["failed"], cells["affinity"]["n_rows"]))
-check(name, "the driver reconnected, saying why",
-      re.search(r"connection was lost \(.*terminating connection due to administrator "
-                r"command.*\); reconnected", err), err[-600:])
-check(name, "no 'no connection to the server'", "no connection to the server" not in err)
+why = {"matrix": r"terminating connection due to administrator command",
+       "lock": r"worker 0 was still running at its deadline \(a stall\?\) and was killed without a "
+               r"report \(the 2\.0 s measurement \+ 1\.5 s\)",
+       "sigterm": r"interrupted by SIGTERM"}
+for name in ("matrix", "lock", "sigterm"):
+    rc = open(os.path.join(tmp, name + ".rc")).read().strip()
+    err = open(os.path.join(tmp, name + ".err")).read()
+    d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
+    md = open(os.path.join(tmp, name, "pgbench.md")).read()
+    cells = {c["mode"]: c for c in d["cells"]}
+    check(name, "exit status", rc == ("143" if name == "sigterm" else "1"), rc)
+    # (a group whose pgbench reference drifted is measured again: the first measurement's
+    # failure stays in the JSON all the same)
+    check(name, "competing's cell failed in the JSON", cells["competing"]["failed"],
+          cells["competing"]["failed"])
+    check(name, "competing's cell failed, saying why", re.search(
+          r"competing W=1 batch=8 uniform, repetition 1/1 \.\.\. FAILED: .*" + why[name], err),
+          err[-600:])
+    if name == "sigterm":
+        check(name, "affinity's cell not measured", cells["affinity"]["failed"] and
+              cells["affinity"]["rows_per_s"] is None, cells["affinity"])
+        check(name, "interrupted: SIGTERM during competing's cell", d["interrupted"] ==
+              {"signal": "SIGTERM", "during": "the matrix: competing W=1 batch=8 uniform, "
+               "repetition 1/1"}, d["interrupted"])
+        check(name, "MD says it", "**Interrupted** by SIGTERM during the matrix" in md, md[:600])
+        continue
+    check(name, "interrupted: null", d["interrupted"] is None, d["interrupted"])
+    check(name, "affinity's cell measured after it", not cells["affinity"]["failed"] and
+          cells["affinity"]["n_rows"] > 0, (cells["affinity"]["failed"], cells["affinity"]["n_rows"]))
+    check(name, "no 'no connection to the server'", "no connection to the server" not in err)
+    if name == "matrix":
+        check(name, "the driver reconnected, saying why",
+              re.search(r"connection was lost \(.*terminating connection due to administrator "
+                        r"command.*\); reconnected", err), err[-600:])
 sys.exit(1 if bad else 0)
 PY
 echo "PASS [$TEST]"

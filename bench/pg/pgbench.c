@@ -15,6 +15,10 @@
 #include "children.h"
 #include "db.h"
 #include "pgbench.h"
+#include "stats.h"
+
+/* pgbench -i -s 1 takes a second here; a lock held on its tables must not hang the run. */
+#define RBB_PGBENCH_INIT_LIMIT_S 300.0
 
 const char *rbb_pgbench_find(const char *explicit_path) {
     static char found[512];
@@ -59,17 +63,19 @@ static void exec_body(void *arg, int go_fd, int out_fd) {
 }
 
 /* Run argv (argv[0] looked up in PATH when it has no '/'), with PGPASSWORD
- * and PGOPTIONS from `t`; capture stdout+stderr into out (on one line, NUL-terminated,
- * truncated to out_size). 0 when it exited 0; else -1 with how it ended in `how`
- * ("exited with status 1", "was killed by signal 9 (Killed)", "could not be started"). */
-static int run_capture(const rbb_pg_target *t, char *const argv[], char *out, size_t out_size,
-                       char *how, size_t how_size) {
+ * and PGOPTIONS from `t`, for at most limit_s seconds (then killed: a lock wait must not hang
+ * the run; a stop signal ends it sooner, rbb_collect); capture stdout+stderr into out (on
+ * one line, NUL-terminated, truncated to out_size). 0 when it exited 0; else -1 with how it
+ * ended in `how` ("exited with status 1", "was killed by signal 9 (Killed)", "was still
+ * running at its deadline ...", "could not be started"). */
+static int run_capture(const rbb_pg_target *t, char *const argv[], double limit_s, char *out,
+                       size_t out_size, char *how, size_t how_size) {
     exec_args a = {t, argv};
     rbb_child ch;
     out[0] = '\0';
     if (rbb_spawn(&ch, -1, -1, exec_body, &a) < 0)
         return snprintf(how, how_size, "could not be started: %s", strerror(errno)), -1;
-    rbb_child_finish(&ch); /* reads to EOF, reaps */
+    rbb_collect(&ch, 1, NULL, NULL, 100, rb_now_ns() + (uint64_t)(limit_s * 1e9)); /* reaps */
     size_t n = ch.len < out_size ? ch.len : out_size - 1;
     if (n) memcpy(out, ch.buf, n);
     out[n] = '\0';
@@ -102,7 +108,7 @@ int rbb_pgbench_init(const rbb_pg_target *t, const char *pgbench, char *err, siz
     argv[n++] = (char *)t->dbname;
     argv[n] = NULL;
     char how[96];
-    if (run_capture(t, argv, out, sizeof out, how, sizeof how)) {
+    if (run_capture(t, argv, RBB_PGBENCH_INIT_LIMIT_S, out, sizeof out, how, sizeof how)) {
         snprintf(err, err_size, "%s -i %s: %.300s", pgbench, how, out);
         return -1;
     }
@@ -134,7 +140,9 @@ int rbb_pgbench_run(const rbb_pg_target *t, const char *pgbench, uint32_t client
     res->clients = clients;
     res->secs = atof(s);
     char how[96] = "printed no tps";
-    int rc = run_capture(t, argv, out, sizeof out, how, sizeof how);
+    /* -T counts from the connections made: a margin for them, and the overrun slack */
+    double limit_s = res->secs + rbb_overrun_slack_s(res->secs) + 10;
+    int rc = run_capture(t, argv, limit_s, out, sizeof out, how, sizeof how);
     const char *tps = strstr(out, "tps = ");
     const char *lat = strstr(out, "latency average = ");
     const char *txn = strstr(out, "number of transactions actually processed: ");

@@ -501,8 +501,6 @@ static void die(const char *what) {
     _exit(1);
 }
 
-static uint32_t clamp_ns(uint64_t ns) { return ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns; }
-
 /* What the hooks of the library's worker loop share in one bench worker. */
 typedef struct bench_worker {
     const rbb_worker_spec *s;
@@ -552,9 +550,9 @@ static void bw_batch(void *ctx, const rb_worker_batch_info *b) {
     w->h.n_rows += b->n_done;
     w->h.n_fenced += b->n_lost + b->n_skipped; /* refused, or not started: lease lost */
     if (w->h.n_samples < w->s->max_samples) {
-        w->samples[w->h.n_samples].claim_ns = clamp_ns(b->claim_ns);
+        w->samples[w->h.n_samples].claim_ns = b->claim_ns;
         w->samples[w->h.n_samples].claim_timed = (uint32_t)b->claim_timed;
-        w->samples[w->h.n_samples].complete_ns = clamp_ns(b->complete_ns);
+        w->samples[w->h.n_samples].complete_ns = b->complete_ns;
         w->h.n_samples++;
     }
 }
@@ -575,7 +573,8 @@ static void bw_event(void *ctx, rb_queue *q, const char *line) { (void)ctx, (voi
  * and completion. */
 void rbb_worker_body(void *arg, int go_fd, int report_fd) {
     const rbb_worker_spec *s = arg;
-    signal(SIGTERM, on_term);
+    signal(SIGTERM, on_term); /* the driver's stop */
+    signal(SIGINT, on_term);  /* Ctrl-C reaches the whole process group: stop and report too */
     rb_queue_config cfg;
     rb_queue_config_init(&cfg);
     cfg.conninfo = s->conninfo;

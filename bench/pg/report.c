@@ -6,6 +6,7 @@
  * simple-update TPS at the same client count, measured in the same run.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -571,6 +572,13 @@ json_t *rbb_report_json(const rbb_run *run) {
            *explain = json_object();
     rb_json_set(o, "benchmark", S("ringbench pg bench"));
     rb_json_set(o, "date", S(run->date));
+    json_t *stop = json_null(); /* a stop signal: what finished before it is all there is */
+    if (run->stop_signal) {
+        stop = json_object();
+        rb_json_set(stop, "signal", S(run->stop_signal == SIGINT ? "SIGINT" : "SIGTERM"));
+        rb_json_set(stop, "during", S(run->part));
+    }
+    rb_json_set(o, "interrupted", stop);
     rb_json_set(o, "machine", rb_json_parse(run->machine_json));
     rb_json_set(o, "parameters", json_params(&run->p));
     rb_json_set(o, "server_settings", S(run->server_settings));
@@ -874,6 +882,11 @@ static void md_throughput(FILE *f, const rbb_run *run, const char *json_path) {
 
 void rbb_report_md(FILE *f, const rbb_run *run, const char *json_path) {
     md_header(f, run);
+    if (run->stop_signal)
+        fprintf(f,
+                "**Interrupted** by %s during %s: the figures below are what finished before "
+                "it (a part cut short shows as failed); the parts after it did not run.\n\n",
+                run->stop_signal == SIGINT ? "SIGINT" : "SIGTERM", run->part);
     md_pgbench(f, run);
     if (run->n_cells) md_throughput(f, run, json_path);
     if (run->n_scale) {

@@ -136,12 +136,18 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
             done_prev = done, t_prev = t, next_iv += s->interval_s;
         }
         if (last) break;
-        rbb_sleep_us(500000);
+        if (rbb_stop_signal) rc = -1, rbb_stop_reason(err, err_size);
+        if (!rc) rbb_sleep_us(500000);
     }
-    if (rc)
+    /* the workers stop at s->secs on their own (or now, when something failed); one that
+     * has not stopped RBB_STOP_GRACE_S later is killed */
+    uint64_t until = t0 + (uint64_t)((s->secs + rbb_overrun_slack_s(s->secs)) * 1e9);
+    if (rc) {
         for (size_t i = 0; i < n; i++)
             kill(ch[i].pid, SIGTERM);
-    rbb_collect(ch, n, NULL, NULL, 100);
+        until = rb_now_ns() + (uint64_t)(RBB_STOP_GRACE_S * 1e9);
+    }
+    rbb_collect(ch, n, NULL, NULL, 100, until);
     for (size_t i = 0; i < n; i++) {
         if (!rc && (!ch[i].has_final || ch[i].exit_status != 0)) {
             char how[96];

@@ -17,16 +17,16 @@ void rbb_sleep_us(uint64_t us) {
     }
 }
 
-static int cmp_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-void rbb_sort_u32(uint32_t *v, size_t n) {
-    if (n > 1) qsort(v, n, sizeof *v, cmp_u32);
+void rbb_sort_u64(uint64_t *v, size_t n) {
+    if (n > 1) qsort(v, n, sizeof *v, cmp_u64);
 }
 
-double rbb_percentile_sorted(const uint32_t *sorted, size_t n, double p) {
+double rbb_percentile_sorted(const uint64_t *sorted, size_t n, double p) {
     if (n == 0) return 0;
     return sorted[rb_nearest_rank(n, p)]; /* the one percentile definition */
 }

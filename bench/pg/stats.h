@@ -17,9 +17,9 @@
 
 /* Sleep us microseconds (resumed after signals). */
 void rbb_sleep_us(uint64_t us);
-void rbb_sort_u32(uint32_t *v, size_t n);
+void rbb_sort_u64(uint64_t *v, size_t n);
 /* Nearest-rank percentile p (0..100] of sorted[0..n); 0 when n == 0. */
-double rbb_percentile_sorted(const uint32_t *sorted, size_t n, double p);
+double rbb_percentile_sorted(const uint64_t *sorted, size_t n, double p);
 
 /* Throughput around an event (a join or a kill) on a per-RBB_BIN_MS timeline. */
 typedef struct rbb_recovery {
