@@ -159,6 +159,7 @@ static void point_of(rbb_backlog_point *pt, const rbb_cell *reps, size_t n) {
  * from). */
 typedef struct size_reps {
     rbb_cell *reps;
+    uint64_t size; /* the backlog size asked for */
     size_t n_rep, n_done[RBB_N_MODES];
     uint64_t first_pending[RBB_N_MODES], first_hot[RBB_N_MODES];
 } size_reps;
@@ -226,6 +227,7 @@ static int append_points(rbb_run *run, const size_reps *s) {
     for (size_t m = 0; m < p->n_modes; m++) {
         if (!s->n_done[m]) continue;
         rbb_backlog_point *pt = &run->backlog[run->n_backlog++];
+        pt->size = s->size;
         pt->backlog = s->first_pending[m], pt->n_hot_pending = s->first_hot[m];
         point_of(pt, &s->reps[m * s->n_rep], s->n_done[m]);
         const rbb_cell *cell = &pt->cell;
@@ -254,6 +256,7 @@ int rbb_run_backlog(rbb_run *run, const char *conninfo, PGconn *c, char *err, si
     int n_bad = 0, rc = 0;
     for (size_t i = 0; !rc && i < p->n_backlogs; i++) {
         memset(s.n_done, 0, sizeof s.n_done);
+        s.size = p->backlogs[i];
         rc = sweep_size(p, conninfo, c, p->backlogs[i], &s, &run->backlog_stop, err, err_size);
         n_bad += append_points(run, &s);
     }

@@ -441,6 +441,8 @@ static const struct {
      "this run has no matrix or chain-group cell, so no pgbench reference"},
     {"--pgbench", reads_cells,
      "this run has no matrix or chain-group cell, so no pgbench reference"},
+    {"--pgbench-db", reads_cells,
+     "this run has no matrix or chain-group cell, so no pgbench reference"},
     {"--rows", reads_rows, "this run has no matrix or chain-group cell and no scale event"},
     {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
@@ -686,10 +688,15 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     PGconn *admin = rbb_db_connect(p->conninfo, NULL, err, err_size);
     if (!admin) return NULL;
     int rc = rbb_db_ensure_database(admin, p->queue_db, err, err_size);
-    if (!rc) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
+    /* the pgbench reference runs only with cells */
+    if (!rc && reads_cells(p)) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
     PQfinish(admin);
     if (rc) return NULL;
     PGconn *c = rbb_db_connect(p->conninfo, p->queue_db, err, err_size);
+    if (c && rbb_queue_own_database(c, err, err_size)) {
+        PQfinish(c);
+        return NULL;
+    }
     if (c && rbb_db_conninfo_string(c, conninfo, size)) {
         snprintf(err, err_size, "conninfo too long");
         PQfinish(c);

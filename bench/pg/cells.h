@@ -183,6 +183,7 @@ typedef struct rbb_crash {
  * `backlog` pending rows, one hot key holding 1/hot_every of them with its head row in
  * flight (backlog.c). */
 typedef struct rbb_backlog_point {
+    uint64_t size;          /* the backlog size asked for (--backlog) */
     uint64_t backlog;       /* pending rows when the workers were released (first repetition) */
     uint64_t n_hot_pending; /* of those, rows of the hot key */
     /* mode, W, batch, rows/s, lost, duplicates: rbb_cell_aggregate of the repetitions

@@ -65,7 +65,7 @@ block() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS false" && terminate; }
 sweep() {
     local name=$1 fault=$2 trigger=$3 rc=0
     shift 3
-    setsid "$RB" pg bench --queue-db "$db" --pgbench-db ringbench_pgbench_faults "$@" --out "$TMP/$name" \
+    setsid "$RB" pg bench --queue-db "$db" "$@" --out "$TMP/$name" \
         --format json >"$TMP/$name.json" 2>"$TMP/$name.err" &
     local pid=$!
     wait_until 120 "/$trigger/ ($name)" grep -Eq "$trigger" "$TMP/$name.err"
@@ -80,16 +80,35 @@ sweep() {
 }
 
 admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true # left by a killed run
-sweep_args=(--batch none --chain-workers none --no-scale --no-crash --backlog 50k --repeats 2
-    --backlog-secs 2)
+admin "DROP DATABASE IF EXISTS $db WITH (FORCE)" # afresh: one an older pg bench left is unmarked
+
+# A database holding a queue pg bench did not make (--queue-db naming a real queue's database)
+# is refused before anything in it is touched; one it made carries its mark.
+foreign=ringbench_bench_faults_foreign
+admin "DROP DATABASE IF EXISTS $foreign" && admin "CREATE DATABASE $foreign"
+psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "\\connect $foreign" \
+    -c "CREATE SCHEMA ringbench; CREATE TABLE ringbench.inbox (id int); INSERT INTO ringbench.inbox VALUES (42)"
+rc=0
+"$RB" pg bench --queue-db "$foreign" --batch none --chain-workers none --no-scale --no-crash \
+    --backlog 1k --out "$TMP/foreign" >/dev/null 2>"$TMP/foreign.err" || rc=$?
+[[ $rc == 1 ]] || fail "foreign queue database: exit $rc, wanted 1"
+grep -q "database $foreign holds a queue (ringbench.inbox) that pg bench did not make" \
+    "$TMP/foreign.err" || fail "foreign queue database: $(cat "$TMP/foreign.err")"
+[[ $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $foreign" -c "TABLE ringbench.inbox") == 42 ]] ||
+    fail "foreign queue database: its inbox was touched"
+admin "DROP DATABASE $foreign"
+sweep_args=(--batch none --chain-workers none --no-scale --no-crash --repeats 2 --backlog-secs 2)
 for kind in kill terminate block stall interrupt; do
-    fn=$kind
+    fn=$kind sizes=50k
     [[ $kind == kill ]] && fn=kill_worker
-    [[ $kind == stall ]] && fn=stop_worker
-    sweep "$kind" "$fn" "competing over [0-9]+ pending" "${sweep_args[@]}"
+    # two sizes: the ratio rows name the point that failed (stall: at 10000) or was not
+    # measured (interrupt: 50000's affinity, and 100000)
+    [[ $kind == stall ]] && fn=stop_worker sizes=10k,50k
+    [[ $kind == interrupt ]] && sizes=50k,100k
+    sweep "$kind" "$fn" "competing over [0-9]+ pending" "${sweep_args[@]}" --backlog "$sizes"
     on_exit
 done
-matrix_args=(--workers 1 --batch 8 --modes "competing,affinity" --dist uniform --repeats 1 --secs 2
+matrix_args=(--pgbench-db ringbench_pgbench_faults --workers 1 --batch 8 --modes "competing,affinity" --dist uniform --repeats 1 --secs 2
     --chain-workers none --no-scale --no-crash --backlog none --pgbench-secs 1
     --pgbench-group-secs 1)
 for kind in matrix lock sigterm; do
@@ -98,6 +117,10 @@ for kind in matrix lock sigterm; do
     [[ $kind == lock ]] && fn=lock_inbox
     sweep "$kind" "$fn" "competing W=1 batch=8 uniform, repetition 1/1" "${matrix_args[@]}"
 done
+
+[[ $(admin "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '$db'") == \
+    "ringbench pg bench: a scratch database, every run empties its queue" ]] ||
+    fail "the bench's database carries no mark"
 
 python3 - "$TMP" <<'PY' || fail "(above)"
 import json, os, re, sys
@@ -135,8 +158,24 @@ for name in ("kill", "terminate", "block", "stall", "interrupt"):
                   x["claim_p50_us"])
         check(name, "%s at %d: failed iff a repetition failed" % (x["mode"], x["backlog"]),
               x["failed"] == (x["n_failed_repeats"] > 0), x["failed"])
+    ratios = {t["mode"]: t for t in b["targets"]}
+    if name == "stall":
+        check(name, "affinity: no ratio, the point at 10000 failed",
+              ratios["affinity"]["measured"] is None and ratios["affinity"]["why_not_measured"] ==
+              "no ratio: the point at 10000 failed" and not ratios["affinity"]["met"], ratios)
+        check(name, "competing and ordered: a ratio of 50k and 10k", all(
+              ratios[m]["measured"] is not None and ratios[m]["backlog_small"] in (9999, 10000)
+              for m in ("competing", "ordered")), ratios)
+        check(name, "MD names it", "| affinity | no ratio: the point at 10000 failed | <= 1.5 | "
+              "**no** |" in md)
+    if name == "interrupt":
+        check(name, "no ratio: points not measured", ratios.get("competing", {}).get(
+              "why_not_measured") == "no ratio: the point at 100000 was not measured (the sweep "
+              "stopped)" and ratios.get("affinity", {}).get("why_not_measured") == "no ratio: the "
+              "point at 50000 was not measured (the sweep stopped)", ratios)
     if name in ("kill", "terminate", "stall"):
-        check(name, "the sweep ran to its end", stop is None and len(pts) == 3 and
+        check(name, "the sweep ran to its end", stop is None and
+              len(pts) == (6 if name == "stall" else 3) and
               all(x["n_repeats"] == 2 for x in pts), (stop, len(pts)))
         check(name, "one repetition failed", sum(x["n_failed_repeats"] for x in pts) == 1,
               [(x["mode"], x["backlog"], x["n_failed_repeats"]) for x in pts])
@@ -147,7 +186,7 @@ for name in ("kill", "terminate", "block", "stall", "interrupt"):
                         err), err[-600:])
     if name == "stall":
         check(name, "the FAILED line names the deadline",
-              re.search(r"over 4999\d pending, repetition 1: FAILED: worker \d was still running at "
+              re.search(r"over 999\d pending, repetition 1: FAILED: worker \d was still running at "
                         r"its deadline \(a stall\?\) and was killed without a report \(the 2\.0 s "
                         r"measurement \+ 1\.5 s\)", err), err[-600:])
     check(name, "interrupted: null unless a stop signal came",

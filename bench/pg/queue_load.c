@@ -55,6 +55,40 @@ static int driver_open(rb_queue **q) {
     return rb_queue_open(&cfg, q);
 }
 
+int rbb_queue_own_database(PGconn *c, char *err, size_t err_size) {
+    const char *params[] = {RBB_DB_MARK, RBB_SCHEMA ".inbox"};
+    PGresult *r =
+        PQexecParams(c,
+                     "SELECT coalesce(shobj_description(oid, 'pg_database') = $1, false), "
+                     "to_regclass($2) IS NOT NULL FROM pg_database "
+                     "WHERE datname = current_database()",
+                     2, NULL, params, NULL, NULL, 0);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    int marked = ok && PQgetvalue(r, 0, 0)[0] == 't',
+        has_queue = ok && PQgetvalue(r, 0, 1)[0] == 't';
+    if (!ok) snprintf(err, err_size, "cannot read the database's mark: %s", PQerrorMessage(c));
+    PQclear(r);
+    if (!ok) return rbb_db_one_line(err), -1;
+    if (marked) return 0;
+    const char *db = PQdb(c);
+    if (has_queue)
+        return snprintf(err, err_size,
+                        "database %s holds a queue (%s.inbox) that pg bench did not make: a run "
+                        "empties it; name a database of its own (--queue-db; it is created), or, "
+                        "if an older pg bench made this one, mark it: COMMENT ON DATABASE %s IS "
+                        "'%s'",
+                        db, RBB_SCHEMA, db, RBB_DB_MARK),
+               -1;
+    char *ident = PQescapeIdentifier(c, db, strlen(db));
+    char *lit = PQescapeLiteral(c, RBB_DB_MARK, strlen(RBB_DB_MARK));
+    int rc = ident && lit
+                 ? rbb_db_exec(c, err, err_size, "COMMENT ON DATABASE %s IS %s", ident, lit)
+                 : (snprintf(err, err_size, "out of memory"), -1);
+    PQfreemem(ident);
+    PQfreemem(lit);
+    return rc;
+}
+
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
     free(driver_conninfo);
     driver_conninfo = malloc(strlen(conninfo) + 1);

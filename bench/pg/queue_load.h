@@ -47,6 +47,14 @@ typedef struct rbb_worker_spec {
  * reports FINAL and exits 0 (1 on a fatal error). */
 void rbb_worker_body(void *arg, int go_fd, int report_fd);
 
+/* The mark pg bench leaves on a database it uses (COMMENT ON DATABASE): every run empties
+ * the queue in it. */
+#define RBB_DB_MARK "ringbench pg bench: a scratch database, every run empties its queue"
+/* Make sure the database c is connected to is one pg bench may empty: marked as the bench's
+ * (RBB_DB_MARK), or holding no queue schema yet (then marked; the connecting role must own
+ * it). A database with a queue and no mark (a real queue: --queue-db named the wrong
+ * database) is refused: -1 with err naming it and what to do; nothing in it is touched. */
+int rbb_queue_own_database(PGconn *c, char *err, size_t err_size);
 /* Open the driver's queue session on `conninfo` (the bench database),
  * migrate the schema (idempotent), point `c` at it (search_path). */
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size);

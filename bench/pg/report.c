@@ -396,19 +396,36 @@ static json_t *json_crash(const rbb_crash *c) {
     return o;
 }
 
-/* The backlog sweep: per mode, claim p50 (median of the repetitions) at the largest
- * backlog / at the smallest. */
-static double backlog_ratio(const rbb_run *run, rbb_mode m, uint64_t *lo, uint64_t *hi) {
+/* The backlog sweep: per mode, claim p50 (median of the repetitions) at the largest backlog
+ * size asked for / at the smallest (the pending rows of those points in *lo, *hi). 0 when
+ * there is no ratio, with why in why[] ("" when the sweep has one size): a point at either
+ * size failed or was not measured (the sweep stopped) — never a ratio of other sizes. */
+static double backlog_ratio(const rbb_run *run, rbb_mode m, uint64_t *lo, uint64_t *hi, char *why,
+                            size_t why_size) {
+    const rbb_params *p = &run->p;
+    uint64_t small = UINT64_MAX, large = 0;
+    for (size_t i = 0; i < p->n_backlogs; i++) {
+        if (p->backlogs[i] < small) small = p->backlogs[i];
+        if (p->backlogs[i] > large) large = p->backlogs[i];
+    }
+    why[0] = '\0';
+    if (p->n_backlogs < 2) return 0;
     const rbb_backlog_point *a = NULL, *b = NULL;
     for (size_t i = 0; i < run->n_backlog; i++) {
         const rbb_backlog_point *x = &run->backlog[i];
-        if (x->cell.mode != m || x->cell.failed) continue;
-        if (!a || x->backlog < a->backlog) a = x;
-        if (!b || x->backlog > b->backlog) b = x;
+        if (x->cell.mode != m) continue;
+        if (x->size == small) a = x;
+        if (x->size == large) b = x;
     }
-    if (!a || !b || a == b) return 0;
-    *lo = a->backlog, *hi = b->backlog;
-    return ratio(b->claim_p50_us, a->claim_p50_us);
+    const rbb_backlog_point *bad = !a || a->cell.failed ? a : b;
+    uint64_t at = !a || a->cell.failed ? small : large;
+    if (a && b && !a->cell.failed && !b->cell.failed) {
+        *lo = a->backlog, *hi = b->backlog;
+        return ratio(b->claim_p50_us, a->claim_p50_us);
+    }
+    snprintf(why, why_size, "no ratio: the point at %llu %s", (unsigned long long)at,
+             bad ? "failed" : "was not measured (the sweep stopped)");
+    return 0;
 }
 
 static json_t *json_backlog(const rbb_run *run) {
@@ -453,16 +470,18 @@ static json_t *json_backlog(const rbb_run *run) {
     rb_json_set(o, "points", points);
     for (size_t m = 0; m < p->n_modes; m++) {
         uint64_t lo = 0, hi = 0;
-        double r = backlog_ratio(run, p->modes[m], &lo, &hi);
-        if (r <= 0) continue;
+        char why[128];
+        double r = backlog_ratio(run, p->modes[m], &lo, &hi, why, sizeof why);
+        if (r <= 0 && !why[0]) continue;
         json_t *t = json_object();
         rb_json_set(t, "target", S("claim p50 at the largest backlog / at the smallest"));
         rb_json_set(t, "mode", S(rbb_mode_name(p->modes[m])));
-        rb_json_set(t, "backlog_small", U(lo));
-        rb_json_set(t, "backlog_large", U(hi));
-        rb_json_set(t, "measured", F(r, 3));
+        rb_json_set(t, "backlog_small", r > 0 ? U(lo) : json_null());
+        rb_json_set(t, "backlog_large", r > 0 ? U(hi) : json_null());
+        rb_json_set(t, "measured", r > 0 ? F(r, 3) : json_null());
         rb_json_set(t, "wanted_at_most", json_real(1.5));
-        rb_json_set(t, "met", B(r <= 1.5));
+        rb_json_set(t, "met", B(r > 0 && r <= 1.5));
+        rb_json_set(t, "why_not_measured", why[0] ? S(why) : json_null());
         rb_json_push(targets, t);
     }
     rb_json_set(o, "targets", targets);
@@ -671,11 +690,14 @@ static void md_backlog(FILE *f, const rbb_run *run) {
                    "10k,1M) | | | |\n");
     for (size_t m = 0; m < p->n_modes; m++) {
         uint64_t lo = 0, hi = 0;
-        double r = backlog_ratio(run, p->modes[m], &lo, &hi);
+        char why[128];
+        double r = backlog_ratio(run, p->modes[m], &lo, &hi, why, sizeof why);
         if (r > 0)
             fprintf(f, "| %s | %.2f (%llu vs %llu rows) | <= 1.5 | %s |\n",
                     rbb_mode_name(p->modes[m]), r, (unsigned long long)hi, (unsigned long long)lo,
                     r <= 1.5 ? "yes" : "**no**");
+        else if (why[0])
+            fprintf(f, "| %s | %s | <= 1.5 | **no** |\n", rbb_mode_name(p->modes[m]), why);
     }
 }
 

@@ -15,6 +15,11 @@ set +e
 # smoke: --repeats 1 --kills 1 repeat the profile's own settings, not an override (checked below)
 same=()
 [[ $profile == smoke ]] && same=(--repeats 1 --kills 1)
+# its own databases afresh: one an older pg bench left unmarked (a server that outlives the
+# tests, RINGBENCH_PG_CONNINFO) would be refused as a queue the bench did not make
+for d in "ringbench_bench_$profile" ringbench_bench_order; do
+    psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "DROP DATABASE IF EXISTS $d WITH (FORCE)" >/dev/null
+done
 "$RB" pg bench "--$profile" --queue-db "ringbench_bench_$profile" --pgbench-db "ringbench_pgbench_$profile" \
     "${same[@]}" --out "$out" --format json >"$TMP/bench.json" 2>"$TMP/bench.err"
 rc=$?

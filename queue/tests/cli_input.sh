@@ -108,7 +108,7 @@ usage "^ringbench pg bench: --repeats: this run has no cell and no backlog sweep
 usage "^ringbench pg bench: --modes: this run has no cell and no backlog sweep" bench "${dbb[@]}" --batch none --chain-workers none --backlog none --modes ordered
 # a run without cells (--batch none --chain-workers none) runs no pgbench reference: the
 # options of the cells and of the reference are refused, --rows also needs no scale event
-for o in --workers --secs --pgbench-secs --pgbench; do
+for o in --workers --secs --pgbench-secs --pgbench --pgbench-db; do
     usage "^ringbench pg bench: $o: this run has no matrix or chain-group cell" bench "${dbb[@]}" --batch none --chain-workers none --backlog 10k "$o" 2
 done
 usage "^ringbench pg bench: --rows: this run has no matrix or chain-group cell and no scale event" bench "${dbb[@]}" --batch none --chain-workers none --no-scale --backlog 10k --rows 5000
