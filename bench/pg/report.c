@@ -808,15 +808,18 @@ static void md_header(FILE *f, const rbb_run *run) {
     if (zipf)
         snprintf(dists + strlen(dists), sizeof dists - strlen(dists), "; Zipf s = %g", p->zipf_s);
     if (p->age_bound_ms) snprintf(age, sizeof age, "age bound %u ms", p->age_bound_ms);
+    char cells[256] = "no matrix or chain-group cell"; /* the sweep and events draw uniform keys */
+    if (p->n_batches || p->n_chain_workers)
+        snprintf(cells, sizeof cells, "cells: %u keys (%s), %.1f s each, their backlog on disk %s",
+                 p->n_keys, dists, p->cell_s,
+                 p->heap_order == RBB_HEAP_LOADED ? "as loaded (id order)"
+                 : p->heap_order == RBB_HEAP_ID
+                     ? "rewritten in id order (`--heap-order id`)"
+                     : "rewritten in bucket order (`--heap-order bucket`)");
     fprintf(f,
-            "synchronous_commit **%s**; %u keys (%s), seed %llu; %.1f s per cell; affinity ring "
-            "`%s`, 1,024 buckets, %s; the cells' backlog on disk: %s. Server settings: `%s`. "
-            "Machine record and every parameter: `pgbench.json`.\n\n",
-            p->sync_commit ? "on" : "off", p->n_keys, dists, (unsigned long long)p->seed, p->cell_s,
-            p->ring_algo, age,
-            p->heap_order == RBB_HEAP_LOADED ? "as loaded (id order)"
-            : p->heap_order == RBB_HEAP_ID   ? "rewritten in id order (`--heap-order id`)"
-                                             : "rewritten in bucket order (`--heap-order bucket`)",
+            "synchronous_commit **%s**; seed %llu; %s; affinity ring `%s`, 1,024 buckets, %s. "
+            "Server settings: `%s`. Machine record and every parameter: `pgbench.json`.\n\n",
+            p->sync_commit ? "on" : "off", (unsigned long long)p->seed, cells, p->ring_algo, age,
             run->server_settings);
 }
 
