@@ -15,6 +15,7 @@ absent from the JSON (e.g. a filtered run) shows as n/a. Exit 0; 2 on bad
 arguments or an unreadable file. Never asserts speed: it reports.
 """
 import json
+import math
 import os
 import sys
 
@@ -224,7 +225,31 @@ def pg_target_table(d):
              fmt(t["wanted"], 2), pg_verdict(t), "" if t["met"] else pg_limiting_cause(d, t))
             for t in d.get("targets") or []]
     return ["| target | keys | W | batch | measured | wanted | verdict | limiting cause |",
-            "|---|---|--:|--:|--:|--:|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows]
+            "|---|---|--:|--:|--:|--:|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows] + \
+        pg_matrix_summary(d)
+
+
+def pg_matrix_summary(d):
+    """The matrix as a whole (pgbench.json "matrix_summary"): each mode against competing, paired
+    round by round within a cell, with its 95% interval over the cells, and how far one cell's
+    ratio moves by noise alone (the repetitions' spread): lines to follow the target table."""
+    ms = d.get("matrix_summary")
+    if not ms:
+        return []
+    out = [""]
+    for m in ms.get("vs_competing") or []:
+        out.append(f"Across the matrix, {m['mode']} ÷ competing rows/s: **{fmt(m['geomean_rows_per_s_ratio'], 3)}**, "
+                   f"95% interval {fmt(m['ci95_low'], 3)}-{fmt(m['ci95_high'], 3)} (geometric mean over "
+                   f"{m['n_cells']} cells of each cell's ratios paired round by round, {m['n_pairs']} "
+                   f"pairs in all; ≥ 1 in {m['n_cells_at_least_1']} of the {m['n_cells']} cells).")
+    sd, n_rep = ms.get("repetition_log_sd"), (d.get("parameters") or {}).get("repeats") or 1
+    if sd is not None:
+        one = math.sqrt(math.pi / n_rep) * sd  # two medians of n_rep draws, each sd ~ sd·√(π/2n)
+        out.append(f"Noise: repetitions of one cell and mode differ by {100 * sd:.0f}% (sd of ln rows/s, "
+                   f"{ms['repetition_log_sd_cells']} cells), so one cell's ratio of two medians of "
+                   f"{n_rep} moves by about ±{100 * one:.0f}% (1 sd) with no difference between the "
+                   "modes: a per-cell verdict within that is noise, which the interval above accounts for.")
+    return out
 
 
 def target_table(runs):

@@ -567,6 +567,101 @@ static json_t *json_pgbench(const rbb_run *run) {
     return o;
 }
 
+/* Mode m against competing across the matrix (the cells at p->chain's completion), paired by
+ * round: in each cell, the mean over its rounds of ln(m's rows/s ÷ competing's rows/s in the
+ * same round — measured next to each other, so the machine's drift cancels), rounds where
+ * either failed left out; then the mean of those per-cell means over the cells and its 95%
+ * interval (cells as the draws: the estimate is of the matrix as a whole, whose cells differ).
+ * exp() of it is the geometric mean ratio. 0, or -1 without two such cells. */
+typedef struct mode_ratio {
+    size_t n_cells, n_pairs, n_cells_at_least_1;
+    double geomean, lo, hi;
+} mode_ratio;
+static int mode_vs_competing(const rbb_run *run, rbb_mode m, mode_ratio *out) {
+    double *cell_log = calloc(run->n_cells ? run->n_cells : 1, sizeof *cell_log);
+    if (!cell_log) return -1;
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < run->n_cells; i++) {
+        const rbb_cell *c = &run->cells[i], *k = NULL;
+        if (c->mode != m || c->chain != run->p.chain) continue;
+        for (size_t j = 0; j < run->n_cells && !k; j++) {
+            const rbb_cell *x = &run->cells[j];
+            if (x->mode == RBB_MODE_COMPETING && x->n_workers == c->n_workers &&
+                x->batch == c->batch && x->dist == c->dist && x->chain == c->chain)
+                k = x;
+        }
+        double sum = 0;
+        size_t n = 0;
+        for (uint32_t r = 0; k && r < c->n_repeats && r < k->n_repeats; r++)
+            if (c->rep_rows_per_s[r] > 0 && k->rep_rows_per_s[r] > 0) /* NaN: failed */
+                sum += log(c->rep_rows_per_s[r] / k->rep_rows_per_s[r]), n++;
+        if (!n) continue;
+        cell_log[out->n_cells] = sum / (double)n;
+        out->n_cells_at_least_1 += cell_log[out->n_cells] >= 0;
+        out->n_cells++, out->n_pairs += n;
+    }
+    double mean, lo, hi;
+    int rc = rbb_mean_ci95(cell_log, out->n_cells, &mean, &lo, &hi);
+    free(cell_log);
+    if (rc) return -1;
+    out->geomean = exp(mean), out->lo = exp(lo), out->hi = exp(hi);
+    return 0;
+}
+
+/* How much repetitions of one cell and mode differ: the pooled standard deviation of
+ * ln(rows/s) within each (cell, mode) over its repetitions that did not fail (cells with
+ * two or more). NaN without any. *n_cells: the cells it pools. */
+static double repetition_log_sd(const rbb_run *run, size_t *n_cells) {
+    double ss = 0;
+    size_t df = 0;
+    *n_cells = 0;
+    for (size_t i = 0; i < run->n_cells; i++) {
+        const rbb_cell *c = &run->cells[i];
+        double v[RBB_MAX_REPEATS], mean = 0;
+        size_t n = 0;
+        for (uint32_t r = 0; r < c->n_repeats; r++)
+            if (c->rep_rows_per_s[r] > 0) mean += v[n++] = log(c->rep_rows_per_s[r]);
+        if (n < 2) continue;
+        mean /= (double)n;
+        for (size_t r = 0; r < n; r++)
+            ss += (v[r] - mean) * (v[r] - mean);
+        df += n - 1;
+        (*n_cells)++;
+    }
+    return df ? sqrt(ss / (double)df) : NAN;
+}
+
+/* The matrix as a whole: every other mode against competing (mode_vs_competing) and the
+ * repetitions' noise (repetition_log_sd), which a single cell's ratio carries. */
+static json_t *json_mode_summary(const rbb_run *run) {
+    json_t *o = json_object(), *a = json_array();
+    for (size_t i = 0; i < run->p.n_modes; i++) {
+        mode_ratio r;
+        if (run->p.modes[i] == RBB_MODE_COMPETING || mode_vs_competing(run, run->p.modes[i], &r))
+            continue;
+        json_t *x = json_object();
+        rb_json_set(x, "mode", S(rbb_mode_name(run->p.modes[i])));
+        rb_json_set(x, "vs", S("competing"));
+        rb_json_set(x, "n_cells", U(r.n_cells));
+        rb_json_set(x, "n_pairs", U(r.n_pairs));
+        rb_json_set(x, "n_cells_at_least_1", U(r.n_cells_at_least_1));
+        rb_json_set(x, "geomean_rows_per_s_ratio", F(r.geomean, 3));
+        rb_json_set(x, "ci95_low", F(r.lo, 3));
+        rb_json_set(x, "ci95_high", F(r.hi, 3));
+        rb_json_push(a, x);
+    }
+    rb_json_set(o, "is",
+                S("per cell the mean over its rounds of ln(mode rows/s / competing "
+                  "rows/s in the same round); exp of their mean over the matrix's "
+                  "cells, 95% interval with the cells as draws (Student's t)"));
+    rb_json_set(o, "vs_competing", a);
+    size_t n_sd = 0;
+    double sd = repetition_log_sd(run, &n_sd);
+    rb_json_set(o, "repetition_log_sd", F(sd, 3));
+    rb_json_set(o, "repetition_log_sd_cells", U(n_sd));
+    return o;
+}
+
 static json_t *json_targets(const rbb_run *run) {
     json_t *a = json_array();
     target_row t[512];
@@ -606,6 +701,7 @@ json_t *rbb_report_json(const rbb_run *run) {
         rb_json_push(cells, json_cell(&run->p, &run->cells[i]));
     rb_json_set(o, "cells", cells);
     rb_json_set(o, "targets", json_targets(run));
+    rb_json_set(o, "matrix_summary", run->n_cells ? json_mode_summary(run) : json_null());
     for (size_t i = 0; i < run->n_scale; i++)
         rb_json_push(scale, json_scale(&run->scale[i]));
     rb_json_set(o, "scale_events", scale);

@@ -98,6 +98,45 @@ for x in (b or {}).get("points", []):
               % (case, x["claim_p50_us"], x["claim_p50_min_us"], x["claim_p50_max_us"], med, reps)); bad += 1
 sys.exit(1 if bad else 0)
 PY
+# matrix_summary recomputed from the cells' repetitions, its 95% interval with a Student t
+# quantile found here by integrating the t density (Simpson) and bisecting, not from a table
+python3 - "$TMP/bench.json" <<'PY' || fail "matrix_summary (above)"
+import json, math, statistics, sys
+d = json.load(open(sys.argv[1]))
+def t975(df):
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    pdf = lambda x: c * (1 + x * x / df) ** (-(df + 1) / 2)
+    def cdf0(x, n=4000):  # P(0 < T < x)
+        h = x / n
+        return h / 3 * (pdf(0) + pdf(x) + sum((4 if i % 2 else 2) * pdf(i * h) for i in range(1, n)))
+    lo, hi = 0.0, 20.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf0(mid) < 0.475 else (lo, mid)
+    return (lo + hi) / 2
+ms, bad = d["matrix_summary"], 0
+chain = d["parameters"]["completion"] == "one commit per batch, shared with the next claim"
+for m in ms["vs_competing"]:
+    logs = []
+    for c in d["cells"]:
+        if c["mode"] != m["mode"] or (c["completion"] == "chain") != chain:
+            continue
+        k = [x for x in d["cells"] if x["mode"] == "competing" and x["completion"] == c["completion"]
+             and (x["n_workers"], x["batch"], x["dist"]) == (c["n_workers"], c["batch"], c["dist"])][0]
+        pairs = [math.log(a / b) for a, b in zip(c["repeat_rows_per_s"], k["repeat_rows_per_s"])
+                 if a and b]
+        if pairs:
+            logs.append(sum(pairs) / len(pairs))
+    mean, n = statistics.mean(logs), len(logs)
+    half = t975(n - 1) * statistics.stdev(logs) / math.sqrt(n)
+    want = (math.exp(mean), math.exp(mean - half), math.exp(mean + half), n)
+    got = (m["geomean_rows_per_s_ratio"], m["ci95_low"], m["ci95_high"], m["n_cells"])
+    if got[3] != want[3] or any(abs(g - w) > 0.0015 for g, w in zip(got[:3], want[:3])):
+        print("FAIL matrix_summary %s: got %s, expected %s" % (m["mode"], got, want)); bad += 1
+if len(ms["vs_competing"]) != len(d["parameters"]["modes"]) - 1:
+    print("FAIL matrix_summary: %d modes against competing" % len(ms["vs_competing"])); bad += 1
+sys.exit(1 if bad else 0)
+PY
 [[ $rc == 0 ]] || { tail -5 "$TMP/bench.err" >&2; fail "ringbench pg bench --$profile: exit $rc, expected 0"; }
 # the JSON it wrote validates against results/schema/pgbench.schema.json (issue 14 §6)
 mkdir -p "$TMP/stdout" && cp "$TMP/bench.json" "$TMP/stdout/pgbench.json"

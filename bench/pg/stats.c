@@ -4,6 +4,7 @@
  * recovery figures of a scale event.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,6 +25,25 @@ static int cmp_u64(const void *a, const void *b) {
 
 void rbb_sort_u64(uint64_t *v, size_t n) {
     if (n > 1) qsort(v, n, sizeof *v, cmp_u64);
+}
+
+int rbb_mean_ci95(const double *x, size_t n, double *mean, double *lo, double *hi) {
+    static const double t975[31] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                    2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                    2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                    2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    double sum = 0, ss = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += x[i];
+    if (n) *mean = sum / (double)n;
+    if (n < 2) return -1;
+    for (size_t i = 0; i < n; i++)
+        ss += (x[i] - *mean) * (x[i] - *mean);
+    size_t df = n - 1;
+    double t = df <= 30 ? t975[df] : 1.96 + 2.5 / (double)df;
+    double half = t * sqrt(ss / (double)df) / sqrt((double)n);
+    *lo = *mean - half, *hi = *mean + half;
+    return 0;
 }
 
 double rbb_percentile_sorted(const uint64_t *sorted, size_t n, double p) {

@@ -18,6 +18,10 @@
 /* Sleep us microseconds (resumed after signals). */
 void rbb_sleep_us(uint64_t us);
 void rbb_sort_u64(uint64_t *v, size_t n);
+/* The mean of x[0..n) and its two-sided 95% confidence interval (Student's t with n - 1
+ * degrees of freedom: exact table to 30, then 1.96 + 2.5 / df, within 0.002 of it), for n
+ * independent draws of a normal quantity. 0, or -1 when n < 2 (*mean set when n == 1). */
+int rbb_mean_ci95(const double *x, size_t n, double *mean, double *lo, double *hi);
 /* Nearest-rank percentile p (0..100] of sorted[0..n); 0 when n == 0. */
 double rbb_percentile_sorted(const uint64_t *sorted, size_t n, double p);
 
