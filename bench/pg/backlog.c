@@ -115,10 +115,8 @@ static int measure_once(const rbb_params *p, const char *conninfo, PGconn *c, rb
     /* a point measures claims at its backlog: the workers stop before they drain more than
      * RBB_BACKLOG_MAX_SHARE of it */
     uint64_t cap = (uint64_t)((double)*pending * RBB_BACKLOG_MAX_SHARE) / cell->n_workers;
+    cell->n_rows_held = p->backlog_hot_every ? 1 : 0; /* the hot key's head, leased on purpose */
     int failed = rbb_cell_measure(p, conninfo, c, cell, p->backlog_s, cap ? cap : 1, err, err_size);
-    /* the held head row is still leased on purpose: not lost */
-    uint64_t held = p->backlog_hot_every ? 1 : 0;
-    cell->n_lost = cell->n_lost >= held ? cell->n_lost - held : 0;
     if (failed) {
         fprintf(stderr, "pg bench:   %s over %llu pending, repetition %zu: FAILED: %s\n",
                 rbb_mode_name(mode), (unsigned long long)*pending, rep + 1, err);

@@ -285,9 +285,14 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     double flush_ms = stat1[2] - stat0[2]; /* 0: track_wal_io_timing off */
     cell->wal_flush_ms = flushes > 0 && flush_ms > 0 ? flush_ms / flushes : NAN;
     if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
-    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed;
+    /* lost: rows gone (neither completed, pending, failed nor leased), and rows graceful workers
+     * left leased (they leave none but the rows held on purpose); a worker that failed (killed,
+     * stalled) leaves its batch leased until the lease runs out: in flight, not lost */
+    uint64_t accounted = cell->after.n_completed + cell->after.n_pending + cell->after.n_failed +
+                         cell->after.n_claimed;
     cell->n_lost = cell->n_rows_enqueued > accounted ? cell->n_rows_enqueued - accounted : 0;
-    cell->n_lost += cell->after.n_claimed; /* graceful workers leave nothing leased */
+    if (!n_ended && cell->after.n_claimed > cell->n_rows_held)
+        cell->n_lost += cell->after.n_claimed - cell->n_rows_held;
     /* completions the workers saw succeed beyond the rows done: a row done twice */
     if (cell->n_rows > cell->after.n_completed)
         cell->n_dup_executions = cell->n_rows - cell->after.n_completed;

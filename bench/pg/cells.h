@@ -83,6 +83,8 @@ typedef struct rbb_cell {
     rbb_dist dist;
     int chain; /* completion: 1 chained with the next claim (worker --chain); 0 per p */
     uint64_t n_rows_enqueued;
+    uint64_t n_rows_held; /* rows leased on purpose outside the workers (the backlog sweep's hot
+                             head): set by the caller of rbb_cell_measure, not counted lost */
     double elapsed_s;
     uint64_t n_rows, n_claims, n_empty_claims, n_short_claims, n_complete_tx, n_fenced, n_errors;
     uint64_t n_rows_aged; /* rows claimed for their age (affinity's age scan) */

@@ -180,6 +180,9 @@ for name in ("kill", "terminate", "block", "stall", "interrupt"):
         check(name, "one repetition failed", sum(x["n_failed_repeats"] for x in pts) == 1,
               [(x["mode"], x["backlog"], x["n_failed_repeats"]) for x in pts])
         check(name, "MD marks it", "(a repetition failed)" in md)
+        # the batch a killed or stalled worker held stays leased until its lease runs out
+        check(name, "no row counted lost", all(x["n_lost"] == 0 for x in pts),
+              [(x["mode"], x["backlog"], x["n_lost"]) for x in pts])
     if name == "kill":
         check(name, "the FAILED line names size, repetition and signal",
               re.search(r"over 4999\d pending, repetition 1: FAILED: worker \d was killed by signal 9 \(",
