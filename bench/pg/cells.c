@@ -207,9 +207,10 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         }
     }
     close(go[0]);
+    char why[160];
     for (size_t i = 0; !rc && i < n; i++)
-        if (rbb_wait_ready(&ch[i], 20000)) {
-            snprintf(err, err_size, "worker %zu did not become ready (see its message above)", i);
+        if (rbb_wait_ready(&ch[i], RBB_READY_TIMEOUT_MS, why, sizeof why)) {
+            snprintf(err, err_size, "worker %zu %s", i, why);
             rc = -1;
         }
     if (rc)
@@ -227,6 +228,7 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     if (rc) {
         for (size_t i = 0; i < n; i++)
             rbb_child_free(&ch[i]);
+        if (rbb_stop_signal) rbb_stop_reason(err, err_size);
         return cell->failed = 1, -1;
     }
 

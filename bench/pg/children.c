@@ -83,21 +83,28 @@ static int pump(rbb_child *ch) {
     return 0;
 }
 
-int rbb_wait_ready(rbb_child *ch, int timeout_ms) {
+int rbb_wait_ready(rbb_child *ch, int timeout_ms, char *why, size_t why_size) {
     uint64_t deadline = rb_now_ns() + (uint64_t)timeout_ms * 1000000ull;
     while (ch->len < sizeof(rbb_report_head)) {
         uint64_t now = rb_now_ns();
-        if (now >= deadline) return -1;
+        if (rbb_stop_signal) return rbb_stop_reason(why, why_size), -1;
+        if (now >= deadline) {
+            snprintf(why, why_size, "was not ready after %.0f s (a stall?) and was killed",
+                     timeout_ms / 1e3);
+            return kill(ch->pid, SIGKILL), -1;
+        }
         struct pollfd pf = {.fd = ch->fd, .events = POLLIN};
         int rc = poll(&pf, 1, (int)((deadline - now) / 1000000ull) + 1);
         if (rc < 0 && errno == EINTR) continue;
-        if (rc <= 0) return -1;
-        if (pump(ch)) break;
+        if (rc < 0) return snprintf(why, why_size, "poll: %s", strerror(errno)), -1;
+        if (rc > 0 && pump(ch)) break;
     }
-    if (ch->len < sizeof(rbb_report_head)) return -1;
     rbb_report_head h;
-    memcpy(&h, ch->buf, sizeof h);
-    if (h.magic != RBB_REPORT_MAGIC || h.kind != RBB_REPORT_READY) return -1;
+    if (ch->len >= sizeof h) memcpy(&h, ch->buf, sizeof h);
+    if (ch->len < sizeof h || h.magic != RBB_REPORT_MAGIC || h.kind != RBB_REPORT_READY) {
+        snprintf(why, why_size, "ended before it was ready (see its message above)");
+        return -1;
+    }
     memcpy(ch->worker_id, h.worker_id, sizeof ch->worker_id);
     ch->worker_id[sizeof ch->worker_id - 1] = '\0';
     ch->ready = 1;
@@ -271,8 +278,12 @@ int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report
         snprintf(err, err_size, "fork: %s", strerror(errno));
         return -1;
     }
-    if (rbb_wait_ready(ch, 20000)) {
-        snprintf(err, err_size, "a worker did not become ready (see its message above)");
+    char why[160];
+    if (rbb_wait_ready(ch, RBB_READY_TIMEOUT_MS, why, sizeof why)) {
+        if (rbb_stop_signal)
+            rbb_stop_reason(err, err_size);
+        else
+            snprintf(err, err_size, "a worker %s", why);
         kill(ch->pid, SIGKILL);
         return -1;
     }

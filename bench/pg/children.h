@@ -67,14 +67,21 @@ typedef struct rbb_child {
  * the child closes go_wfd. Returns the pid, or -1. */
 pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
                 void (*body)(void *arg, int go_fd, int report_fd), void *arg);
-/* Spawn one worker that starts at once (no go pipe) and wait up to 20 s for its READY.
+/* How long a worker may take from its fork to its READY (connecting, preparing), in ms. */
+#define RBB_READY_TIMEOUT_MS 20000
+
+/* Spawn one worker that starts at once (no go pipe) and wait up to RBB_READY_TIMEOUT_MS for
+ * its READY.
  * 0, or -1 with err (a worker that did not become ready is killed). */
 int rbb_spawn_ready(rbb_child *ch, void (*body)(void *arg, int go_fd, int report_fd), void *arg,
                     char *err, size_t err_size);
 /* Send a report head and samples (child side). 0 or -1. */
 int rbb_report_send(int fd, const rbb_report_head *h, const rbb_sample *samples);
-/* Wait for the READY head; 0, or -1 on timeout / EOF / garbage. */
-int rbb_wait_ready(rbb_child *ch, int timeout_ms);
+/* Wait up to timeout_ms for the worker's READY head. 0, or -1 with why (a phrase after
+ * "worker N": "was not ready after 20 s (a stall?) and was killed" — the worker is SIGKILLed —,
+ * "ended before it was ready (see its message above)" on EOF or garbage, or the stop signal's
+ * reason when one arrived meanwhile). */
+int rbb_wait_ready(rbb_child *ch, int timeout_ms, char *why, size_t why_size);
 
 /* pg_stat_activity samples taken while workers run: label -> backend count. */
 #define RBB_MAX_WAIT_LABELS 32
