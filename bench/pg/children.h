@@ -15,6 +15,8 @@
 
 #include <libpq-fe.h>
 
+#include "stop.h"
+
 #define RBB_REPORT_MAGIC 0x52424252u /* "RBBR" */
 enum { RBB_REPORT_READY = 1, RBB_REPORT_FINAL = 2 };
 #define RBB_WORKER_ID_BYTES 96
@@ -111,14 +113,6 @@ double rbb_overrun_slack_s(double secs);
 /* Seconds a child has, from a stop signal or a SIGTERM of the driver's, to report. */
 #define RBB_STOP_GRACE_S 5.0
 
-/* The signal (SIGINT, SIGTERM) that asked `pg bench` to stop; 0: none. Set by the handler
- * rbb_stop_on_signals installs (once: a second signal ends the process as by default); the
- * driver then finishes the statement in flight, stops its workers (rbb_collect), writes
- * what finished with where it stopped, and exits 128 + the signal. */
-extern volatile sig_atomic_t rbb_stop_signal;
-void rbb_stop_on_signals(void);
-/* "interrupted by SIGINT" (the stop signal's name) into buf (size bytes), which it returns. */
-const char *rbb_stop_reason(char *buf, size_t size);
 /* Drain, reap and parse one child (called by rbb_collect). */
 void rbb_child_finish(rbb_child *ch);
 /* How a reaped child ended, for a message: "exited with status N", "was killed by signal

@@ -4,12 +4,15 @@
  * at, turning a live connection back into a conninfo string for the workers,
  * and one-value queries.
  */
+#include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db.h"
+#include "stop.h"
 
 PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size_t err_size) {
     const char *kw[3] = {"dbname", dbname ? "dbname" : NULL, NULL};
@@ -103,18 +106,52 @@ int rbb_db_conninfo_string(PGconn *c, char *buf, size_t size) {
     return 0;
 }
 
-/* Run the formatted statement; the result when its status is `want`, else
- * NULL with "statement: message" in err (without running it on a lost connection). */
+/* Send one cancel request for c's statement in flight (PQcancel: a new connection to the
+ * server; its failure leaves the statement to finish). */
+static void cancel_in_flight(PGconn *c) {
+    char buf[256];
+    PGcancel *k = PQgetCancel(c);
+    if (k) PQcancel(k, buf, sizeof buf), PQfreeCancel(k);
+}
+
+PGresult *rbb_db_exec_stoppable(PGconn *c, const char *sql) {
+    if (rbb_stop_signal || !PQsendQuery(c, sql)) return NULL;
+    int cancelled = 0;
+    while (PQisBusy(c)) {
+        if (rbb_stop_signal && !cancelled) cancel_in_flight(c), cancelled = 1;
+        struct pollfd pf = {.fd = PQsocket(c), .events = POLLIN};
+        if (poll(&pf, 1, 100) < 0 && errno != EINTR) break;
+        if (!PQconsumeInput(c)) break; /* lost: PQgetResult says so */
+    }
+    PGresult *kept = NULL, *r; /* as PQexec: the first error, else the last result */
+    while ((r = PQgetResult(c))) {
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
+            return PQclear(kept), r; /* the caller goes on with the copy */
+        if (kept && PQresultStatus(kept) == PGRES_FATAL_ERROR) {
+            PQclear(r);
+            continue;
+        }
+        PQclear(kept), kept = r;
+    }
+    return kept;
+}
+
+/* Run the formatted statement; the result when its status is `want`, else NULL with
+ * "statement: message" in err (without running it on a lost connection; the stop reason
+ * when a stop signal came before it ended: it was cancelled). */
 static PGresult *vquery(PGconn *c, ExecStatusType want, char *err, size_t err_size, const char *fmt,
                         va_list ap) {
     if (rbb_db_lost(c, err, err_size)) return NULL;
     char sql[8192];
     vsnprintf(sql, sizeof sql, fmt, ap);
-    PGresult *r = PQexec(c, sql);
+    PGresult *r = rbb_db_exec_stoppable(c, sql);
     ExecStatusType st = PQresultStatus(r);
-    if (st == want || (want == PGRES_COMMAND_OK && st == PGRES_TUPLES_OK)) return r;
-    snprintf(err, err_size, "%.200s: %s", sql, PQerrorMessage(c));
-    rbb_db_one_line(err);
+    if (r && (st == want || (want == PGRES_COMMAND_OK && st == PGRES_TUPLES_OK))) return r;
+    if (rbb_stop_signal)
+        rbb_stop_reason(err, err_size);
+    else
+        snprintf(err, err_size, "%.200s: %s", sql, PQerrorMessage(c)), rbb_db_one_line(err);
     PQclear(r);
     return NULL;
 }

@@ -21,6 +21,13 @@ void rbb_db_one_line(char *s);
  * <libpq's message of the loss>" in err; 0 otherwise. A statement sent on a lost connection
  * would replace that message with "no connection to the server". */
 int rbb_db_lost(PGconn *c, char *err, size_t err_size);
+/* PQexec(c, sql) that a stop signal (stop.h) cancels: sent, then waited for 100 ms at a time;
+ * once rbb_stop_signal is set, one cancel request goes to the server and the statement ends
+ * with its error ("canceling statement due to user request"). NULL when a stop signal came
+ * before it was sent or it could not be sent (PQerrorMessage says why). As PQexec: the first
+ * error result of a multi-statement string, else the last result, or the COPY result at once
+ * (PGRES_COPY_IN ...: the copy is the caller's); the caller PQclears it. */
+PGresult *rbb_db_exec_stoppable(PGconn *c, const char *sql);
 /* A notice processor that drops notices (CREATE ... IF NOT EXISTS chatter). */
 void rbb_db_quiet_notice(void *arg, const char *message);
 /* The connection's parameters as a keyword='value' conninfo for a child process (same

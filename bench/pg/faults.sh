@@ -25,6 +25,7 @@
 #              the deadline, the cell fails, affinity's is measured once the lock is gone;
 #   sigterm    SIGTERM to the driver alone during competing's cell: it stops its worker, writes
 #              the outputs (that cell failed, affinity's not measured, `interrupted`), exit 143.
+# And a Ctrl-C while the sweep enqueues (fill): the COPY is aborted, none of its rows stays.
 # Found by fresh-user tries (session notes of 2026-12-03): a stopped sweep wrote no point at
 # all, a killed worker's repetition still fed the point's median, a lost driver session
 # failed every later cell with "no connection to the server"; a stalled worker stretched a
@@ -76,10 +77,13 @@ terminate() {
 }
 block() { admin "ALTER DATABASE $db ALLOW_CONNECTIONS false" && terminate; }
 
+interrupt_setup() { interrupt "$1"; } # while the driver alone works (no worker to wait for)
+
 # sweep NAME FAULT TRIGGER ARGS... — run `pg bench ARGS` into $TMP/NAME (JSON on stdout into
 # NAME.json, stderr into NAME.err), in a process group of its own (setsid: as a terminal's
 # foreground job), inject FAULT (a function given the bench's pid) once stderr
-# matches TRIGGER (grep -E) and a worker runs, 0.2 s later; its exit status into $TMP/NAME.rc.
+# matches TRIGGER (grep -E) and a worker runs (a FAULT named *_setup: at once), 0.2 s later;
+# its exit status into $TMP/NAME.rc.
 sweep() {
     local name=$1 fault=$2 trigger=$3 rc=0
     shift 3
@@ -87,7 +91,7 @@ sweep() {
         --format json >"$TMP/$name.json" 2>"$TMP/$name.err" &
     local pid=$!
     wait_until 120 "/$trigger/ ($name)" grep -Eq "$trigger" "$TMP/$name.err"
-    wait_until 60 "a worker ($name)" has_worker "$pid"
+    [[ $fault == *_setup ]] || wait_until 60 "a worker ($name)" has_worker "$pid"
     [[ $fault == stop_worker ]] || sleep 0.2
     "$fault" "$pid"
     wait "$pid" || rc=$?
@@ -126,6 +130,12 @@ for kind in kill terminate block stall interrupt; do
     sweep "$kind" "$fn" "competing over [0-9]+ pending" "${sweep_args[@]}" --backlog "$sizes"
     on_exit
 done
+# Ctrl-C while the sweep enqueues (a COPY of 1M rows, 10-20 s here): the COPY is aborted at
+# once and none of its rows stays (the driver finished it first, 1M rows left, until
+# 2026-12-04), the outputs say where it stopped.
+sweep fill interrupt_setup "enqueueing 1000000 rows" "${sweep_args[@]}" --backlog 1M
+rows=$(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $db" -c "SELECT count(*) FROM ringbench.inbox")
+[[ $rows == 0 ]] || fail "fill: the interrupted COPY left $rows rows in the inbox"
 matrix_args=(--pgbench-db ringbench_pgbench_faults --workers 1 --batch 8 --modes "competing,affinity" --dist uniform --repeats 1 --secs 2
     --chain-workers none --no-scale --no-crash --backlog none --pgbench-secs 1
     --pgbench-group-secs 1)
@@ -247,6 +257,17 @@ for name in ("kill", "terminate", "block", "stall", "interrupt"):
               "measuring, repetition 1, " in md and "| 49999 | competing |" in md)
         check(name, "stderr says it", "backlog sweep failed: the driver's connection was lost"
               in err, err[-400:])
+rc = open(os.path.join(tmp, "fill.rc")).read().strip()
+d = json.load(open(os.path.join(tmp, "fill", "pgbench.json")))
+md = open(os.path.join(tmp, "fill", "pgbench.md")).read()
+stop = d["backlog_sweep"]["stopped"]
+check("fill", "exit status 130", rc == "130", rc)
+check("fill", "interrupted: SIGINT during the sweep", d["interrupted"] ==
+      {"signal": "SIGINT", "during": "the backlog sweep"}, d["interrupted"])
+check("fill", "stopped: filling 1000000, interrupted by SIGINT", stop and stop["step"] ==
+      "filling" and stop["backlog"] == 1000000 and stop["error"] == "interrupted by SIGINT", stop)
+check("fill", "no point", d["backlog_sweep"]["points"] == [], d["backlog_sweep"]["points"])
+check("fill", "MD says it", "**Interrupted** by SIGINT during the backlog sweep" in md, md[:600])
 why = {"matrix": r"terminating connection due to administrator command",
        "lock": r"worker 0 was still running at its deadline \(a stall\?\) and was killed without a "
                r"report \(the 2\.0 s measurement \+ 1\.5 s\)",

@@ -176,10 +176,13 @@ int rbb_queue_ring(const char *algo, const rb_member *members, size_t n, rb_ring
 
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, const char *tag,
                    char *err, size_t err_size) {
-    PGresult *r = PQexec(c, "COPY inbox (partition_key, partition_bucket, idempotency_key) "
-                            "FROM STDIN");
+    PGresult *r = rbb_db_exec_stoppable(c, "COPY inbox (partition_key, partition_bucket, "
+                                           "idempotency_key) FROM STDIN");
     if (PQresultStatus(r) != PGRES_COPY_IN) {
-        snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
+        if (rbb_stop_signal)
+            rbb_stop_reason(err, err_size);
+        else
+            snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c)), rbb_db_one_line(err);
         PQclear(r);
         return -1;
     }
@@ -187,6 +190,10 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, c
     char line[160], key[32];
     int ok = 1;
     for (uint64_t i = 0; ok && i < n_rows; i++) {
+        if (rbb_stop_signal) { /* the COPY is aborted: none of its rows stays */
+            ok = 0;
+            break;
+        }
         int hot = (i + 1) * n_hot / n_rows > i * n_hot / n_rows;
         size_t kl = hot ? (size_t)snprintf(key, sizeof key, "%s", RBB_HOT_KEY)
                         : rbb_key_format(key, sizeof key, rbb_keys_next_rank(keys));
@@ -194,15 +201,17 @@ int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, c
                          rb_bucket_of(&ring_cfg, key, kl), tag, (unsigned long long)i);
         ok = PQputCopyData(c, line, n) == 1;
     }
-    PQputCopyEnd(c, ok ? NULL : "client error");
+    PQputCopyEnd(c, ok ? NULL : rbb_stop_signal ? "pg bench was interrupted" : "client error");
     int rc = 0;
     while ((r = PQgetResult(c))) {
         if (PQresultStatus(r) != PGRES_COMMAND_OK && !rc) {
             snprintf(err, err_size, "COPY inbox: %s", PQerrorMessage(c));
+            rbb_db_one_line(err);
             rc = -1;
         }
         PQclear(r);
     }
+    if (rc && rbb_stop_signal) rbb_stop_reason(err, err_size);
     return rc;
 }
 

@@ -78,7 +78,9 @@ int rbb_queue_settle(PGconn *c, char *err, size_t err_size);
  * INSERTs); the bucket is rb_bucket_of under the queue's ring configuration,
  * exactly what rb_queue_enqueue stores. n_hot of the n_rows rows (spread evenly: row i
  * when floor((i + 1) n_hot / n_rows) > floor(i n_hot / n_rows), so exactly n_hot, the last
- * row hot when n_hot > 0) get the key RBB_HOT_KEY instead; the rest draw from `keys`. */
+ * row hot when n_hot > 0) get the key RBB_HOT_KEY instead; the rest draw from `keys`.
+ * All or nothing: a stop signal (stop.h) aborts the COPY (no row of it stays) with the
+ * stop reason in err. 0, or -1 with err. */
 int rbb_queue_fill(PGconn *c, uint64_t n_rows, uint64_t n_hot, rbb_keys *keys, const char *tag,
                    char *err, size_t err_size);
 
