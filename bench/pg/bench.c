@@ -755,7 +755,10 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
         fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
         if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
                              sizeof run->pgbench_error)) {
-            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+            if (rbb_stop_signal) /* cut short by the stop: not pgbench's failure */
+                rbb_stop_reason(run->pgbench_error, sizeof run->pgbench_error);
+            else
+                fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
             return;
         }
         run->pgbench_ok = 1;
