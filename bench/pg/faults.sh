@@ -25,7 +25,8 @@
 #              the deadline, the cell fails, affinity's is measured once the lock is gone;
 #   sigterm    SIGTERM to the driver alone during competing's cell: it stops its worker, writes
 #              the outputs (that cell failed, affinity's not measured, `interrupted`), exit 143.
-# And a Ctrl-C while the sweep enqueues (fill): the COPY is aborted, none of its rows stays.
+# And a Ctrl-C while the sweep enqueues (fill): the COPY is aborted, none of its rows stays; and
+# one during `pgbench -i` (init): the reference's error is the stop.
 # Found by fresh-user tries (session notes of 2026-12-03): a stopped sweep wrote no point at
 # all, a killed worker's repetition still fed the point's median, a lost driver session
 # failed every later cell with "no connection to the server"; a stalled worker stretched a
@@ -145,6 +146,19 @@ for kind in matrix lock sigterm; do
     [[ $kind == lock ]] && fn=lock_inbox
     sweep "$kind" "$fn" "competing W=1 batch=8 uniform, repetition 1/1" "${matrix_args[@]}"
 done
+# Ctrl-C during `pgbench -i`: the run says it was interrupted there, and the reference's error
+# is the stop, not pgbench's "killed by signal 15" and its output. pgbench -i is held by a lock
+# on its table (it takes 0.3 s on a database it made before: a signal 0.2 s after the line
+# could miss it).
+pgdb=ringbench_pgbench_faults
+psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $pgdb" \
+    -c "BEGIN; LOCK TABLE pgbench_accounts; SELECT pg_sleep(4); COMMIT" >/dev/null &
+held() {
+    [[ $(admin "SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = '$pgdb' AND l.locktype = 'relation' AND l.mode = 'AccessExclusiveLock' AND l.granted") != 0 ]]
+}
+wait_until 10 "the lock on $pgdb's pgbench_accounts" held
+sweep init interrupt_setup "pgbench -i on database" "${matrix_args[@]}"
+wait # the lock's session
 
 [[ $(admin "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '$db'") == \
     "ringbench pg bench: a scratch database, every run empties its queue" ]] ||
@@ -268,6 +282,14 @@ check("fill", "stopped: filling 1000000, interrupted by SIGINT", stop and stop["
       "filling" and stop["backlog"] == 1000000 and stop["error"] == "interrupted by SIGINT", stop)
 check("fill", "no point", d["backlog_sweep"]["points"] == [], d["backlog_sweep"]["points"])
 check("fill", "MD says it", "**Interrupted** by SIGINT during the backlog sweep" in md, md[:600])
+rc = open(os.path.join(tmp, "init.rc")).read().strip()
+d = json.load(open(os.path.join(tmp, "init", "pgbench.json")))
+err = open(os.path.join(tmp, "init.err")).read()
+check("init", "exit status 130", rc == "130", rc)
+check("init", "interrupted: SIGINT during pgbench -i", d["interrupted"] ==
+      {"signal": "SIGINT", "during": "pgbench -i"}, d["interrupted"])
+check("init", "the reference's error is the stop", d["pgbench"]["error"] ==
+      "interrupted by SIGINT" and "killed by signal" not in err, (d["pgbench"]["error"], err[-300:]))
 why = {"matrix": r"terminating connection due to administrator command",
        "lock": r"worker 0 was still running at its deadline \(a stall\?\) and was killed without a "
                r"report \(the 2\.0 s measurement \+ 1\.5 s\)",
