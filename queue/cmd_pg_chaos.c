@@ -433,7 +433,7 @@ typedef struct result {
 static void histogram(chaos *c, const char *col, long long *h) {
     for (int k = 0; k < 6; k++) {
         char sql[200];
-        snprintf(sql, sizeof sql, "SELECT count(*) FROM inbox WHERE %s %s %d", col,
+        snprintf(sql, sizeof sql, "SELECT count(*) FROM inbox_all WHERE %s %s %d", col,
                  k < 5 ? "=" : ">=", k);
         h[k] = sql_int(&c->d, sql);
     }
@@ -611,9 +611,8 @@ static int run_chaos(chaos *c) {
                 s->paused = 0;
             }
         }
-        long long done = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE status = 'done'");
-        remaining = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE status IN ('pending', "
-                                   "'claimed')");
+        long long done = sql_int(&c->d, "SELECT count(*) FROM inbox_done");
+        remaining = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE state = 'open'");
         if (!c->d.conn || chaos_signal) break; /* the server is gone past --retry-ms, or a signal */
         for (size_t i = 0; i < injected; i++)
             if (faults[i].recovery < 0 && !faults[i].skipped && done >= 0 &&
@@ -650,9 +649,9 @@ static int run_chaos(chaos *c) {
     }
     result r = {0};
     r.elapsed_s = (double)(now_ms() - start) / 1000.0;
-    r.rows = sql_int(&c->d, "SELECT count(*) FROM inbox");
-    r.done = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE status = 'done'");
-    r.failed = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE status = 'failed'");
+    r.rows = sql_int(&c->d, "SELECT count(*) FROM inbox_all");
+    r.done = sql_int(&c->d, "SELECT count(*) FROM inbox_done");
+    r.failed = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE state = 'failed'");
     r.lost = (long long)p->rows - r.done - r.failed;
     r.effects = sql_int(&c->d, "SELECT count(*) FROM effects");
     r.dup_effects = sql_int(&c->d, "SELECT count(*) - count(DISTINCT inbox_id) FROM effects");

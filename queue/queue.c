@@ -1129,20 +1129,19 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * owned buckets claim_walk.sql (at its @WALK@ mark); or, for ordered mode, claim_run.sql (runs
  * of a key's oldest rows) over the same walk with the guard of claim_ordered.sql at the walk's
  * @ORDERED_GUARD@ mark (so it yields the heads of keys), and the statuses that block a key's
- * later rows, by the session's policy for dead letters, at every @BLOCKING@: a literal, see
- * claim_ordered.sql. With `all` (the worker owns every bucket: owns_every_bucket) affinity's
- * claim is the competing one and ordered mode's claim_window.sql. Assembled on first use and
- * kept in q: one text per mode, policy and `all`, so the prepared statement and its plan are
- * what they were. Parameters: $1 worker id, $2 batch, $3 lease ms, $4 incarnation; the walk:
- * $5 the 1-based position in the owned buckets (the published workers.owned_buckets, which
- * the walk reads on the server) the walk starts at; with the age scan: $6 the age bound in ms,
- * $7 the rows it reads, $8 and $9 where it starts (NULL: the head; claim_call_init,
- * age_scan_plan). Every claim returns the rows of claim_lease.sql, whose 9th column says
- * whether a row is a suspect (its handler started before and never finished), the 10th the
- * run_at in microseconds of a row claimed for its age, else NULL (claim_row_aged), and the
- * last two where the age scan's read ended (claim_aged_end.sql at the lease's @AGE_SCAN_END@
- * mark; two NULLs in every other claim: age_scan_next). NULL with
- * RB_ENOMEM set when out of memory.
+ * later rows, by the session's policy for dead letters, at every @BLOCKING@ (the states,
+ * inbox.state, that block: a literal, see claim_ordered.sql. With `all` (the worker owns every
+ * bucket: owns_every_bucket) affinity's claim is the competing one and ordered mode's
+ * claim_window.sql. Assembled on first use and kept in q: one text per mode, policy and `all`, so
+ * the prepared statement and its plan are what they were. Parameters: $1 worker id, $2 batch, $3
+ * lease ms, $4 incarnation; the walk: $5 the 1-based position in the owned buckets (the published
+ * workers.owned_buckets, which the walk reads on the server) the walk starts at; with the age scan:
+ * $6 the age bound in ms, $7 the rows it reads, $8 and $9 where it starts (NULL: the head;
+ * claim_call_init, age_scan_plan). Every claim returns the rows of claim_lease.sql, whose 9th
+ * column says whether a row is a suspect (its handler started before and never finished), the 10th
+ * the run_at in microseconds of a row claimed for its age, else NULL (claim_row_aged), and the last
+ * two where the age scan's read ended (claim_aged_end.sql at the lease's @AGE_SCAN_END@ mark; two
+ * NULLs in every other claim: age_scan_next). NULL with RB_ENOMEM set when out of memory.
  */
 static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int aged) {
     int ordered = mode == RB_CLAIM_ORDERED, skip = ordered && q->cfg.ordered_skip_failed;
@@ -1165,9 +1164,7 @@ static const char *claim_sql_of(rb_queue *q, rb_claim_mode mode, int all, int ag
                                          : aged  ? "claim_aged"
                                                  : "claim_affinity"),
                             "@WALK@", walk);
-    if (picked)
-        cte = substitute(picked, "@BLOCKING@",
-                         skip ? "'pending', 'claimed'" : "'pending', 'claimed', 'failed'");
+    if (picked) cte = substitute(picked, "@BLOCKING@", skip ? "'open'" : "'open', 'failed'");
     char *lease = substitute(rb_queue_sql("claim_lease"), "@AGE_SCAN_END@",
                              aged ? rb_queue_sql("claim_aged_end") : "NULL::bigint, NULL::bigint");
     size_t n = cte ? strlen(cte) : 0;

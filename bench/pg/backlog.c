@@ -22,11 +22,14 @@
  * that never completes it (no housekeeper takes it back within the sweep). */
 static int hold_hot_head(PGconn *c, char *err, size_t err_size) {
     return rbb_db_exec(c, err, err_size,
-                       "UPDATE inbox SET status = 'claimed', claimed_by = '" HOLDER "', "
+                       "WITH held AS (UPDATE inbox SET claimed_by = '" HOLDER "', "
                        "claimed_at = now(), lease_expires_at = now() + interval '1 hour', "
                        "lease_generation = lease_generation + 1, attempts = attempts + 1 "
                        "WHERE id = (SELECT min(id) FROM inbox WHERE partition_key = '%s' AND "
-                       "status = 'pending')",
+                       "status = 'pending') RETURNING id, lease_generation, lease_expires_at) "
+                       "INSERT INTO inbox_leases SELECT * FROM held ON CONFLICT (id) DO UPDATE SET "
+                       "lease_generation = excluded.lease_generation, "
+                       "lease_expires_at = excluded.lease_expires_at",
                        RBB_HOT_KEY);
 }
 
@@ -56,8 +59,10 @@ static int top_up(PGconn *c, uint64_t pending, uint64_t hot, rbb_keys *keys, con
                   char *err, size_t err_size) {
     uint64_t now_all = 0, now_hot = 0;
     int rc = rbb_db_exec(c, err, err_size,
-                         "DELETE FROM effects; DELETE FROM inbox WHERE status = 'done'; "
-                         "UPDATE inbox SET status = 'pending', claimed_by = NULL, "
+                         "DELETE FROM effects; DELETE FROM inbox_done; "
+                         "DELETE FROM inbox_leases l USING inbox i WHERE l.id = i.id "
+                         "AND i.claimed_by <> '" HOLDER "'; "
+                         "UPDATE inbox SET claimed_by = NULL, "
                          "lease_expires_at = NULL, lease_generation = lease_generation + 1 "
                          "WHERE status = 'claimed' AND claimed_by <> '" HOLDER "'; "
                          "UPDATE workers SET status = 'dead', dead_at = now() "

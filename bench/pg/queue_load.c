@@ -158,7 +158,9 @@ int rbb_queue_set_retention(uint64_t retention_ms, uint32_t batch_rows, char *er
 }
 
 int rbb_queue_reset(PGconn *c, char *err, size_t err_size) {
-    return rbb_db_exec(c, err, err_size, "TRUNCATE inbox, effects, workers RESTART IDENTITY");
+    return rbb_db_exec(
+        c, err, err_size,
+        "TRUNCATE inbox, inbox_done, inbox_leases, effects, workers RESTART IDENTITY");
 }
 
 int rbb_queue_settle(PGconn *c, char *err, size_t err_size) {
@@ -275,7 +277,7 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
     int ok = 1;
     memset(o, 0, sizeof *o);
     if (rbb_db_lost(c, err, err_size)) return -1;
-    PGresult *r = PQexec(c, "SELECT status, count(*) FROM inbox GROUP BY 1");
+    PGresult *r = PQexec(c, "SELECT status, count(*) FROM inbox_all GROUP BY 1");
     if (PQresultStatus(r) != PGRES_TUPLES_OK) ok = 0;
     for (int i = 0; ok && i < PQntuples(r); i++) {
         const char *s = PQgetvalue(r, i, 0);
@@ -295,18 +297,19 @@ int rbb_queue_count(PGconn *c, rbb_queue_counts *o, char *err, size_t err_size) 
     o->n_duplicates =
         q_u64(c,
               "SELECT (SELECT count(*) - count(DISTINCT inbox_id) FROM effects) + (SELECT "
-              "count(*) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE "
+              "count(*) FROM effects e JOIN inbox_all i ON i.id = e.inbox_id WHERE "
               "i.status <> 'done' OR i.lease_generation <> e.lease_generation)",
               &ok);
     o->n_completed_no_effect = q_u64(c,
-                                     "SELECT count(*) FROM inbox i WHERE status = 'done' AND "
+                                     "SELECT count(*) FROM inbox_done i WHERE "
                                      "NOT EXISTS (SELECT 1 FROM effects e WHERE "
                                      "e.idempotency_key = i.idempotency_key AND "
                                      "e.inbox_id = i.id)", /* by the effects key: indexed */
                                      &ok);
     o->n_dead_tup = q_u64(c,
                           "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
-                          "schemaname = '" RBB_SCHEMA "' AND relname IN ('inbox', 'effects')",
+                          "schemaname = '" RBB_SCHEMA
+                          "' AND relname IN ('inbox', 'inbox_done', 'inbox_leases', 'effects')",
                           &ok);
     if (!ok) snprintf(err, err_size, "counting the queue: %s", PQerrorMessage(c));
     if (!ok) rbb_db_one_line(err);
@@ -370,7 +373,7 @@ int rbb_queue_timeline(PGconn *c, double t0, double t1, double **bins, size_t *n
     char sql[512];
     snprintf(sql, sizeof sql,
              "SELECT floor((extract(epoch FROM completed_at) - %.6f) * 1000 / %d)::bigint, "
-             "count(*) FROM inbox WHERE status = 'done' GROUP BY 1",
+             "count(*) FROM inbox_done GROUP BY 1",
              t0, RBB_BIN_MS);
     PGresult *r = PQexec(c, sql);
     if (PQresultStatus(r) != PGRES_TUPLES_OK) {
@@ -441,10 +444,8 @@ long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, 
     char *s = int_array_literal(NULL, ids, n);
     if (!s) return snprintf(err, err_size, "out of memory"), -1;
     const char *v[1] = {s};
-    PGresult *r = PQexecParams(c,
-                               "SELECT count(*) FROM inbox WHERE id = ANY($1::bigint[]) AND "
-                               "status <> 'done'",
-                               1, NULL, v, NULL, NULL, 0);
+    PGresult *r = PQexecParams(c, "SELECT count(*) FROM inbox WHERE id = ANY($1::bigint[])", 1,
+                               NULL, v, NULL, NULL, 0);
     free(s);
     long out = -1;
     if (PQresultStatus(r) == PGRES_TUPLES_OK)
@@ -455,9 +456,7 @@ long rbb_queue_n_unfinished(PGconn *c, const int64_t *ids, size_t n, char *err, 
     return out;
 }
 
-const char *rbb_queue_sql_unfinished(void) {
-    return "SELECT count(*) FROM inbox WHERE status <> 'done'";
-}
+const char *rbb_queue_sql_unfinished(void) { return "SELECT count(*) FROM inbox"; }
 
 #define RBB_EXPLAIN_MEMBERS 4
 

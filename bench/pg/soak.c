@@ -31,23 +31,26 @@ static int rows_done(PGconn *c, uint64_t *out, char *err, size_t err_size) {
 }
 
 static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) {
-    int rc = u64_of(c, &iv->n_inbox_rows, err, err_size, "SELECT count(*) FROM inbox");
+    int rc = u64_of(c, &iv->n_inbox_rows, err, err_size, "SELECT count(*) FROM inbox_all");
     if (!rc)
         rc = u64_of(c, &iv->n_pending, err, err_size,
                     "SELECT count(*) FROM inbox WHERE status = 'pending'");
-    if (!rc)
-        rc = u64_of(c, &iv->n_done, err, err_size,
-                    "SELECT count(*) FROM inbox WHERE status = 'done'");
+    if (!rc) rc = u64_of(c, &iv->n_done, err, err_size, "SELECT count(*) FROM inbox_done");
     if (!rc)
         rc = u64_of(c, &iv->n_dead_tup, err, err_size,
                     "SELECT coalesce(sum(n_dead_tup), 0) FROM pg_stat_user_tables WHERE "
-                    "relname IN ('inbox', 'effects') AND schemaname = current_schema()");
+                    "relname IN ('inbox', 'inbox_done', 'inbox_leases', 'effects') AND "
+                    "schemaname = current_schema()");
     if (!rc)
-        rc = u64_of(c, &iv->inbox_bytes, err, err_size, "SELECT pg_total_relation_size('inbox')");
+        rc = u64_of(c, &iv->inbox_bytes, err, err_size,
+                    "SELECT pg_total_relation_size('inbox') + "
+                    "pg_total_relation_size('inbox_done')");
     if (!rc)
-        rc = u64_of(c, &iv->inbox_heap_bytes, err, err_size, "SELECT pg_relation_size('inbox')");
+        rc = u64_of(c, &iv->inbox_heap_bytes, err, err_size,
+                    "SELECT pg_relation_size('inbox') + pg_relation_size('inbox_done')");
     if (!rc)
-        rc = u64_of(c, &iv->inbox_index_bytes, err, err_size, "SELECT pg_indexes_size('inbox')");
+        rc = u64_of(c, &iv->inbox_index_bytes, err, err_size,
+                    "SELECT pg_indexes_size('inbox') + pg_indexes_size('inbox_done')");
     if (!rc)
         rc = u64_of(c, &iv->oldest_pending_ms, err, err_size,
                     "SELECT coalesce(floor(extract(epoch FROM now() - min(run_at)) * 1000), 0) "

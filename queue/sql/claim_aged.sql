@@ -40,7 +40,7 @@
 -- The MATERIALIZED CTEs bound the rows locked to $2 under every plan.
 WITH aged AS MATERIALIZED (
     SELECT a.id, a.partition_bucket, a.run_at FROM inbox a
-    WHERE a.status = 'pending'
+    WHERE a.state = 'open' AND a.claimed_by IS NULL
       AND a.run_at <= now() - $6::bigint * interval '1 millisecond'
       AND (a.run_at, a.id) >= (coalesce('epoch'::timestamptz + $8::bigint * interval '1 microsecond',
                                         '-infinity'), $9::bigint)

@@ -5,7 +5,7 @@
 -- concurrent claims pass each other. A dead or replaced incarnation claims nothing.
 WITH picked AS MATERIALIZED (
     SELECT id, false AS aged FROM inbox
-    WHERE status = 'pending' AND run_at <= now()
+    WHERE state = 'open' AND claimed_by IS NULL AND run_at <= now()
       AND EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
     ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)

@@ -5,6 +5,8 @@
 -- at clock_timestamp(), when the rows are locked, not at the statement's start (now()), so a
 -- claim that waited behind a lock still hands out whole leases. lease_generation (the
 -- fencing token every completion, failure, release and extension checks) moves on by one.
+-- The update writes no indexed column (status follows claimed_by: migration 009), so it is
+-- HOT; the lease's expiry goes to inbox_leases too (the housekeeper's index), same statement.
 -- attempts is not charged here (it counts handler starts); claims is. leased: one row, the
 -- ids picked and one clock_timestamp(), read after the aggregate has pulled (and so locked)
 -- every picked row: every row of a batch gets the same lease end, so a housekeeper reclaims
@@ -27,15 +29,25 @@
 , leased AS MATERIALIZED (
     SELECT array_agg(id) AS ids, array_agg(id) FILTER (WHERE aged) AS aged_ids,
            clock_timestamp() AS at
-    FROM picked)
-UPDATE inbox SET status = 'claimed', claimed_by = $1, claimed_at = leased.at,
-       lease_expires_at = leased.at + $3 * interval '1 millisecond',
-       lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
-FROM leased
-WHERE inbox.id = ANY (leased.ids)
-RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
-          inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims,
-          inbox.started_generation IS NOT NULL,
-          CASE WHEN inbox.id = ANY (leased.aged_ids)
-               THEN (extract(epoch FROM inbox.run_at) * 1000000)::bigint END,
-          @AGE_SCAN_END@
+    FROM picked),
+claimed AS (
+    UPDATE inbox SET claimed_by = $1, claimed_at = leased.at,
+           lease_expires_at = leased.at + $3 * interval '1 millisecond',
+           lease_generation = inbox.lease_generation + 1, claims = inbox.claims + 1
+    FROM leased
+    WHERE inbox.id = ANY (leased.ids)
+    RETURNING inbox.id, inbox.lease_generation, inbox.partition_bucket, inbox.attempts,
+              inbox.partition_key, inbox.idempotency_key, inbox.payload, inbox.claims,
+              inbox.started_generation IS NOT NULL AS suspect,
+              CASE WHEN inbox.id = ANY (leased.aged_ids)
+                   THEN (extract(epoch FROM inbox.run_at) * 1000000)::bigint END AS aged_us,
+              inbox.lease_expires_at),
+lease_rows AS (
+    INSERT INTO inbox_leases (id, lease_generation, lease_expires_at)
+    SELECT id, lease_generation, lease_expires_at FROM claimed
+    ON CONFLICT (id) DO UPDATE SET lease_generation = excluded.lease_generation,
+                                   lease_expires_at = excluded.lease_expires_at)
+SELECT id, lease_generation, partition_bucket, attempts, partition_key, idempotency_key,
+       payload, claims, suspect, aged_us,
+       @AGE_SCAN_END@
+FROM claimed

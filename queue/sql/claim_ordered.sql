@@ -15,4 +15,4 @@
           AND NOT EXISTS (SELECT 1 FROM inbox older
                           WHERE older.partition_key = inbox.partition_key
                             AND older.id < inbox.id
-                            AND older.status IN (@BLOCKING@))
+                            AND older.state IN (@BLOCKING@))

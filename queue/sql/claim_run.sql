@@ -30,7 +30,7 @@ WITH run AS MATERIALIZED (
                    OVER (ORDER BY x.id ROWS UNBOUNDED PRECEDING) AS claimable
         FROM inbox x
         WHERE x.partition_key = head.partition_key AND x.id >= head.id
-          AND x.status IN (@BLOCKING@)
+          AND x.state IN (@BLOCKING@)
         ORDER BY x.id LIMIT $2) r
     WHERE r.claimable
     LIMIT $2),

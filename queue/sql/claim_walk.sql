@@ -23,7 +23,8 @@ FROM workers w
 CROSS JOIN LATERAL unnest(w.owned_buckets[$5::int:] || w.owned_buckets[:$5::int - 1]) AS b(bucket)
 CROSS JOIN LATERAL (
     SELECT id, partition_key FROM inbox
-    WHERE partition_bucket = b.bucket AND status = 'pending' AND run_at <= now()
+    WHERE partition_bucket = b.bucket AND state = 'open' AND claimed_by IS NULL
+      AND run_at <= now()
       @ORDERED_GUARD@
     ORDER BY run_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) c
 WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive'

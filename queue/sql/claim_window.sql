@@ -33,11 +33,11 @@ WITH window_rows AS MATERIALIZED (
     LEFT JOIN LATERAL (
         SELECT 1 AS found FROM inbox older
         WHERE older.partition_key = c.partition_key AND older.id < c.id
-          AND older.status IN (@BLOCKING@)
+          AND older.state IN (@BLOCKING@)
           AND NOT (older.status = 'pending' AND older.run_at <= now()
                    AND (older.run_at, older.id) < (c.run_at, c.id))
         LIMIT 1) blocker ON true
-    WHERE c.status = 'pending' AND c.run_at <= now()
+    WHERE c.state = 'open' AND c.claimed_by IS NULL AND c.run_at <= now()
       AND EXISTS (SELECT 1 FROM workers w
                   WHERE w.id = $1 AND w.incarnation = $4 AND w.status = 'alive')
       AND blocker.found IS NULL
@@ -47,7 +47,7 @@ picked AS MATERIALIZED (
     SELECT w.id, false AS aged FROM window_rows w CROSS JOIN window_ids
     LEFT JOIN LATERAL (SELECT 1 AS found FROM inbox older
                        WHERE older.partition_key = w.partition_key AND older.id < w.id
-                         AND older.status IN (@BLOCKING@)
+                         AND older.state IN (@BLOCKING@)
                          AND older.id <> ALL (window_ids.ids)
                        LIMIT 1) outside ON true
     WHERE outside.found IS NULL)

@@ -4,24 +4,35 @@
 -- missing from the result. attempts counts the handler start as in complete.sql. The effect
 -- rows are written in id order, so effects.seq follows id within a batch (an ordered run's
 -- rows complete in order).
--- "Still claimed" is written status <> ALL (the other three statuses; the inbox_status_check
--- constraint allows no fourth), not status = 'claimed': the planner cannot match it to the
--- partial index inbox_claimed_lease, so every plan, the generic one included (worker
--- sessions run generic plans only: queue.c, session_generic_plans), probes the primary key
--- once per row, O(batch). With = 'claimed' the generic plan read every worker's claimed
--- rows through that index (bench/pg/README.md, claim queries 6 and 7).
+-- The done rows leave the inbox for inbox_done and their lease rows go, as in complete.sql.
+-- "Still claimed" is written status <> ALL (the other three statuses), not status = 'claimed':
+-- until migration 009 the planner matched = 'claimed' to the partial index inbox_claimed_lease
+-- and the generic plan (worker sessions run generic plans only: queue.c,
+-- session_generic_plans) read every worker's claimed rows through it (bench/pg/README.md,
+-- claim queries 6 and 7); status is now a generated column no index names, and every plan
+-- probes the primary key once per row, O(batch).
 WITH input AS (
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $4::text[]) AS t(id, gen, effect)),
 done AS (
-    UPDATE inbox SET status = 'done', completed_at = now(), claimed_by = NULL,
-           lease_expires_at = NULL,
-           attempts = inbox.attempts
-                      + CASE WHEN inbox.started_generation = inbox.lease_generation THEN 0 ELSE 1 END
-    FROM input
+    DELETE FROM inbox USING input
     WHERE inbox.id = input.id AND inbox.lease_generation = input.gen
       AND inbox.claimed_by = $3 AND inbox.status <> ALL ('{pending,done,failed}')
-    RETURNING inbox.id, inbox.idempotency_key, inbox.partition_key, inbox.lease_generation,
-              input.effect)
+    RETURNING inbox.*, input.effect),
+kept AS (
+    INSERT INTO inbox_done (id, partition_key, partition_bucket, idempotency_key, payload,
+                            claimed_by, claimed_at, lease_expires_at, lease_generation, attempts,
+                            last_error, run_at, created_at, completed_at, claims,
+                            started_generation, failed_at, redrive_count, inserted_xid, state,
+                            status)
+    SELECT id, partition_key, partition_bucket, idempotency_key, payload, NULL, claimed_at, NULL,
+           lease_generation,
+           attempts + CASE WHEN started_generation = lease_generation THEN 0 ELSE 1 END,
+           last_error, run_at, created_at, now(), claims, started_generation, failed_at,
+           redrive_count, inserted_xid, 'done', 'done'
+    FROM done),
+unleased AS (
+    DELETE FROM inbox_leases l USING done
+    WHERE l.id = done.id AND l.lease_generation = done.lease_generation)
 INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id, effect)
 SELECT idempotency_key, id, partition_key, lease_generation, $3, effect FROM done ORDER BY id
 RETURNING inbox_id

@@ -3,8 +3,8 @@
 -- (ordered mode, block policy).
 SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'),
        (SELECT count(*) FROM inbox WHERE status = 'claimed'),
-       (SELECT count(*) FROM inbox WHERE status = 'done'),
-       (SELECT count(*) FROM inbox WHERE status = 'failed'),
+       (SELECT count(*) FROM inbox_done),
+       (SELECT count(*) FROM inbox WHERE state = 'failed'),
        (SELECT count(*) FROM effects),
        (SELECT count(*) FROM workers WHERE status = 'alive'),
        (SELECT count(*) FROM workers
@@ -13,4 +13,4 @@ SELECT (SELECT count(*) FROM inbox WHERE status = 'pending'),
        (SELECT count(*) FROM workers WHERE status = 'left'),
        (SELECT count(*) FROM inbox p WHERE p.status = 'pending'
           AND EXISTS (SELECT 1 FROM inbox f WHERE f.partition_key = p.partition_key
-                        AND f.id < p.id AND f.status = 'failed'))
+                        AND f.id < p.id AND f.state = 'failed'))

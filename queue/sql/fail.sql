@@ -8,8 +8,11 @@
 WITH counted AS (
     SELECT id, attempts + CASE WHEN started_generation = lease_generation THEN 0 ELSE 1 END AS n
     FROM inbox
-    WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed')
-UPDATE inbox SET status = CASE WHEN counted.n >= $6::int THEN 'failed' ELSE 'pending' END,
+    WHERE id = $1 AND lease_generation = $2 AND claimed_by = $3 AND status = 'claimed'),
+unleased AS (
+    DELETE FROM inbox_leases
+    WHERE id = $1 AND lease_generation = $2 AND EXISTS (SELECT 1 FROM counted))
+UPDATE inbox SET state = CASE WHEN counted.n >= $6::int THEN 'failed' ELSE 'open' END,
        attempts = counted.n, last_error = $4, failed_at = now(),
        run_at = now() + least($7::float8, $5::float8 * power(2, least(counted.n - 1, 30)))
                         * (0.5 + random() / 2) * interval '1 millisecond',

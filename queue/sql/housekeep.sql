@@ -20,16 +20,21 @@ dead AS (
       AND pg_postmaster_start_time() < now() - ttl_ms * interval '1 millisecond'
       AND (SELECT won FROM lock)
     RETURNING id),
+lapsed AS MATERIALIZED (
+    -- the leases past their expiry, through inbox_leases' index (migration 009); the row's own
+    -- lease_expires_at is checked again below (it is the one extensions write first)
+    SELECT l.id, l.lease_generation FROM inbox_leases l
+    WHERE l.lease_expires_at < now() AND (SELECT won FROM lock)),
 culprit AS (
-    SELECT DISTINCT claimed_by, claimed_at FROM inbox
-    WHERE status = 'claimed' AND lease_expires_at < now()
-      AND started_generation = lease_generation AND (SELECT won FROM lock)),
+    SELECT DISTINCT i.claimed_by, i.claimed_at FROM inbox i JOIN lapsed l USING (id, lease_generation)
+    WHERE i.status = 'claimed' AND i.lease_expires_at < now()
+      AND i.started_generation = i.lease_generation),
 expired AS (
     UPDATE inbox
-    SET status = CASE WHEN attempts >= $2::int THEN 'failed'
-                      WHEN (claimed_by, claimed_at) IN (SELECT * FROM culprit) THEN 'pending'
-                      WHEN claims >= $3::int THEN 'failed'
-                      ELSE 'pending' END,
+    SET state = CASE WHEN attempts >= $2::int THEN 'failed'
+                     WHEN (claimed_by, claimed_at) IN (SELECT * FROM culprit) THEN 'open'
+                     WHEN claims >= $3::int THEN 'failed'
+                     ELSE 'open' END,
         -- after its first claim the row keeps run_at: it was due, so it is redone before the
         -- rows behind it, not after the whole backlog (issue 11, target 8); a row whose
         -- claimers keep dying (claims >= 2) goes behind the waiting rows (run_at = now()), so
@@ -43,8 +48,18 @@ expired AS (
                                || CASE WHEN claims = 1 THEN ' time' ELSE ' times' END
                                || ' by workers that died'
                           END
-    WHERE status = 'claimed' AND lease_expires_at < now() AND (SELECT won FROM lock)
-    RETURNING status)
+    FROM lapsed
+    WHERE inbox.id = lapsed.id AND inbox.lease_generation = lapsed.lease_generation
+      AND inbox.status = 'claimed' AND inbox.lease_expires_at < now()
+    RETURNING inbox.id, inbox.lease_generation, inbox.status),
+unleased AS (
+    -- the reclaimed rows' leases, and lapsed lease rows whose lease ended otherwise
+    DELETE FROM inbox_leases l USING lapsed
+    WHERE l.id = lapsed.id AND l.lease_generation = lapsed.lease_generation
+      AND ((lapsed.id, lapsed.lease_generation) IN (SELECT id, lease_generation FROM expired)
+           OR NOT EXISTS (SELECT 1 FROM inbox i
+                          WHERE i.id = lapsed.id AND i.lease_generation = lapsed.lease_generation
+                            AND i.status = 'claimed')))
 SELECT (SELECT won FROM lock),
        (SELECT count(*) FROM dead),
        (SELECT count(*) FROM expired WHERE status = 'pending'),

@@ -5,15 +5,15 @@
 -- concurrent re-drive of the same row waits and then finds it no longer failed.
 WITH target AS MATERIALIZED (
     SELECT id, last_error, attempts, claims FROM inbox
-    WHERE status = 'failed' AND ($2 OR id = ANY($1::bigint[]))
+    WHERE state = 'failed' AND ($2 OR id = ANY($1::bigint[]))
     ORDER BY id FOR UPDATE),
 ok AS (
     SELECT $2 OR (SELECT count(*) FROM target) =
                  (SELECT count(DISTINCT x) FROM unnest($1::bigint[]) x) AS all_found),
 redo AS (
-    UPDATE inbox SET status = 'pending', attempts = 0, claims = 0, run_at = now(),
+    UPDATE inbox SET state = 'open', attempts = 0, claims = 0, run_at = now(),
            started_generation = NULL, redrive_count = inbox.redrive_count + 1
-    FROM target WHERE inbox.id = target.id AND inbox.status = 'failed' AND (SELECT all_found FROM ok)
+    FROM target WHERE inbox.id = target.id AND inbox.state = 'failed' AND (SELECT all_found FROM ok)
     RETURNING inbox.id),
 rec AS (
     INSERT INTO redrives (inbox_id, previous_error, previous_attempts, previous_claims)

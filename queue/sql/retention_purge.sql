@@ -12,23 +12,21 @@
 WITH lock AS MATERIALIZED (
     SELECT pg_try_advisory_xact_lock(29282, hashtext(current_schema())) AS won),
 old AS MATERIALIZED (
-    SELECT i.id FROM inbox i
-    WHERE i.status = 'done'
-      AND i.completed_at < (SELECT now() - retention_ms * interval '1 millisecond'
+    SELECT i.ctid AS tid FROM inbox_done i
+    WHERE i.completed_at < (SELECT now() - retention_ms * interval '1 millisecond'
                             FROM queue_config)
       AND (SELECT won FROM lock)
       AND EXISTS (SELECT 1 FROM effects e WHERE e.idempotency_key = i.idempotency_key)
     ORDER BY i.completed_at
     LIMIT (SELECT retention_batch FROM queue_config)
-    -- locked: they stay done (the status test is rechecked on the locked row) until deleted
+    -- locked, so no other purge deletes them meanwhile and their ctid stays theirs
     FOR UPDATE OF i SKIP LOCKED),
 gone AS (
-    -- The locked ids as one array probed through the primary key: O(batch) whatever the
-    -- inbox holds. A join with `old` that also tested status = 'done' (DELETE ... USING old)
-    -- was planned as a scan of every done row (the partial index) x the batch when the
-    -- statistics said few done rows (a fresh or fast-growing inbox): 13 s for 2,000 of
-    -- 25,000 done rows, so the purge fell ever further behind (the published soak).
-    DELETE FROM inbox i WHERE i.id = ANY ((SELECT array_agg(id) FROM old)::bigint[])
+    -- The locked rows as one array of tuple ids (inbox_done has no index on id, migration
+    -- 009): a TID scan, O(batch) whatever inbox_done holds. A join with `old` (DELETE ...
+    -- USING old) was planned, before 009, as a scan of every done row x the batch when the
+    -- statistics said few done rows: 13 s for 2,000 of 25,000 done rows (the published soak).
+    DELETE FROM inbox_done i WHERE i.ctid = ANY ((SELECT array_agg(tid) FROM old)::tid[])
     RETURNING 1)
 SELECT (SELECT won FROM lock), (SELECT count(*) FROM gone),
        (SELECT retention_batch FROM queue_config)

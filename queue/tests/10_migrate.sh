@@ -29,14 +29,15 @@ q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, payload,
    FROM generate_series(0, 399) i" >/dev/null
 q "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id, effect)
    SELECT idempotency_key, id, partition_key, lease_generation, 'w-alive', 'e' FROM inbox WHERE status = 'done'" >/dev/null
+# digest TABLE: inbox before migration 009, inbox_all (inbox and inbox_done) after it.
 digest() {
     q "SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM (SELECT id, partition_key, partition_bucket,
          idempotency_key, payload, status, claimed_by, claimed_at, lease_expires_at, lease_generation,
-         attempts, last_error, run_at, created_at, completed_at FROM inbox) t"
+         attempts, last_error, run_at, created_at, completed_at FROM $1) t"
     q "SELECT md5(string_agg(t::text, '|' ORDER BY idempotency_key)) FROM effects t"
     q "SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM (SELECT id, status, ttl_ms, mode FROM workers) t"
 }
-before=$(digest)
+before=$(digest inbox)
 expect_eq "rows by status before" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox GROUP BY status) s")" "claimed=100,done=100,failed=100,pending=100"
 # A worker refuses a schema older than it needs, with the hint.
 rc=0
@@ -44,15 +45,15 @@ rc=0
 expect_eq "worker on the old schema: exit code" "$rc" 1
 grep -q "ringbench pg migrate" "$TMP/early.err" || fail "worker on the old schema: no migrate hint: $(cat "$TMP/early.err")"
 "$RB" pg migrate >"$TMP/migrate.out" || fail "migrate of the old schema failed"
-expect_eq "rows, effects and workers unchanged by the upgrade" "$(digest)" "$before"
+expect_eq "rows, effects and workers unchanged by the upgrade" "$(digest inbox_all)" "$before"
 latest=$(find "$SQL_DIR" -maxdepth 1 -name '*.sql' -printf '%f\n' | sed -n 's/^0*\([0-9][0-9]*\)_.*\.sql$/\1/p' | sort -n | tail -1)
 expect_eq "versions recorded" "$(q "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations")" "$(seq -s, 1 "$latest")"
 "$RB" pg migrate >/dev/null || fail "second migrate failed"
 expect_eq "second migrate applies nothing" "$(q "SELECT count(*) FROM schema_migrations")" "$latest"
-expect_eq "rows unchanged by the second migrate" "$(digest)" "$before"
+expect_eq "rows unchanged by the second migrate" "$(digest inbox_all)" "$before"
 # The upgraded queue works: the pending rows and the expired claimed ones are done.
 "$RB" pg worker --until-empty --max-attempts 9 --heartbeat-ms 100 --ttl-ms 300 >"$TMP/w.out" 2>"$TMP/w.err" || fail "worker after migrate failed: $(tail -2 "$TMP/w.err")"
-expect_eq "rows by status after the drain" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox GROUP BY status) s")" "done=300,failed=100"
+expect_eq "rows by status after the drain" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox_all GROUP BY status) s")" "done=300,failed=100"
 expect_eq "one effect per done row" "$(q "SELECT count(*) FROM effects")" 300
 # Migrations 006 and 007 on the old queue: retention off until asked for, the autovacuum
 # thresholds and the unthrottled vacuum (007) on
@@ -60,11 +61,11 @@ expect_eq "one effect per done row" "$(q "SELECT count(*) FROM effects")" 300
 # (all have effect rows) and keeps the failed ones, and their keys still refuse a re-enqueue.
 expect_eq "retention after the upgrade" "$(q "SELECT coalesce(retention_ms::text, 'off') FROM queue_config")" off
 expect_eq "inbox autovacuum settings" "$(q "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE oid = 'inbox'::regclass")" \
-    "autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=5000,autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=20000,autovacuum_vacuum_cost_delay=0"
+    "autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=5000,autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=20000,autovacuum_vacuum_cost_delay=0,fillfactor=80"
 "$RB" pg migrate --retention-ms 1000 >/dev/null
-q "UPDATE inbox SET completed_at = now() - interval '2 s' WHERE status = 'done'" >/dev/null
+q "UPDATE inbox_done SET completed_at = now() - interval '2 s' WHERE status = 'done'" >/dev/null
 "$RB" pg worker --idle-ms 600 --heartbeat-ms 100 --ttl-ms 300 >"$TMP/r.out" 2>"$TMP/r.err" || fail "worker with a retention failed: $(tail -2 "$TMP/r.err")"
-expect_eq "rows by status after the retention" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox GROUP BY status) s")" "failed=100"
+expect_eq "rows by status after the retention" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox_all GROUP BY status) s")" "failed=100"
 expect_eq "effects kept" "$(q "SELECT count(*) FROM effects")" 300
 printf 'k2\tidem-2\n' | "$RB" pg enqueue - | grep -q "enqueued 0 of 1" || fail "a deleted done row's key (idem-2) was enqueued again"
 echo "PASS [$TEST]"

@@ -30,10 +30,10 @@ start_queue() {
     printf 'acct:42\tk0\n' | "$RB" pg enqueue >/dev/null
     bg "$1" "${W[@]}" "${@:2}"
     wait_for 10 "SELECT count(*) = 1 FROM effects"
-    bucket=$(q "SELECT partition_bucket FROM inbox WHERE idempotency_key = 'k0'")
+    bucket=$(q "SELECT partition_bucket FROM inbox_all WHERE idempotency_key = 'k0'")
 }
 ins() { echo "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('acct:42', $bucket, '$1')"; }
-key_order() { q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox WHERE partition_key = 'acct:42'"; }
+key_order() { q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox_all WHERE partition_key = 'acct:42'"; }
 done_order() { q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects WHERE partition_key = 'acct:42'"; }
 
 # (a)
@@ -63,7 +63,7 @@ overlap() {
     hold_open B 4 "$(ins b)"
     wait_ok A
     wait_ok B
-    wait_for 10 "SELECT count(*) = $(q "SELECT count(*) FROM inbox") FROM effects"
+    wait_for 10 "SELECT count(*) = $(q "SELECT count(*) FROM inbox_all") FROM effects"
     expect_eq "(b $name) ids of acct:42 in insert order" "$(key_order)" "k0,b,a"
     expect_eq "(b $name) completion order of acct:42 (effects.seq)" "$(done_order)" "k0,b,a"
     wait_ok "$name"
@@ -108,5 +108,5 @@ bg up enqueue --retry-ms 0 "$TMP/up.keys"
 bg down enqueue --retry-ms 0 "$TMP/down.keys"
 wait_ok up
 wait_ok down
-expect_eq "(d) rows" "$(q "SELECT count(*) FROM inbox")" 12007
+expect_eq "(d) rows" "$(q "SELECT count(*) FROM inbox_all")" 12007
 echo "PASS [$TEST]"

@@ -24,7 +24,7 @@ inversions() { # completions (effects.seq order) whose row id is lower than an e
 }
 # claimed rows that have an older row of their key not claimed by the same worker
 gaps() {
-    q "SELECT count(*) FROM inbox c WHERE c.status = 'claimed' AND EXISTS (SELECT 1 FROM inbox o WHERE o.partition_key = c.partition_key AND o.id < c.id AND (o.status <> 'claimed' OR o.claimed_by <> c.claimed_by))"
+    q "SELECT count(*) FROM inbox_all c WHERE c.status = 'claimed' AND EXISTS (SELECT 1 FROM inbox_all o WHERE o.partition_key = c.partition_key AND o.id < c.id AND (o.status <> 'claimed' OR o.claimed_by <> c.claimed_by))"
 }
 
 # (a) runs
@@ -38,15 +38,15 @@ use_schema a
 } >"$TMP/a.keys"
 "$RB" pg enqueue "$TMP/a.keys" >/dev/null
 "$RB" pg "${W[@]}" --id probe-a --max-claims 1 --exit-after-claim >"$TMP/probe-a.out" 2>"$TMP/probe-a.err" || fail "probe a: exit $? ($(tail -2 "$TMP/probe-a.err"))"
-expect_eq "(a) rows in the first claim" "$(q "SELECT count(*) FROM inbox WHERE status = 'claimed'")" 32
-n_hot=$(q "SELECT count(*) FROM inbox WHERE status = 'claimed' AND partition_key = 'hot'")
-n_keys=$(q "SELECT count(DISTINCT partition_key) FROM inbox WHERE status = 'claimed'")
+expect_eq "(a) rows in the first claim" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'claimed'")" 32
+n_hot=$(q "SELECT count(*) FROM inbox_all WHERE status = 'claimed' AND partition_key = 'hot'")
+n_keys=$(q "SELECT count(DISTINCT partition_key) FROM inbox_all WHERE status = 'claimed'")
 note "(a) first claim: $n_hot rows of hot, $n_keys keys"
 ((n_hot >= 17)) || fail "(a) rows of hot in the first claim: got $n_hot, expected >= 17 (a run)"
 ((n_keys >= 2)) || fail "(a) keys in the first claim: got $n_keys, expected >= 2"
 expect_eq "(a) claimed rows with an older row of their key left out" "$(gaps)" 0
 # the probe is gone: give its rows back and let it leave
-q "UPDATE inbox SET status = 'pending', claimed_by = NULL, lease_expires_at = NULL WHERE status = 'claimed'; UPDATE workers SET status = 'left'" >/dev/null
+q "DELETE FROM inbox_leases; UPDATE inbox SET claimed_by = NULL, lease_expires_at = NULL WHERE status = 'claimed'; UPDATE workers SET status = 'left'" >/dev/null
 "$RB" pg "${W[@]}" --until-empty >"$TMP/a.out" 2>"$TMP/a.err" || fail "(a) drain: exit $? ($(tail -2 "$TMP/a.err"))"
 expect_eq "(a) effects" "$(q "SELECT count(*) FROM effects")" 115
 expect_eq "(a) out-of-order completions" "$(inversions)" 0
@@ -61,20 +61,20 @@ use_schema b
 for _ in $(seq 1 100); do echo hot; done >"$TMP/b.keys"
 "$RB" pg enqueue "$TMP/b.keys" >/dev/null
 "$RB" pg "${W[@]}" --until-empty --fail-pct 10 --backoff-base-ms 100 --backoff-cap-ms 200 >"$TMP/b.out" 2>"$TMP/b.err" || fail "(b) drain: exit $? ($(tail -2 "$TMP/b.err"))"
-n_failed=$(q "SELECT count(*) FROM inbox WHERE last_error LIKE 'injected%'")
+n_failed=$(q "SELECT count(*) FROM inbox_all WHERE last_error LIKE 'injected%'")
 held=$(field b held_back)
 note "(b) $n_failed rows failed once, $held rows held back behind them"
 expect_eq "(b) effects" "$(q "SELECT count(*) FROM effects")" 100
-expect_eq "(b) completion order = id order" "$(q "SELECT string_agg(inbox_id::text, ',' ORDER BY seq) FROM effects")" "$(q "SELECT string_agg(id::text, ',' ORDER BY id) FROM inbox")"
+expect_eq "(b) completion order = id order" "$(q "SELECT string_agg(inbox_id::text, ',' ORDER BY seq) FROM effects")" "$(q "SELECT string_agg(id::text, ',' ORDER BY id) FROM inbox_all")"
 ((n_failed >= 2)) || fail "(b) rows that failed once: got $n_failed, expected >= 2"
 ((held >= 1)) || fail "(b) rows held back: got $held, expected >= 1 (a failure inside a run)"
-expect_eq "(b) handler starts: 1 per row, 2 per failed row" "$(q "SELECT sum(attempts) FROM inbox")" $((100 + n_failed))
+expect_eq "(b) handler starts: 1 per row, 2 per failed row" "$(q "SELECT sum(attempts) FROM inbox_all")" $((100 + n_failed))
 
 # (c) commit order inside a run
 use_schema c
 "$RB" pg migrate >/dev/null
 for i in 1 2 3 4 5; do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/dev/null
-bucket=$(q "SELECT partition_bucket FROM inbox WHERE idempotency_key = 'hot#1'")
+bucket=$(q "SELECT partition_bucket FROM inbox_all WHERE idempotency_key = 'hot#1'")
 hold_open p1 5 "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUES ('hot', $bucket, 'p1')"
 printf 'hot\tp2a\nhot\tp2b\nhot\tp2c\n' >"$TMP/p2.keys"
 bg p2 enqueue "$TMP/p2.keys"
@@ -87,7 +87,7 @@ expect_eq "(c) rows of P2 done while P1 is open" "$(q "SELECT string_agg(idempot
 wait_ok p1
 wait_ok p2
 wait_for 10 "SELECT count(*) = 9 FROM effects"
-expect_eq "(c) ids in insert order" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
+expect_eq "(c) ids in insert order" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox_all")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
 expect_eq "(c) completion order (effects.seq)" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY seq) FROM effects")" "hot#1,hot#2,hot#3,hot#4,hot#5,p1,p2a,p2b,p2c"
 wait_ok c
 
@@ -98,7 +98,7 @@ for i in $(seq 1 10); do printf 'hot\thot#%s\n' "$i"; done | "$RB" pg enqueue >/
 hold_open lock 5 "SELECT id FROM inbox WHERE idempotency_key = 'hot#4' FOR UPDATE"
 "$RB" pg "${W[@]}" --id probe-d --max-claims 1 --exit-after-claim >"$TMP/probe-d.out" 2>"$TMP/probe-d.err" || fail "probe d: exit $? ($(tail -2 "$TMP/probe-d.err"))"
 running lock || fail "(d) the lock ended before the claim: the check proves nothing"
-expect_eq "(d) claimed with hot#4 locked" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox WHERE status = 'claimed'")" "hot#1,hot#2,hot#3"
+expect_eq "(d) claimed with hot#4 locked" "$(q "SELECT string_agg(idempotency_key, ',' ORDER BY id) FROM inbox_all WHERE status = 'claimed'")" "hot#1,hot#2,hot#3"
 wait_ok lock
 
 # (e) the run's plan
@@ -116,12 +116,12 @@ expect_eq "(e) run scan, ordered session" "$(run_scan <"$TMP/e1.plan")" "Index S
 expect_eq "(e) run scan, competing session" "$(run_scan <"$TMP/e2.plan")" "Index Scan using inbox_blocking_key on inbox x"
 # a worker's first claim (a custom plan) with hot's head first in its walk: no row of a bucket
 # below hot's, and hot's rows are the oldest of its bucket
-hb=$(q "SELECT partition_bucket FROM inbox WHERE partition_key = 'hot' LIMIT 1")
+hb=$(q "SELECT partition_bucket FROM inbox_all WHERE partition_key = 'hot' LIMIT 1")
 q "DELETE FROM inbox WHERE partition_bucket < $hb; ANALYZE inbox" >/dev/null
 ix_read() { q "SELECT idx_tup_read FROM pg_stat_user_indexes WHERE schemaname = current_schema() AND indexrelname = 'inbox_blocking_key'"; }
 before=$(ix_read)
 "$RB" pg "${W[@]}" --id probe-e --max-claims 1 --exit-after-claim >"$TMP/probe-e.out" 2>"$TMP/probe-e.err" || fail "probe e: exit $? ($(tail -2 "$TMP/probe-e.err"))"
-expect_eq "(e) rows of hot in the worker's first claim" "$(q "SELECT count(*) FROM inbox WHERE status = 'claimed' AND partition_key = 'hot'")" 32
+expect_eq "(e) rows of hot in the worker's first claim" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'claimed' AND partition_key = 'hot'")" 32
 wait_for 5 "SELECT idx_tup_read > $before FROM pg_stat_user_indexes WHERE schemaname = current_schema() AND indexrelname = 'inbox_blocking_key'"
 read_n=$(($(ix_read) - before))
 note "(e) the worker's first claim read $read_n entries of inbox_blocking_key (hot has 3,000 rows)"

@@ -27,9 +27,9 @@ grep -q "deleted 60000 ms after completion, at most 40 per round" "$TMP/m.out" |
 seq 1 200 | awk '{printf "k:%d\tidem:%d\n", $1 % 17, $1}' >"$TMP/rows"
 "$RB" pg enqueue "$TMP/rows" >/dev/null
 "$RB" pg worker "${W[@]}" --until-empty >"$TMP/drain.out" 2>"$TMP/drain.err" || fail "drain failed"
-expect_eq "done after the drain" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 200
+expect_eq "done after the drain" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" 200
 # idem:1 the oldest, idem:120 the youngest of the old ones (1 s apart).
-q "UPDATE inbox SET completed_at = now() - interval '2 minutes'
+q "UPDATE inbox_done SET completed_at = now() - interval '2 minutes'
                                   - (200 - split_part(idempotency_key, ':', 2)::int) * interval '1 s'
    WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(1, 120) i)" >/dev/null
 # Done row idem:1 loses its effect row (made by hand; the protocol always writes one): kept.
@@ -40,17 +40,17 @@ printf 'p:%d\n' $(seq 1 30) >"$TMP/others"
 "$RB" pg enqueue "$TMP/others" >/dev/null
 q "UPDATE inbox SET completed_at = now() - interval '1 hour',
      run_at = now() + interval '1 hour',
-     status = (ARRAY['pending', 'claimed', 'failed'])[1 + (id % 3)::int],
+     state = CASE WHEN id % 3 = 2 THEN 'failed' ELSE 'open' END,
      claimed_by = CASE WHEN id % 3 = 1 THEN 'ghost' END,
      lease_expires_at = CASE WHEN id % 3 = 1 THEN now() + interval '1 hour' END,
      lease_generation = CASE WHEN id % 3 = 1 THEN 1 ELSE 0 END
    WHERE partition_key LIKE 'p:%'" >/dev/null
 # Give them effect rows too (the protocol never does): then only their status keeps them.
 q "INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id)
-   SELECT idempotency_key, id, partition_key, 1, 'ghost' FROM inbox WHERE partition_key LIKE 'p:%'" >/dev/null
-others() { q "SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM inbox t WHERE status <> 'done'"; }
+   SELECT idempotency_key, id, partition_key, 1, 'ghost' FROM inbox_all WHERE partition_key LIKE 'p:%'" >/dev/null
+others() { q "SELECT md5(string_agg(t::text, '|' ORDER BY id)) FROM inbox_all t WHERE status <> 'done'"; }
 before_others=$(others)
-expect_eq "other statuses" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox WHERE status <> 'done' GROUP BY 1) s")" "claimed=10,failed=10,pending=10"
+expect_eq "other statuses" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox_all WHERE status <> 'done' GROUP BY 1) s")" "claimed=10,failed=10,pending=10"
 
 # One housekeeper at a time: with the advisory lock held elsewhere a round deletes nothing.
 lock_sql="SELECT pg_advisory_lock(29282, hashtext('$RINGBENCH_PG_SCHEMA'))"
@@ -65,11 +65,11 @@ wait "$LOCKER" 2>/dev/null || true
 wait_for 10 "SELECT NOT ($held)"
 # A round is bounded by retention_batch and deletes the oldest first.
 expect_eq "one statement (won, deleted, batch)" "$(q "$PURGE")" "t|40|40"
-expect_eq "the 40 deleted are the oldest eligible" "$(q "SELECT count(*) FROM inbox WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(2, 41) i)")" 0
+expect_eq "the 40 deleted are the oldest eligible" "$(q "SELECT count(*) FROM inbox_all WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(2, 41) i)")" 0
 # The workers' housekeeping rounds delete the rest (79 = 119 old rows with an effect - 40).
 "$RB" pg worker "${W[@]}" --idle-ms 1500 >"$TMP/hk.out" 2>"$TMP/hk.err" || fail "housekeeping worker failed"
 expect_eq "rows the worker's rounds deleted (summary purged=)" "$(field hk purged)" 79
-expect_eq "done rows left: 80 young + idem:1 (no effect row)" "$(q "SELECT count(*) FILTER (WHERE completed_at > now() - interval '1 minute') || '+' || string_agg(idempotency_key, ',') FILTER (WHERE completed_at < now() - interval '1 minute') FROM inbox WHERE status = 'done'")" "80+idem:1"
+expect_eq "done rows left: 80 young + idem:1 (no effect row)" "$(q "SELECT count(*) FILTER (WHERE completed_at > now() - interval '1 minute') || '+' || string_agg(idempotency_key, ',') FILTER (WHERE completed_at < now() - interval '1 minute') FROM inbox_all WHERE status = 'done'")" "80+idem:1"
 expect_eq "pending, claimed and failed rows unchanged" "$(others)" "$before_others"
 q "DELETE FROM effects WHERE worker_id = 'ghost'" >/dev/null
 expect_eq "effects kept" "$(q "SELECT count(*) FROM effects")" 199
@@ -84,10 +84,10 @@ printf 'k:1\tidem:new\n' | "$RB" pg enqueue - | grep -q "enqueued 1 of 1" || fai
 "$RB" pg worker "${W[@]}" --idle-ms 800 >"$TMP/again.out" 2>"$TMP/again.err" || fail "worker after the re-enqueue failed"
 expect_eq "rows run after the re-enqueue" "$(field again completed)" 1
 expect_eq "effects: one more (the new key), none twice" "$(q "SELECT count(*) || '/' || count(DISTINCT idempotency_key) FROM effects")" "200/200"
-expect_eq "deleted keys back in the inbox" "$(q "SELECT count(*) FROM inbox WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(2, 120) i)")" 0
+expect_eq "deleted keys back in the inbox" "$(q "SELECT count(*) FROM inbox_all WHERE idempotency_key IN (SELECT 'idem:' || i FROM generate_series(2, 120) i)")" 0
 # Retention off: a round deletes nothing, however old the done rows.
 "$RB" pg migrate --retention-ms off | grep -q "retention: off" || fail "--retention-ms off"
-q "UPDATE inbox SET completed_at = now() - interval '1 day' WHERE status = 'done'" >/dev/null
+q "UPDATE inbox_done SET completed_at = now() - interval '1 day' WHERE status = 'done'" >/dev/null
 expect_eq "a round with the retention off (won, deleted)" "$(q "$PURGE")" "t|0|40"
 
 # Bounded at any completion rate: one housekeeping round deletes every done row past the
@@ -99,9 +99,9 @@ expect_eq "a round with the retention off (won, deleted)" "$(q "$PURGE")" "t|0|4
 seq 1 1000 | awk '{printf "b:%d\tbound:%d\n", $1 % 31, $1}' >"$TMP/bound"
 "$RB" pg enqueue "$TMP/bound" >/dev/null
 "$RB" pg worker "${W[@]}" --idle-ms 1000 >"$TMP/bdrain.out" 2>"$TMP/bdrain.err" || fail "drain failed"
-q "UPDATE inbox SET completed_at = now() - interval '2 minutes' WHERE status = 'done'" >/dev/null
+q "UPDATE inbox_done SET completed_at = now() - interval '2 minutes' WHERE status = 'done'" >/dev/null
 "$RB" pg migrate --retention-ms 1000 --retention-batch 40 >/dev/null
-old_done="SELECT count(*) FROM inbox WHERE status = 'done' AND completed_at < now() - interval '1 s' AND idempotency_key LIKE 'bound:%'"
+old_done="SELECT count(*) FROM inbox_all WHERE status = 'done' AND completed_at < now() - interval '1 s' AND idempotency_key LIKE 'bound:%'"
 expect_eq "old done rows before the round" "$(q "$old_done")" 1000
 "$RB" pg worker --mode competing --heartbeat-ms 10000 --ttl-ms 30000 --idle-ms 1 >"$TMP/one.out" 2>"$TMP/one.err" || fail "one-round worker failed: $(cat "$TMP/one.err")"
 expect_eq "old done rows after one round" "$(q "$old_done")" 0

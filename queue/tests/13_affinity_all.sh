@@ -18,7 +18,7 @@ alone_then_joined() { # MODE: phases 1 and 2 with wA in MODE, in a schema of its
     "$RB" pg enqueue "$TMP/keys1" >/dev/null
     bg "a$mode" worker --mode "$mode" --id wA --batch 8 --heartbeat-ms 100 --ttl-ms 2000 --poll-ms 20 \
         --duration-ms 60000
-    wait_for 30 "SELECT count(*) = $R FROM inbox WHERE status = 'done'"
+    wait_for 30 "SELECT count(*) = $R FROM inbox_all WHERE status = 'done'"
     expect_eq "$mode, alone: wA owns every bucket" "$(q "SELECT cardinality(owned_buckets) FROM workers WHERE id = 'wA'")" 1024
     expect_eq "$mode, alone: rows done by wA" "$(q "SELECT count(*) FROM effects WHERE worker_id = 'wA'")" $R
 
@@ -29,16 +29,16 @@ alone_then_joined() { # MODE: phases 1 and 2 with wA in MODE, in a schema of its
     [[ $owned -gt 0 && $owned -lt 1024 ]] || fail "$mode, join: wA owns $owned buckets, expected some, not all"
     "$RB" pg enqueue "$TMP/keys2" >/dev/null
     mine="partition_bucket = ANY ((SELECT owned_buckets FROM workers WHERE id = 'wA')::int[])"
-    n_mine=$(q "SELECT count(*) FROM inbox WHERE id > $R AND $mine")
-    n_theirs=$(q "SELECT count(*) FROM inbox WHERE id > $R AND NOT $mine")
+    n_mine=$(q "SELECT count(*) FROM inbox_all WHERE id > $R AND $mine")
+    n_theirs=$(q "SELECT count(*) FROM inbox_all WHERE id > $R AND NOT $mine")
     note "$mode: second batch: $n_mine rows in wA's buckets, $n_theirs in wB's"
     [[ $n_mine -gt 0 && $n_theirs -gt 0 ]] || fail "$mode: the second batch does not span both members' buckets"
-    wait_for 30 "SELECT count(*) = 0 FROM inbox WHERE status <> 'done' AND $mine"
+    wait_for 30 "SELECT count(*) = 0 FROM inbox_all WHERE status <> 'done' AND $mine"
     sleep 0.5 # a few more claims: a wrong one would take wB's rows now
     expect_eq "$mode, joined: rows of wB's buckets claimed by wA" \
-        "$(q "SELECT count(*) FROM inbox WHERE id > $R AND lease_generation > 0 AND NOT $mine")" 0
+        "$(q "SELECT count(*) FROM inbox_all WHERE id > $R AND lease_generation > 0 AND NOT $mine")" 0
     expect_eq "$mode, joined: rows of wB's buckets still pending" \
-        "$(q "SELECT count(*) FROM inbox WHERE id > $R AND status = 'pending' AND NOT $mine")" "$n_theirs"
+        "$(q "SELECT count(*) FROM inbox_all WHERE id > $R AND status = 'pending' AND NOT $mine")" "$n_theirs"
     expect_eq "$mode, rows done by wA" "$(q "SELECT count(*) FROM effects WHERE worker_id = 'wA'")" $((R + n_mine))
 }
 alone_then_joined affinity

@@ -71,15 +71,15 @@ run_wa() {
     bg "$name" worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 \
         --poll-ms 20 --max-claims 10 --duration-ms 60000 "$@"
     wait_ok "$name"
-    expect_eq "($name) rows done in 10 claims of 4" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 40
+    expect_eq "($name) rows done in 10 claims of 4" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" 40
 }
-done_of() { q "SELECT count(*) FROM inbox WHERE status = 'done' AND partition_key = '$1'"; }
+done_of() { q "SELECT count(*) FROM inbox_all WHERE status = 'done' AND partition_key = '$1'"; }
 
 setup a
 DEEP_AGE_S=10 WB_ROWS=0 run_wa a --age-bound-ms 5000
 expect_eq "(a) deep rows done, bound 5 s, rows 10 s old" "$(done_of deep)" 40
 expect_eq "(a) the deep rows done are its 40 oldest" \
-    "$(q "SELECT max(id) < (SELECT min(id) FROM inbox WHERE partition_key = 'deep' AND status = 'pending') FROM inbox WHERE partition_key = 'deep' AND status = 'done'")" t
+    "$(q "SELECT max(id) < (SELECT min(id) FROM inbox_all WHERE partition_key = 'deep' AND status = 'pending') FROM inbox_all WHERE partition_key = 'deep' AND status = 'done'")" t
 expect_eq "(a) rows_aged in wA's summary" "$(field a rows_aged)" 40
 
 setup b
@@ -116,7 +116,7 @@ bg e worker --mode affinity --id wA --batch 4 --heartbeat-ms 100 --ttl-ms 2000 -
 wait_ok e
 expect_eq "(e) old rows done in 2 claims of 4" "$(done_of old)" 6
 expect_eq "(e) the walk's rows after the old ones" \
-    "$(q "SELECT string_agg(partition_key, ',' ORDER BY partition_key) FROM inbox WHERE status = 'done' AND partition_key <> 'old'")" b2,b3
+    "$(q "SELECT string_agg(partition_key, ',' ORDER BY partition_key) FROM inbox_all WHERE status = 'done' AND partition_key <> 'old'")" b2,b3
 # backlog_past_bound SCHEMA PERIOD: a fresh schema, wA's view of {wA, wB}, 240 rows an hour old
 # in age order, in each PERIOD the last 2 of wA's 200th-249th owned buckets (where the walk,
 # over the fresh rows of its 2nd-61st, does not reach), the others of wB's bucket; the fresh
@@ -155,7 +155,7 @@ past_bound() {
     aged=$(field "$1" rows_aged)
     ((aged >= $4)) || fail "($1) rows_aged $aged in 10 claims of 4, expected at least $4 ($5)"
     expect_eq "($1) wA's $4 oldest rows are done" \
-        "$(q "SELECT count(*) FILTER (WHERE status = 'done') FROM (SELECT status FROM inbox WHERE partition_key = 'old' ORDER BY run_at, id LIMIT $4) o")" "$4"
+        "$(q "SELECT count(*) FILTER (WHERE status = 'done') FROM (SELECT status FROM inbox_all WHERE partition_key = 'old' ORDER BY run_at, id LIMIT $4) o")" "$4"
     note "($1) rows_aged $aged of 40 ($5)"
 }
 past_bound f 16 5000 16 "about 20, 2 a claim: the scan goes on from the newest row taken"

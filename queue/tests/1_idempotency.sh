@@ -7,15 +7,15 @@ out=$("$RB" pg enqueue "$TMP/keys")
 [[ $out == "enqueued 3 of 3 rows; 0 duplicate"* ]] || fail "first enqueue: got '$out', expected 3 of 3 inserted"
 out=$("$RB" pg enqueue "$TMP/keys")
 [[ $out == "enqueued 0 of 3 rows; 3 duplicate idempotency keys skipped"* ]] || fail "second enqueue: got '$out', expected 0 of 3 and 3 duplicates"
-expect_eq "rows after two enqueues of the same file" "$(q "SELECT count(*) FROM inbox")" 3
+expect_eq "rows after two enqueues of the same file" "$(q "SELECT count(*) FROM inbox_all")" 3
 printf 'order:9\tpay-1\tfirst\norder:9\tpay-1\tsecond\n' >"$TMP/dup"
 out=$("$RB" pg enqueue --format json "$TMP/dup")
 expect_eq "explicit duplicate key in one file" "$out" '{"rows": 2, "inserted": 1, "duplicates": 1}'
-expect_eq "payload kept is the first" "$(q "SELECT payload FROM inbox WHERE idempotency_key = 'pay-1'")" first
+expect_eq "payload kept is the first" "$(q "SELECT payload FROM inbox_all WHERE idempotency_key = 'pay-1'")" first
 # Buckets computed with the library: compare with `ringbench owner` (same hash, seed, B).
 for k in order:1 order:2 order:3 order:9; do
     want=$("$RB" owner --algo binary --members x "$k" | cut -f2)
-    got=$(q "SELECT DISTINCT partition_bucket FROM inbox WHERE partition_key = '$k'")
+    got=$(q "SELECT DISTINCT partition_bucket FROM inbox_all WHERE partition_key = '$k'")
     expect_eq "partition_bucket of $k" "$got" "$want"
 done
 # The CHECK constraint: bucket in 0..B-1.
@@ -24,5 +24,5 @@ if q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) VALUE
 fi
 # Re-running migrate is harmless and keeps the rows.
 "$RB" pg migrate >/dev/null
-expect_eq "rows after a second migrate" "$(q "SELECT count(*) FROM inbox")" 4
+expect_eq "rows after a second migrate" "$(q "SELECT count(*) FROM inbox_all")" 4
 echo "PASS [$TEST]"

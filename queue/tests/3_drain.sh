@@ -16,10 +16,10 @@ for run in competing:4 affinity:3; do
         wait_ok "w$w"
         total=$((total + $(field "w$w" completed)))
     done
-    expect_eq "$mode: rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" $R
+    expect_eq "$mode: rows done" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" $R
     expect_eq "$mode: effects" "$(q "SELECT count(*) FROM effects")" $R
     expect_eq "$mode: distinct rows with an effect" "$(q "SELECT count(DISTINCT inbox_id) FROM effects")" $R
-    expect_eq "$mode: rows claimed more than once" "$(q "SELECT count(*) FROM inbox WHERE lease_generation <> 1")" 0
+    expect_eq "$mode: rows claimed more than once" "$(q "SELECT count(*) FROM inbox_all WHERE lease_generation <> 1")" 0
     expect_eq "$mode: completions reported by the workers" "$total" $R
 done
 echo "PASS [$TEST]"

@@ -11,7 +11,7 @@ for w in A B C; do bg "$w" "${common[@]}" --id "w$w" --batch 1 --work-ms 10 --un
 wait_for 20 "SELECT bool_and(array_length(view_members, 1) = 3) AND count(*) = 3 FROM workers WHERE status = 'alive'"
 bg D "${common[@]}" --id wD --batch 5 --exit-after-claim --max-claims 1
 wait_ok D
-q "CREATE TABLE orphan AS SELECT id, lease_expires_at FROM inbox WHERE claimed_by = 'wD' AND status = 'claimed'"
+q "CREATE TABLE orphan AS SELECT id, lease_expires_at FROM inbox_all WHERE claimed_by = 'wD' AND status = 'claimed'"
 n_orphan=$(q "SELECT count(*) FROM orphan")
 [[ $n_orphan -ge 1 ]] || fail "D claimed nothing (got $n_orphan orphaned rows, expected >= 1)"
 # Buckets reassigned: the three survivors' views drop wD and partition all buckets.
@@ -22,9 +22,9 @@ expect_eq "D's status" "$(q "SELECT status FROM workers WHERE id = 'wD'")" dead
 expect_eq "D marked dead by a survivor" "$(q "SELECT dead_marked_by IN ('wA','wB','wC') FROM workers WHERE id = 'wD'")" t
 expect_eq "D marked dead only after its TTL (database clock)" "$(q "SELECT dead_at - last_seen_at >= interval '$TTL milliseconds' FROM workers WHERE id = 'wD'")" t
 expect_eq "housekeepers that marked D dead" "$(cat "$TMP"/[ABC].err | grep -c 'marked dead: wD')" 1
-expect_eq "orphans completed" "$(q "SELECT count(*) FROM orphan o JOIN inbox i USING (id) WHERE i.status = 'done' AND i.lease_generation = 2")" "$n_orphan"
-expect_eq "orphans reclaimed before their lease expired" "$(q "SELECT count(*) FROM orphan o JOIN inbox i USING (id) WHERE i.claimed_at < o.lease_expires_at")" 0
-expect_eq "rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 600
+expect_eq "orphans completed" "$(q "SELECT count(*) FROM orphan o JOIN inbox_all i USING (id) WHERE i.status = 'done' AND i.lease_generation = 2")" "$n_orphan"
+expect_eq "orphans reclaimed before their lease expired" "$(q "SELECT count(*) FROM orphan o JOIN inbox_all i USING (id) WHERE i.claimed_at < o.lease_expires_at")" 0
+expect_eq "rows done" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" 600
 expect_eq "effects" "$(q "SELECT count(*) FROM effects")" 600
-note "D held $n_orphan rows; marked dead $(q "SELECT round(extract(epoch FROM dead_at - last_seen_at) * 1000) FROM workers WHERE id = 'wD'") ms after its last heartbeat (TTL $TTL ms); rows reclaimed $(q "SELECT min(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) || '..' || max(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) FROM orphan o JOIN inbox i USING (id)") ms after their lease expired"
+note "D held $n_orphan rows; marked dead $(q "SELECT round(extract(epoch FROM dead_at - last_seen_at) * 1000) FROM workers WHERE id = 'wD'") ms after its last heartbeat (TTL $TTL ms); rows reclaimed $(q "SELECT min(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) || '..' || max(round(extract(epoch FROM i.claimed_at - o.lease_expires_at) * 1000)) FROM orphan o JOIN inbox_all i USING (id)") ms after their lease expired"
 echo "PASS [$TEST]"

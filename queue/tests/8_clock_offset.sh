@@ -37,9 +37,9 @@ expect_shift() {
 printf 'k:1\nk:2\n' | "$RB" pg enqueue >/dev/null
 bg_shifted a -1h worker --id wA --batch 1 --lease-ms 3000 --heartbeat-ms 100 --ttl-ms 5000 \
     --stall-after-claim-ms 2000 --max-claims 1
-wait_for 10 "SELECT count(*) = 1 FROM inbox WHERE claimed_by = 'wA'"
+wait_for 10 "SELECT count(*) = 1 FROM inbox_all WHERE claimed_by = 'wA'"
 expect_eq "lease of a client 1 h behind: length, and it ends after the server's now()" \
-    "$(q "SELECT lease_expires_at - claimed_at, lease_expires_at > now() FROM inbox WHERE claimed_by = 'wA'")" "00:00:03|t"
+    "$(q "SELECT lease_expires_at - claimed_at, lease_expires_at > now() FROM inbox_all WHERE claimed_by = 'wA'")" "00:00:03|t"
 expect_shift a -3600
 bg_shifted h +1h worker --id wH --heartbeat-ms 100 --ttl-ms 5000 --lease-ms 3000 --duration-ms 1200
 wait_ok h

@@ -42,7 +42,7 @@ check 1 "no queue tables" worker --schema t_never_migrated_$$ --until-empty
 # row inserted (not the server's error after the first batches went in).
 { seq 1 2500 | sed 's/^/u:/'; printf 'caf\xc3\n'; } >"$TMP/bad_utf8"
 check 2 "bad_utf8 line 2501: not valid UTF-8" enqueue "$TMP/bad_utf8"
-expect_eq "rows after a rejected key file" "$(q "SELECT count(*) FROM inbox")" 0
+expect_eq "rows after a rejected key file" "$(q "SELECT count(*) FROM inbox_all")" 0
 head -c 2000 /dev/urandom | tr -d '\0' >"$TMP/binary"
 check 2 "not valid UTF-8" enqueue "$TMP/binary"
 # Options may stand after the FILE, as in every other command.

@@ -17,8 +17,8 @@ for i in $(seq 1 $R); do echo "ord:$((i % 97))"; done >"$TMP/keys"
 for w in 1 2 3; do
     bg "w$w" worker --batch 5 --work-ms 2 --lease-ms 1500 --heartbeat-ms 200 --ttl-ms 3000 --retry-ms 60000 --until-empty
 done
-wait_for 60 "SELECT count(*) >= 200 FROM inbox WHERE status = 'done'"
-done_before=$(q "SELECT count(*) FROM inbox WHERE status = 'done'")
+wait_for 60 "SELECT count(*) >= 200 FROM inbox_all WHERE status = 'done'"
+done_before=$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")
 RINGBENCH_PG_DIR=$pgdir "$RB_SCRIPTS/pg" restart
 note "restarted the server after $done_before of $R rows"
 total=0 reconnects=0
@@ -29,8 +29,8 @@ for w in 1 2 3; do
 done
 [[ $done_before -lt $R ]] || fail "the drain finished before the restart ($done_before rows): nothing tested"
 [[ $reconnects -ge 1 ]] || fail "no worker reconnected (got $reconnects), expected >= 1"
-expect_eq "rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" $R
+expect_eq "rows done" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" $R
 expect_eq "effects" "$(q "SELECT count(*) FROM effects")" $R
 expect_eq "completions reported by the workers" "$total" $R
-note "reconnects: $reconnects; rows reclaimed after the restart: $(q "SELECT count(*) FROM inbox WHERE lease_generation > 1")"
+note "reconnects: $reconnects; rows reclaimed after the restart: $(q "SELECT count(*) FROM inbox_all WHERE lease_generation > 1")"
 echo "PASS [$TEST]"

@@ -23,5 +23,5 @@ grep -q "^ringbench pg enqueue: cannot read 'stdin': Bad file descriptor$" "$TMP
 "$RB" pg worker --mode competing --batch 8 --until-empty --heartbeat-ms 100 --ttl-ms 2000 \
     --lease-ms 5000 2>&- >"$TMP/worker.out" || fail "pg worker 2>&-: exit $?"
 grep -q 'reconnects=0' "$TMP/worker.out" || fail "pg worker 2>&-: a session broke: $(cat "$TMP/worker.out")"
-expect_eq "rows done by the worker with stderr closed" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" 40
+expect_eq "rows done by the worker with stderr closed" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" 40
 echo "PASS [$TEST]"

@@ -4,7 +4,7 @@
 # idempotency field is an error, not a duplicate. Plus the format's edge cases.
 source "$(dirname "$0")/lib.sh"
 "$RB" pg migrate >/dev/null
-rows() { q "SELECT count(*) FROM inbox"; }
+rows() { q "SELECT count(*) FROM inbox_all"; }
 # rand N — N printable bytes that do not compress (so no TOAST compression saves the index).
 rand() { head -c $(($1 * 2)) /dev/urandom | base64 -w0 | cut -c1-"$1"; } # cut reads all: no SIGPIPE
 # refused FILE PATTERN — exit 2, one stderr line matching PATTERN, no row written.
@@ -49,13 +49,13 @@ key=$(rand 2000) idem=$(rand 2000)
 printf '%s\n%s\t%s\n' "$key" "o:limit" "$idem" >"$TMP/at_limit"
 out=$("$RB" pg enqueue --format csv "$TMP/at_limit") || fail "2000-byte key and idempotency key: exit $?"
 expect_eq "at the limit" "$(tail -1 <<<"$out")" "2,2,0"
-expect_eq "the 2000-byte key's row" "$(q "SELECT length(partition_key) || ' ' || length(idempotency_key) FROM inbox WHERE partition_key = '$key'")" "2000 2002"
+expect_eq "the 2000-byte key's row" "$(q "SELECT length(partition_key) || ' ' || length(idempotency_key) FROM inbox_all WHERE partition_key = '$key'")" "2000 2002"
 q "DELETE FROM inbox" >/dev/null
 # CRLF lines: CR dropped from the last field; a line of only CR is blank.
 printf 'c:1\r\nc:2\tid-c2\r\n\r\nc:3\tid-c3\tpay\r\n' >"$TMP/crlf"
 out=$("$RB" pg enqueue --format csv "$TMP/crlf") || fail "CRLF file: exit $?"
 expect_eq "CRLF rows" "$(tail -1 <<<"$out")" "3,3,0"
-expect_eq "CRLF fields" "$(q "SELECT string_agg(partition_key || '|' || idempotency_key || '|' || coalesce(payload, '-'), ',' ORDER BY id) FROM inbox")" \
+expect_eq "CRLF fields" "$(q "SELECT string_agg(partition_key || '|' || idempotency_key || '|' || coalesce(payload, '-'), ',' ORDER BY id) FROM inbox_all")" \
     "c:1|c:1#1|-,c:2|id-c2|-,c:3|id-c3|pay"
 q "DELETE FROM inbox" >/dev/null
 # The payload is the rest of the line: TABs in it (also "too many fields") stay; an empty
@@ -65,9 +65,9 @@ big=$(head -c 1048576 /dev/zero | tr '\0' 'x')
 printf 't:3\tid-t3\t%s\n' "$big" >>"$TMP/tabs"
 out=$("$RB" pg enqueue --format csv "$TMP/tabs") || fail "payload with tabs: exit $?"
 expect_eq "payload rows" "$(tail -1 <<<"$out")" "3,3,0"
-expect_eq "payload with tabs" "$(q "SELECT payload = E'a\\tb\\tc' FROM inbox WHERE idempotency_key = 'id-t1'")" t
-expect_eq "empty payload" "$(q "SELECT payload = '' FROM inbox WHERE idempotency_key = 'id-t2'")" t
-expect_eq "1 MiB payload" "$(q "SELECT length(payload) FROM inbox WHERE idempotency_key = 'id-t3'")" 1048576
+expect_eq "payload with tabs" "$(q "SELECT payload = E'a\\tb\\tc' FROM inbox_all WHERE idempotency_key = 'id-t1'")" t
+expect_eq "empty payload" "$(q "SELECT payload = '' FROM inbox_all WHERE idempotency_key = 'id-t2'")" t
+expect_eq "1 MiB payload" "$(q "SELECT length(payload) FROM inbox_all WHERE idempotency_key = 'id-t3'")" 1048576
 q "DELETE FROM inbox" >/dev/null
 # Empty input and input of only blank lines: nothing to do, exit 0.
 : >"$TMP/empty"

@@ -36,7 +36,7 @@ commits_per_row() {
         fail "worker $* failed: $(tail -3 "$TMP/drain.err")"
     sleep 0.7 # the worker's backends have ended: their counts are flushed
     after=$(q "SELECT pg_stat_clear_snapshot(); SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()" | tail -1)
-    expect_eq "rows done ($*)" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" "$N"
+    expect_eq "rows done ($*)" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" "$N"
     # the two queries of this test between the counts commit twice
     awk -v a="$after" -v b="$before" -v n="$N" 'BEGIN { printf "%.2f", (a - b - 2) / n }'
 }
@@ -60,19 +60,19 @@ for i in $(seq 1 "$M"); do echo "acct:$i"; done >"$TMP/keys"
 common=(worker --chain --mode competing --batch 1 --work-ms 2 --lease-ms 1500 --ttl-ms 600 --heartbeat-ms 150 --poll-ms 20)
 bg A "${common[@]}" --id wA --until-empty
 bg K "${common[@]}" --id wK --duration-ms 60000
-wait_for 30 "SELECT count(*) >= 300 FROM inbox WHERE status = 'done'"
-wait_for 10 "SELECT count(*) > 0 FROM inbox WHERE claimed_by = 'wK' AND status = 'claimed'"
+wait_for 30 "SELECT count(*) >= 300 FROM inbox_all WHERE status = 'done'"
+wait_for 10 "SELECT count(*) > 0 FROM inbox_all WHERE claimed_by = 'wK' AND status = 'claimed'"
 kill -9 "$PID_K"
-held=$(q "SELECT count(*) FROM inbox WHERE claimed_by = 'wK' AND status = 'claimed'")
+held=$(q "SELECT count(*) FROM inbox_all WHERE claimed_by = 'wK' AND status = 'claimed'")
 wait "$PID_K" 2>/dev/null || true
 wait_ok A
 "$RB" pg "${common[@]}" --id wL --until-empty >"$TMP/L.out" 2>"$TMP/L.err" || fail "late worker: $(tail -3 "$TMP/L.err")"
-expect_eq "rows done" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" "$M"
-expect_eq "rows not done (lost)" "$(q "SELECT count(*) FROM inbox WHERE status <> 'done'")" 0
+expect_eq "rows done" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" "$M"
+expect_eq "rows not done (lost)" "$(q "SELECT count(*) FROM inbox_all WHERE status <> 'done'")" 0
 expect_eq "effects" "$(q "SELECT count(*) FROM effects")" "$M"
 expect_eq "duplicate effects" "$(q "SELECT count(*) - count(DISTINCT idempotency_key) FROM effects")" 0
-expect_eq "effects of a lease that is not the row's last" "$(q "SELECT count(*) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE e.lease_generation <> i.lease_generation")" 0
-note "killed wK holding $held rows; $(q "SELECT count(*) FROM inbox WHERE lease_generation > 1") rows claimed more than once"
+expect_eq "effects of a lease that is not the row's last" "$(q "SELECT count(*) FROM effects e JOIN inbox_all i ON i.id = e.inbox_id WHERE e.lease_generation <> i.lease_generation")" 0
+note "killed wK holding $held rows; $(q "SELECT count(*) FROM inbox_all WHERE lease_generation > 1") rows claimed more than once"
 
 # A chained transaction that fails in its completion, and one that fails at COMMIT.
 use_schema fault
@@ -97,7 +97,7 @@ expect_eq "reconnects after injected failures (the session stays usable)" "$reco
 # each of the 4 failures costs one chained transaction; the drain's first and last do not chain
 awk -v c="$chained" -v t="$complete_tx" 'BEGIN { exit !(c >= t - 6) }' ||
     fail "only $chained of $complete_tx completions chained after the injected failures"
-expect_eq "rows done after injected failures" "$(q "SELECT count(*) FROM inbox WHERE status = 'done'")" "$F"
+expect_eq "rows done after injected failures" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'done'")" "$F"
 expect_eq "effects after injected failures" "$(q "SELECT count(*) FROM effects")" "$F"
 expect_eq "injected failures that fired" "$(q "SELECT (SELECT last_value >= 60 FROM boom_now) AND (SELECT last_value >= 90 FROM boom_commit)")" t
 echo "PASS [$TEST]"

@@ -29,7 +29,7 @@ stopped() {
     expect_eq "($name) rows claimed" "$(field "$name" rows_claimed)" 0
     expect_eq "($name) the worker left" "$(q "SELECT string_agg(status, ',') FROM workers")" left
     wait_ok lock
-    expect_eq "($name) rows pending" "$(q "SELECT count(*) FROM inbox WHERE status = 'pending'")" 10
+    expect_eq "($name) rows pending" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'pending'")" 10
 }
 
 use_schema a
@@ -66,5 +66,5 @@ wait "${!pid_var}" || rc=$?
 expect_eq "(c) pg enqueue exit" "$rc" 1
 expect_eq "(c) stderr" "$(cat "$TMP/enq.err")" "ringbench pg enqueue: interrupted: the INSERT was cancelled (nothing enqueued)"
 wait_ok holder
-expect_eq "(c) rows of the interrupted enqueue" "$(q "SELECT count(*) FROM inbox WHERE idempotency_key LIKE 'e%'")" 0
+expect_eq "(c) rows of the interrupted enqueue" "$(q "SELECT count(*) FROM inbox_all WHERE idempotency_key LIKE 'e%'")" 0
 echo "PASS [$TEST]"

@@ -33,7 +33,7 @@ setup() {
 
 # innocent_state: the innocent rows (keys not 'poison') as key=status, in id order
 innocent_state() {
-    q "SELECT string_agg(idempotency_key || '=' || status, ',' ORDER BY id) FROM inbox WHERE partition_key <> 'poison'"
+    q "SELECT string_agg(idempotency_key || '=' || status, ',' ORDER BY id) FROM inbox_all WHERE partition_key <> 'poison'"
 }
 
 # crash_loop CASE ARGS...: run `pg worker --crash-on poison --until-empty ARGS` until it exits 0
@@ -51,8 +51,8 @@ crash_loop() {
         rc=0
         [[ ${SOLE:-0} == 1 ]] && wait_for 5 "SELECT count(*) = 0 FROM workers WHERE status = 'alive' AND last_seen_at > now() - ttl_ms * interval '1 millisecond'"
         "$RB" pg worker "${W[@]}" --crash-on poison --until-empty "$@" >"$TMP/$name$i.out" 2>"$TMP/$name$i.err" || rc=$?
-        if [[ ${STRICT_ORDER:-0} == 1 && $(q "SELECT count(*) > 0 FROM inbox WHERE partition_key = 'poison' AND status = 'failed'") == t ]]; then
-            [[ $(q "SELECT count(*) FROM inbox WHERE partition_key <> 'poison' AND status <> 'done'") == 0 ]] ||
+        if [[ ${STRICT_ORDER:-0} == 1 && $(q "SELECT count(*) > 0 FROM inbox_all WHERE partition_key = 'poison' AND status = 'failed'") == t ]]; then
+            [[ $(q "SELECT count(*) FROM inbox_all WHERE partition_key <> 'poison' AND status <> 'done'") == 0 ]] ||
                 fail "$name run $i: a poison row failed for good before the innocent rows ran: $(innocent_state)"
         fi
         [[ $rc == 0 ]] && return 0
@@ -65,7 +65,7 @@ rows8='i:1\ti:1\npoison\tpoison:1\ni:2\ti:2\ni:3\ti:3\npoison\tpoison:2\ni:4\ti:
 setup two_poisons "$rows8"
 crash_loop two_poisons --max-attempts 1
 expect_eq "two_poisons: innocent rows" "$(innocent_state)" "i:1=done,i:2=done,i:3=done,i:4=done,i:5=done,i:6=done"
-expect_eq "two_poisons: poison rows" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || attempts, ',' ORDER BY id) FROM inbox WHERE partition_key = 'poison'")" "poison:1=failed/1,poison:2=failed/1"
+expect_eq "two_poisons: poison rows" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || attempts, ',' ORDER BY id) FROM inbox_all WHERE partition_key = 'poison'")" "poison:1=failed/1,poison:2=failed/1"
 
 rows3='i:1\ti:1\npoison\tpoison:1\ni:2\ti:2\npoison\tpoison:2\ni:3\ti:3\npoison\tpoison:3\ni:4\ti:4\ni:5\ti:5\n'
 for mode in competing affinity; do
@@ -74,7 +74,7 @@ for mode in competing affinity; do
     [[ $mode == affinity ]] && scan=(--claim-scan walk) sole=1 # the walk over the owned buckets
     SOLE=$sole STRICT_ORDER=1 crash_loop "three_$mode" --mode "$mode" "${scan[@]}" --max-attempts 2
     expect_eq "three_poisons $mode: innocent rows" "$(innocent_state)" "i:1=done,i:2=done,i:3=done,i:4=done,i:5=done"
-    expect_eq "three_poisons $mode: poison rows" "$(q "SELECT string_agg(status || '/' || attempts, ',' ORDER BY id) FROM inbox WHERE partition_key = 'poison'")" "failed/2,failed/2,failed/2"
+    expect_eq "three_poisons $mode: poison rows" "$(q "SELECT string_agg(status || '/' || attempts, ',' ORDER BY id) FROM inbox_all WHERE partition_key = 'poison'")" "failed/2,failed/2,failed/2"
     grep -q "are suspects" "$TMP"/three_"$mode"*.err || fail "three_poisons $mode: no batch reported suspects"
 done
 
@@ -85,10 +85,10 @@ for scan in window walk; do
     [[ $scan == walk ]] && scan_opt=(--claim-scan walk)
     setup "ordered_$scan" 'a\ta:1\npoison\tpoison:1\na\ta:2\npoison\tpoison:2\nb\tb:1\na\ta:3\n'
     SOLE=1 STRICT_ORDER=1 crash_loop "ordered_$scan" --mode ordered "${scan_opt[@]}" --max-attempts 2
-    expect_eq "ordered $scan: rows" "$(q "SELECT string_agg(idempotency_key || '=' || status, ',' ORDER BY id) FROM inbox")" \
+    expect_eq "ordered $scan: rows" "$(q "SELECT string_agg(idempotency_key || '=' || status, ',' ORDER BY id) FROM inbox_all")" \
         "a:1=done,poison:1=failed,a:2=done,poison:2=pending,b:1=done,a:3=done"
-    expect_eq "ordered $scan: effects in order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE i.partition_key = 'a'")" "a:1,a:2,a:3"
-    expect_eq "ordered $scan: poison:2 never ran" "$(q "SELECT attempts FROM inbox WHERE idempotency_key = 'poison:2'")" 0
+    expect_eq "ordered $scan: effects in order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox_all i ON i.id = e.inbox_id WHERE i.partition_key = 'a'")" "a:1,a:2,a:3"
+    expect_eq "ordered $scan: poison:2 never ran" "$(q "SELECT attempts FROM inbox_all WHERE idempotency_key = 'poison:2'")" 0
 done
 
 # a suspect runs after the rows claimed beside it for the first time, and those are completed
@@ -98,7 +98,7 @@ done
 setup fresh_beside 'poison\tpoison:1\nf:1\tf:1\nf:2\tf:2\nf:3\tf:3\n'
 q "UPDATE inbox SET claims = 1, attempts = 1, started_generation = 0 WHERE partition_key = 'poison'" >/dev/null
 crash_loop fresh_beside --max-attempts 2
-expect_eq "fresh_beside: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox")" \
+expect_eq "fresh_beside: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox_all")" \
     "poison:1=failed/2,f:1=done/1,f:2=done/1,f:3=done/1"
 
 # ordered mode, two suspects: k1-1 (not poison) and poison-1 after it; k1's fresh rows run right
@@ -107,9 +107,9 @@ expect_eq "fresh_beside: rows (status/claims)" "$(q "SELECT string_agg(idempoten
 setup two_suspects 'k1\tk1-1\npoison\tpoison-1\nk1\tk1-2\nk1\tk1-3\nk2\tk2-1\n'
 q "UPDATE inbox SET claims = 1, attempts = 1, started_generation = 0 WHERE idempotency_key IN ('k1-1', 'poison-1')" >/dev/null
 crash_loop two_suspects --mode ordered --max-attempts 2
-expect_eq "two_suspects: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox")" \
+expect_eq "two_suspects: rows (status/claims)" "$(q "SELECT string_agg(idempotency_key || '=' || status || '/' || claims, ',' ORDER BY id) FROM inbox_all")" \
     "k1-1=done/2,poison-1=failed/2,k1-2=done/1,k1-3=done/1,k2-1=done/1"
-expect_eq "two_suspects: k1's effects in order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox i ON i.id = e.inbox_id WHERE i.partition_key = 'k1'")" "k1-1,k1-2,k1-3"
+expect_eq "two_suspects: k1's effects in order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox_all i ON i.id = e.inbox_id WHERE i.partition_key = 'k1'")" "k1-1,k1-2,k1-3"
 
 # a failure is not a crash: rows claimed before (claims 1, so their starts are recorded) fail
 # once (--fail-pct 100 --fail-attempts 1) and then complete; no claim reports a suspect
@@ -117,6 +117,6 @@ setup failed_once 'f:1\tf:1\nf:2\tf:2\nf:3\tf:3\n'
 q "UPDATE inbox SET claims = 1" >/dev/null
 "$RB" pg worker "${W[@]}" --fail-pct 100 --fail-attempts 1 --backoff-base-ms 1 --backoff-cap-ms 1 --until-empty \
     >"$TMP/f.out" 2>"$TMP/f.err" || fail "failed_once worker: $(tail -2 "$TMP/f.err")"
-expect_eq "failed_once: rows" "$(q "SELECT string_agg(status || '/' || attempts, ',' ORDER BY id) FROM inbox")" "done/2,done/2,done/2"
+expect_eq "failed_once: rows" "$(q "SELECT string_agg(status || '/' || attempts, ',' ORDER BY id) FROM inbox_all")" "done/2,done/2,done/2"
 if grep -q "are suspects" "$TMP/f.err"; then fail "failed_once: a row that failed was reported as a suspect: $(grep 'are suspects' "$TMP/f.err" | head -1)"; fi
 echo "PASS [$TEST]"

@@ -9,23 +9,23 @@ runs() { echo $(( $(field "$1" completed) + $(field "$1" lost) )); }
 seq 1 8 | sed 's/^/order:/' >"$TMP/keys"
 "$RB" pg enqueue "$TMP/keys" >/dev/null
 bg A worker --batch 4 --work-ms 400 --lease-ms 1000 --ttl-ms 3000 --until-empty
-wait_for 10 "SELECT count(*) = 4 FROM inbox WHERE status = 'claimed'"
+wait_for 10 "SELECT count(*) = 4 FROM inbox_all WHERE status = 'claimed'"
 bg B worker --batch 4 --lease-ms 1000 --ttl-ms 3000 --heartbeat-ms 100 --poll-ms 10 --until-empty
 wait_ok A
 wait_ok B
 expect_eq "handler runs (completed + lost, A + B) for 8 rows" "$(( $(runs A) + $(runs B) ))" 8
 expect_eq "lost completions of A" "$(field A lost)" 0
 expect_eq "effects" "$(q "SELECT count(*) FROM effects")" 8
-expect_eq "rows reclaimed (lease_generation > 1)" "$(q "SELECT count(*) FROM inbox WHERE lease_generation > 1")" 0
+expect_eq "rows reclaimed (lease_generation > 1)" "$(q "SELECT count(*) FROM inbox_all WHERE lease_generation > 1")" 0
 
 use_schema long
 "$RB" pg migrate >/dev/null
 echo "slow:1" | "$RB" pg enqueue >/dev/null
 bg C worker --batch 1 --work-ms 2500 --lease-ms 1000 --ttl-ms 3000 --max-claims 1
-wait_for 10 "SELECT count(*) = 1 FROM inbox WHERE status = 'claimed'"
+wait_for 10 "SELECT count(*) = 1 FROM inbox_all WHERE status = 'claimed'"
 bg D worker --lease-ms 1000 --ttl-ms 3000 --heartbeat-ms 100 --poll-ms 10 --duration-ms 3500
 wait_ok C
 wait_ok D
 expect_eq "handler runs of the one slow row" "$(( $(runs C) + $(runs D) ))" 1
-expect_eq "slow row done at generation 1" "$(q "SELECT status || ':' || lease_generation FROM inbox")" "done:1"
+expect_eq "slow row done at generation 1" "$(q "SELECT status || ':' || lease_generation FROM inbox_all")" "done:1"
 echo "PASS [$TEST]"

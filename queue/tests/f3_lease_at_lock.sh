@@ -15,7 +15,7 @@ q "BEGIN; LOCK TABLE inbox IN ACCESS EXCLUSIVE MODE;
    SELECT 'k' || i, 0, 'k' || i FROM generate_series(1, 4) i;
    SELECT pg_sleep(1.5); INSERT INTO mark VALUES (clock_timestamp()); COMMIT;" >/dev/null
 wait_ok A
-expect_eq "rows claimed by the waiting claim" "$(q "SELECT count(*) FROM inbox WHERE status = 'claimed'")" 4
+expect_eq "rows claimed by the waiting claim" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'claimed'")" 4
 expect_eq "every lease ends >= 1 s after the lock was released" \
-    "$(q "SELECT bool_and(lease_expires_at >= (SELECT committed_before FROM mark) + interval '1 second') FROM inbox")" t
+    "$(q "SELECT bool_and(lease_expires_at >= (SELECT committed_before FROM mark) + interval '1 second') FROM inbox_all")" t
 echo "PASS [$TEST]"

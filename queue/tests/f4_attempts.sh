@@ -29,20 +29,20 @@ expect_eq "poison_moved: the poison row's version is after the innocents'" \
 use_schema main
 for i in 1 2; do
     "$RB" pg worker "${W[@]}" --exit-after-claim --max-claims 1 >"$TMP/x$i.out" 2>"$TMP/x$i.err" || fail "crashing worker $i: $(tail -2 "$TMP/x$i.err")"
-    wait_for 10 "SELECT count(*) = 4 FROM inbox WHERE status = 'claimed' AND lease_expires_at < now()"
+    wait_for 10 "SELECT count(*) = 4 FROM inbox_all WHERE status = 'claimed' AND lease_expires_at < now()"
 done
 "$RB" pg worker "${W[@]}" --until-empty >"$TMP/c.out" 2>"$TMP/c.err" || fail "worker: $(tail -2 "$TMP/c.err")"
-expect_eq "rows by status" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox GROUP BY status) s")" "done=4"
-expect_eq "attempts (handler starts) per row" "$(q "SELECT string_agg(DISTINCT attempts::text, ',') FROM inbox")" 1
-expect_eq "claims per row" "$(q "SELECT string_agg(DISTINCT claims::text, ',') FROM inbox")" 3
+expect_eq "rows by status" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox_all GROUP BY status) s")" "done=4"
+expect_eq "attempts (handler starts) per row" "$(q "SELECT string_agg(DISTINCT attempts::text, ',') FROM inbox_all")" 1
+expect_eq "claims per row" "$(q "SELECT string_agg(DISTINCT claims::text, ',') FROM inbox_all")" 3
 
 use_schema cap
 for i in 1 2; do
     "$RB" pg worker "${W[@]}" --max-row-claims 2 --exit-after-claim --max-claims 1 >"$TMP/y$i.out" 2>"$TMP/y$i.err" || fail "crashing worker $i: $(tail -2 "$TMP/y$i.err")"
-    wait_for 10 "SELECT count(*) = 4 FROM inbox WHERE status = 'claimed' AND lease_expires_at < now()"
+    wait_for 10 "SELECT count(*) = 4 FROM inbox_all WHERE status = 'claimed' AND lease_expires_at < now()"
 done
 "$RB" pg worker "${W[@]}" --max-row-claims 2 --until-empty >"$TMP/d.out" 2>"$TMP/d.err" || fail "worker: $(tail -2 "$TMP/d.err")"
-expect_eq "crash loop ends: dead letters" "$(q "SELECT count(*) FROM inbox WHERE status = 'failed' AND attempts = 0 AND last_error LIKE '%claimed 2 times by workers that died%'")" 4
+expect_eq "crash loop ends: dead letters" "$(q "SELECT count(*) FROM inbox_all WHERE status = 'failed' AND attempts = 0 AND last_error LIKE '%claimed 2 times by workers that died%'")" 4
 
 for s in poison poison_moved poison_mid; do
     use_schema $s
@@ -58,7 +58,7 @@ for s in poison poison_moved poison_mid; do
     done
     want="poison=failed/2,innocent:1=done/1,innocent:2=done/1,innocent:3=done/1"
     [[ $s == poison_mid ]] && want="innocent:1=done/1,innocent:2=done/1,poison=failed/2,innocent:3=done/1"
-    expect_eq "$s runs: rows" "$(q "SELECT string_agg(partition_key || '=' || status || '/' || attempts, ',' ORDER BY id) FROM inbox")" "$want"
+    expect_eq "$s runs: rows" "$(q "SELECT string_agg(partition_key || '=' || status || '/' || attempts, ',' ORDER BY id) FROM inbox_all")" "$want"
 done
 # Ordered mode (batch 4): a re-claimed row is completed at once with the rows before it in its batch,
 # never before them: k:2 claimed once before (claims 1, pending again) between k:1 and k:3 on
@@ -68,5 +68,5 @@ use_schema ordered_reclaimed
 printf 'k\tk:1\nk\tk:2\nk\tk:3\n' | "$RB" pg enqueue >/dev/null
 q "UPDATE inbox SET claims = 1 WHERE idempotency_key = 'k:2'" >/dev/null
 "$RB" pg worker "${W[@]}" --mode ordered --until-empty >"$TMP/o.out" 2>"$TMP/o.err" || fail "ordered worker: $(tail -2 "$TMP/o.err")"
-expect_eq "ordered: effects in id order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox i ON i.id = e.inbox_id")" "k:1,k:2,k:3"
+expect_eq "ordered: effects in id order" "$(q "SELECT string_agg(i.idempotency_key, ',' ORDER BY e.seq) FROM effects e JOIN inbox_all i ON i.id = e.inbox_id")" "k:1,k:2,k:3"
 echo "PASS [$TEST]"

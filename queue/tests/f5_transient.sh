@@ -13,7 +13,7 @@ admin() { PGOPTIONS="-c default_transaction_read_only=off" psql "$RINGBENCH_PG_C
 restore_rw() { admin "ALTER DATABASE \"$DB\" RESET default_transaction_read_only" >/dev/null 2>&1 || true; }
 on_exit() { restore_rw; }
 drain_check() {
-    expect_eq "$1: rows done" "$(q "SELECT count(*) FILTER (WHERE status = 'done') || '/' || count(*) FROM inbox")" "$2/$2"
+    expect_eq "$1: rows done" "$(q "SELECT count(*) FILTER (WHERE status = 'done') || '/' || count(*) FROM inbox_all")" "$2/$2"
     expect_eq "$1: effects" "$(q "SELECT count(*) FROM effects")" "$2"
 }
 seq 1 400 | sed 's/^/order:/' >"$TMP/keys"
@@ -25,7 +25,7 @@ done
 
 use_schema ro
 bg A worker --batch 4 --work-ms 5 --retry-ms 10000 --ttl-ms 10000 --until-empty
-wait_for 10 "SELECT count(*) >= 40 FROM inbox WHERE status = 'done'"
+wait_for 10 "SELECT count(*) >= 40 FROM inbox_all WHERE status = 'done'"
 admin "ALTER DATABASE \"$DB\" SET default_transaction_read_only = on" >/dev/null
 admin "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'ringbench' AND datname = current_database() AND pid <> pg_backend_pid()" >/dev/null
 sleep 1.5
@@ -36,14 +36,14 @@ drain_check "read-only failover" 400
 
 use_schema st
 PGOPTIONS="-c statement_timeout=300" bg B worker --batch 4 --work-ms 5 --retry-ms 10000 --ttl-ms 10000 --until-empty
-wait_for 10 "SELECT count(*) >= 40 FROM inbox WHERE status = 'done'"
+wait_for 10 "SELECT count(*) >= 40 FROM inbox_all WHERE status = 'done'"
 q "BEGIN; LOCK TABLE inbox IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1); COMMIT" >/dev/null
 wait_ok B
 drain_check "statement timeout" 400
 
 use_schema lt
 PGOPTIONS="-c lock_timeout=200" bg C worker --batch 4 --work-ms 5 --retry-ms 10000 --ttl-ms 10000 --until-empty
-wait_for 10 "SELECT count(*) >= 40 FROM inbox WHERE status = 'done'"
+wait_for 10 "SELECT count(*) >= 40 FROM inbox_all WHERE status = 'done'"
 q "BEGIN; LOCK TABLE inbox IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(1); COMMIT" >/dev/null
 wait_ok C
 drain_check "lock timeout" 400

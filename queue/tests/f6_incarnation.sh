@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 printf 'a\nb\n' | "$RB" pg enqueue >/dev/null
 L=(--ttl-ms 900 --heartbeat-ms 300)
 bg A worker "${L[@]}" --id w1 --batch 2 --lease-ms 5000 --stall-after-claim-ms 2500 --max-claims 1
-wait_for 10 "SELECT count(*) = 2 FROM inbox WHERE status = 'claimed' AND claimed_by = 'w1'"
+wait_for 10 "SELECT count(*) = 2 FROM inbox_all WHERE status = 'claimed' AND claimed_by = 'w1'"
 bg P worker "${L[@]}" --lease-ms 5000 --duration-ms 9000 --poll-ms 20
 wait_for 10 "SELECT status = 'dead' FROM workers WHERE id = 'w1'"
 bg B worker --id w1 --ttl-ms 1200 --heartbeat-ms 300 --mode affinity --lease-ms 5000 --duration-ms 7000 --poll-ms 20
@@ -21,5 +21,5 @@ expect_eq "w1 after the old incarnation stopped (the replacement's)" "$(q "SELEC
 expect_eq "effects written by the old incarnation" "$(q "SELECT count(*) FROM effects WHERE lease_generation = 1")" 0
 wait_ok B
 wait_ok P
-expect_eq "rows done after the lease ran out (generation 2)" "$(q "SELECT string_agg(status || ':' || lease_generation, ',' ORDER BY id) FROM inbox")" "done:2,done:2"
+expect_eq "rows done after the lease ran out (generation 2)" "$(q "SELECT string_agg(status || ':' || lease_generation, ',' ORDER BY id) FROM inbox_all")" "done:2,done:2"
 echo "PASS [$TEST]"

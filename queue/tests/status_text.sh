@@ -3,7 +3,7 @@
 # json keeps them escaped as JSON does (\r, \u0007). (Error lines: verify/prop_cli.sh.)
 source "$(dirname "$0")/lib.sh"
 "$RB" pg migrate >/dev/null
-q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, status, attempts, last_error, failed_at)
+q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key, state, attempts, last_error, failed_at)
    VALUES (E'key\rX', 0, E'idem\n1', 'failed', 1, E'boom\r\n\tthen\x07', now())" >/dev/null
 "$RB" pg status --dead-letters >"$TMP/text" || fail "pg status --dead-letters: exit $?"
 grep -q $'\r' "$TMP/text" && fail "status --dead-letters printed a raw CR: $(od -c "$TMP/text" | head -5)"

@@ -1,2 +1,2 @@
 -- An empty ringbench queue before a fill (what `pg bench` does before each cell).
-TRUNCATE inbox, effects, workers RESTART IDENTITY;
+TRUNCATE inbox, inbox_done, inbox_leases, effects, workers RESTART IDENTITY;
