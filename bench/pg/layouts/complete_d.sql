@@ -1,0 +1,19 @@
+-- complete_d.sql — layout d: complete_s.sql with the done row moved to done (deleted from
+-- inbox, its columns inserted into done as the completion leaves them).
+WITH input AS (SELECT * FROM unnest(:ids::bigint[], :gens::bigint[]) AS t(id, gen)),
+done_rows AS (
+    DELETE FROM inbox USING input
+    WHERE inbox.id = input.id AND inbox.lease_generation = input.gen
+      AND inbox.claimed_by = 'w' || :client_id AND inbox.status <> ALL ('{pending,done,failed}')
+    RETURNING inbox.*),
+kept AS (
+    INSERT INTO done (id, partition_key, partition_bucket, idempotency_key, payload, status,
+                      claimed_at, lease_generation, attempts, last_error, run_at, created_at,
+                      completed_at, started_generation, claims)
+    SELECT id, partition_key, partition_bucket, idempotency_key, payload, 'done', claimed_at,
+           lease_generation, attempts + 1, last_error, run_at, created_at, now(),
+           started_generation, claims
+    FROM done_rows)
+INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id, effect)
+SELECT idempotency_key, id, partition_key, lease_generation, 'w' || :client_id, 'e'
+FROM done_rows ORDER BY id;
