@@ -53,13 +53,15 @@ set +e
 lab --db "$db" --out "$TMP/o2" --layouts s,x >"$TMP/bad.out" 2>"$TMP/bad.err"
 rc=$?
 set -e
-[[ $rc == 2 && $(wc -l <"$TMP/bad.err") == 1 ]] && grep -q "layouts" "$TMP/bad.err" ||
+if ! [[ $rc == 2 && $(wc -l <"$TMP/bad.err") == 1 ]] || ! grep -q "layouts" "$TMP/bad.err"; then
     fail "--layouts s,x: exit $rc, stderr '$(cat "$TMP/bad.err")'; expected 2 and one line"
+fi
 psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "CREATE DATABASE $other" >/dev/null
 set +e
 lab --db "$other" --out "$TMP/o3" --repeats 1 >"$TMP/other.out" 2>"$TMP/other.err"
 rc=$?
 set -e
-[[ $rc == 1 ]] && grep -q "was not made by this lab" "$TMP/other.err" ||
+if [[ $rc != 1 ]] || ! grep -q "was not made by this lab" "$TMP/other.err"; then
     fail "a database the lab did not make: exit $rc, stderr '$(cat "$TMP/other.err")'"
+fi
 echo "PASS [$TEST]: 8 runs, k and m claims HOT, s and d none, bad input refused"
