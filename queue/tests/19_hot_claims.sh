@@ -17,6 +17,13 @@ expect_eq "rows leased by wD" "$(q "SELECT count(*) FROM inbox WHERE claimed_by 
 expect_eq "their lease rows (same id, generation, expiry)" \
     "$(q "SELECT count(*) FROM inbox i JOIN inbox_leases l USING (id, lease_generation, lease_expires_at) WHERE i.claimed_by = 'wD'")" 8
 expect_eq "no other lease row" "$(q "SELECT count(*) FROM inbox_leases")" 8
+# wD's claim was the only update of inbox so far (no handler started), on pages pg enqueue
+# filled to fillfactor 80: each had room for the new versions, so the 8 updates are HOT unless
+# the claim writes an indexed column. (Later updates are HOT only while pruning frees room,
+# which another session's old snapshot on the server can hold back: not asserted.)
+stats="SELECT n_tup_hot_upd || '/' || n_tup_upd FROM pg_stat_user_tables WHERE relid = 'inbox'::regclass"
+wait_for 10 "SELECT n_tup_upd >= 8 FROM pg_stat_user_tables WHERE relid = 'inbox'::regclass"
+expect_eq "HOT updates / updates of inbox after wD's claim" "$(q "$stats")" "8/8"
 # The three modes drain the rest and the expired batch (found through inbox_leases).
 for m in competing affinity ordered; do
     bg "$m" "${common[@]}" --id "w$m" --mode "$m" --batch 8 --until-empty
@@ -29,12 +36,6 @@ expect_eq "lease rows left" "$(q "SELECT count(*) FROM inbox_leases")" 0
 expect_eq "wD's rows reclaimed and done once more (generation 2)" \
     "$(q "SELECT count(*) FROM inbox_done WHERE claims = 2 AND lease_generation = 2")" 8
 expect_eq "status of done rows" "$(q "SELECT string_agg(DISTINCT status || '/' || state, ',') FROM inbox_done")" "done/done"
-# Statistics of the workers' sessions reach pg_stat_user_tables once they have exited.
-wait_for 10 "SELECT n_tup_upd > 0 FROM pg_stat_user_tables WHERE relid = 'inbox'::regclass"
-read -r hot upd < <(q "SELECT n_tup_hot_upd || ' ' || n_tup_upd FROM pg_stat_user_tables WHERE relid = 'inbox'::regclass" | tr '|' ' ')
-# Updates of inbox: claims (N + 8), handler starts, extensions; the first claims on a page
-# filled to fillfactor 80 have room, later ones follow pruning. Most must be HOT.
-((hot * 2 > upd)) || fail "HOT updates of inbox: $hot of $upd (a claim writes an indexed column?)"
 # A worker stopped (SIGINT) mid-batch releases the rows it did not run, and their leases.
 for i in $(seq 1 100); do printf 'r:%d\tr%d\n' "$i" "$i"; done >"$TMP/more"
 "$RB" pg enqueue "$TMP/more" >/dev/null
@@ -45,5 +46,5 @@ wait "$PID_L" || true
 grep -q "skipped=[1-9]" "$TMP/L.out" || fail "wL released (skipped) nothing: $(cat "$TMP/L.out")"
 expect_eq "rows still leased after wL left" "$(q "SELECT count(*) FROM inbox WHERE status = 'claimed'")" 0
 expect_eq "lease rows after wL left" "$(q "SELECT count(*) FROM inbox_leases")" 0
-note "HOT updates of inbox: $hot of $upd; wL: $(grep -o "skipped=[0-9]*" "$TMP/L.out")"
+note "HOT updates / updates of inbox in all: $(q "$stats"); wL: $(grep -o "skipped=[0-9]*" "$TMP/L.out")"
 echo "PASS [$TEST]"
