@@ -1129,8 +1129,8 @@ size_t rb_queue_n_live(const rb_queue *q) { return q->n_live; }
  * owned buckets claim_walk.sql (at its @WALK@ mark); or, for ordered mode, claim_run.sql (runs
  * of a key's oldest rows) over the same walk with the guard of claim_ordered.sql at the walk's
  * @ORDERED_GUARD@ mark (so it yields the heads of keys), and the statuses that block a key's
- * later rows, by the session's policy for dead letters, at every @BLOCKING@ (the states,
- * inbox.state, that block: a literal, see claim_ordered.sql. With `all` (the worker owns every
+ * later rows, by the session's policy for dead letters, at every @BLOCKING@ (the states of
+ * inbox.state that block, as a literal: see claim_ordered.sql). With `all` (the worker owns every
  * bucket: owns_every_bucket) affinity's claim is the competing one and ordered mode's
  * claim_window.sql. Assembled on first use and kept in q: one text per mode, policy and `all`, so
  * the prepared statement and its plan are what they were. Parameters: $1 worker id, $2 batch, $3
