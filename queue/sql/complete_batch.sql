@@ -18,21 +18,7 @@ done AS (
     WHERE inbox.id = input.id AND inbox.lease_generation = input.gen
       AND inbox.claimed_by = $3 AND inbox.status <> ALL ('{pending,done,failed}')
     RETURNING inbox.*, input.effect),
-kept AS (
-    INSERT INTO inbox_done (id, partition_key, partition_bucket, idempotency_key, payload,
-                            claimed_by, claimed_at, lease_expires_at, lease_generation, attempts,
-                            last_error, run_at, created_at, completed_at, claims,
-                            started_generation, failed_at, redrive_count, inserted_xid, state,
-                            status)
-    SELECT id, partition_key, partition_bucket, idempotency_key, payload, NULL, claimed_at, NULL,
-           lease_generation,
-           attempts + CASE WHEN started_generation = lease_generation THEN 0 ELSE 1 END,
-           last_error, run_at, created_at, now(), claims, started_generation, failed_at,
-           redrive_count, inserted_xid, 'done', 'done'
-    FROM done),
-unleased AS (
-    DELETE FROM inbox_leases l USING done
-    WHERE l.id = done.id AND l.lease_generation = done.lease_generation)
+-- @include complete_move
 INSERT INTO effects (idempotency_key, inbox_id, partition_key, lease_generation, worker_id, effect)
 SELECT idempotency_key, id, partition_key, lease_generation, $3, effect FROM done ORDER BY id
 RETURNING inbox_id

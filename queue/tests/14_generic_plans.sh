@@ -82,10 +82,16 @@ use_schema plans
 "$RB" pg migrate >/dev/null
 PGOPTIONS='' q "INSERT INTO inbox (partition_key, partition_bucket, idempotency_key) SELECT 'k' || g % 500, g % 1024, 'i' || g FROM generate_series(1, 50000) g; ANALYZE inbox" >/dev/null
 sql_dir=$(dirname "$0")/../sql
+# statement NAME — queue/sql/NAME.sql as the binary embeds it (its `-- @include PART` lines
+# replaced by sql/parts/PART.sql: queue/embed_sql.cmake), comment lines dropped.
+statement() {
+    awk -v parts="$sql_dir/parts" '/^-- @include /{f = parts "/" $3 ".sql"; while ((getline l < f) > 0) print l; close(f); next} {print}' \
+        "$sql_dir/$1.sql" | grep -v '^--'
+}
 for stmt in "complete_batch(bigint[], bigint[], text, text[]):('{1,2}', '{1,1}', 'w', '{a,b}')" \
     "extend_batch(bigint[], bigint[], text, int, bigint):('{1,2}', '{1,1}', 'w', 1000, 1)"; do
     name=${stmt%%(*} sig=${stmt%%:*} args=${stmt#*:}
-    plan=$(q "SET plan_cache_mode = force_generic_plan; PREPARE $sig AS $(grep -v '^--' "$sql_dir/$name.sql"); EXPLAIN EXECUTE $name$args") ||
+    plan=$(q "SET plan_cache_mode = force_generic_plan; PREPARE $sig AS $(statement "$name"); EXPLAIN EXECUTE $name$args") ||
         fail "$name.sql: EXPLAIN failed"
     if ! grep -q "inbox_pkey" <<<"$plan" || grep -q "inbox_claimed_lease" <<<"$plan"; then
         fail "$name.sql: the generic plan does not probe inbox_pkey per row: $(tr '\n' ' ' <<<"$plan")"
