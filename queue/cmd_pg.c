@@ -664,7 +664,9 @@ static const char explain_help[] =
     "(the only live member; affinity: the competing claim, ordered: the window) instead\n"
     "of the walk over the owned buckets. --aged shows affinity's claim with the age\n"
     "scan from the head (claim_aged.sql, sent when a worker's age scan runs) instead\n"
-    "of the walk alone. --planner-off LIST disables planner methods\n"
+    "of the walk alone. --head shows the competing claim read from the head of the\n"
+    "pending rows (a worker's read every 100 ms) instead of from the newest row in\n"
+    "flight. --planner-off LIST disables planner methods\n"
     "first (hashjoin, mergejoin, nestloop, seqscan, indexscan, bitmapscan, sort).\n"
     "  --mode M           competing, affinity or ordered (default: all three)\n"
     "  --batch N          claim batch (default 16)\n"
@@ -672,6 +674,7 @@ static const char explain_help[] =
     "  --generic          the generic plan, not the plan for these parameter values\n"
     "  --alone            the claim of the only live member (no walk)\n"
     "  --aged             affinity: the claim with the age scan\n"
+    "  --head             the competing claim from the head, not the front\n"
     "  --planner-off LIST planner switches to turn off\n";
 
 typedef struct explain_opts {
@@ -686,6 +689,7 @@ static int explain_option(const char *cmd, void *ctx, int argc, char **argv, int
                : strcmp(opt, "--generic") == 0 ? RB_EXPLAIN_GENERIC
                : strcmp(opt, "--alone") == 0   ? RB_EXPLAIN_ALONE
                : strcmp(opt, "--aged") == 0    ? RB_EXPLAIN_AGED
+               : strcmp(opt, "--head") == 0    ? RB_EXPLAIN_HEAD
                                                : 0;
     if (flag) {
         o->flags |= flag;
@@ -726,6 +730,15 @@ int rb_pg_cmd_explain(int argc, char **argv) {
     if ((o.flags & RB_EXPLAIN_AGED) && !o.all_modes && cfg.mode != RB_CLAIM_AFFINITY)
         return rb_cli_usage_error(cmd, "--aged applies to --mode affinity only (got --mode %s)",
                                   rb_claim_mode_name(cfg.mode));
+    if ((o.flags & RB_EXPLAIN_HEAD) && (o.flags & RB_EXPLAIN_AGED))
+        return rb_cli_usage_error(cmd, "--head and --aged exclude each other (--head is the "
+                                       "competing claim's read)");
+    if ((o.flags & RB_EXPLAIN_HEAD) && !o.all_modes && cfg.mode != RB_CLAIM_COMPETING &&
+        !(cfg.mode == RB_CLAIM_AFFINITY && (o.flags & RB_EXPLAIN_ALONE)))
+        return rb_cli_usage_error(cmd,
+                                  "--head applies to the competing claim only (--mode "
+                                  "competing, or affinity with --alone; got --mode %s)",
+                                  rb_claim_mode_name(cfg.mode));
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
     for (int m = RB_CLAIM_COMPETING; m <= RB_CLAIM_ORDERED; m++) {
@@ -735,9 +748,14 @@ int rb_pg_cmd_explain(int argc, char **argv) {
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
             break;
         }
-        printf("-- mode %s, batch %u%s%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m),
+        int competing =
+            m == RB_CLAIM_COMPETING || (m == RB_CLAIM_AFFINITY && (o.flags & RB_EXPLAIN_ALONE));
+        printf("-- mode %s, batch %u%s%s%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m),
                cfg.batch, o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
                o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",
+               !competing                  ? ""
+               : o.flags & RB_EXPLAIN_HEAD ? ", from the head"
+                                           : ", from the front",
                (o.flags & RB_EXPLAIN_AGED) && m == RB_CLAIM_AFFINITY ? ", with the age scan" : "",
                cfg.planner_off ? ", planner off: " : "", cfg.planner_off ? cfg.planner_off : "",
                text);

@@ -70,6 +70,9 @@ struct rb_queue {
     int64_t age_from_us, age_from_id;
     int age_from_set;
     uint64_t age_head_due_ms;
+    /* the competing claim: when its next read from the head is due (mono_ms;
+     * competing_head_plan) */
+    uint64_t competing_head_due_ms;
     uint64_t conn_serial;          /* +1 per connection made: prepared statements are per session */
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
     char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
@@ -1231,6 +1234,28 @@ static int owns_every_bucket(const rb_queue *q) {
  * start): affinity and ordered mode, unless the worker owns every bucket (`all`). */
 static int claim_walks(rb_claim_mode mode, int all) { return mode != RB_CLAIM_COMPETING && !all; }
 
+/* Whether the claim statement of `mode` is claim_competing.sql (and takes $5, whether it reads
+ * from the head): competing mode, and affinity when the worker owns every bucket (`all`). */
+static int claim_is_competing(rb_claim_mode mode, int all) {
+    return mode == RB_CLAIM_COMPETING || (mode == RB_CLAIM_AFFINITY && all);
+}
+
+/* How often a worker's competing claim reads from the head of the pending rows, not from the
+ * front (the newest row in flight: claim_competing.sql). The rows given back before the front
+ * (released, reclaimed, rolled back, committed late) wait at most about this under a standing
+ * backlog; the reads from the front skip the W x batch rows in flight a read from the head
+ * visits (bench/pg/README.md, "The competing claim's front"). */
+#define COMPETING_HEAD_EVERY_MS 100u
+
+/* $5 of the competing claim, "true" when this claim reads from the head: at the first claim
+ * and every COMPETING_HEAD_EVERY_MS after, else "false" (from the front). */
+static const char *competing_head_plan(rb_queue *q) {
+    uint64_t now = mono_ms();
+    if (now < q->competing_head_due_ms) return "false";
+    q->competing_head_due_ms = now + COMPETING_HEAD_EVERY_MS;
+    return "true";
+}
+
 /* The claim's columns after the row's own (claim_lease.sql): whether the row is a suspect
  * (rb_queue_row.suspect); run_at in microseconds of a row claimed for its age, NULL for every
  * other row; where the age scan's read ended when it was full (microseconds, id; the same on
@@ -1363,7 +1388,8 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
                             c->head,      NULL,     NULL};
     memcpy(c->params, params, sizeof params);
     int aged = c->walks && q->cfg.mode == RB_CLAIM_AFFINITY && age_scan_plan(q, c);
-    c->n_params = !c->walks ? 4 : aged ? 9 : 5;
+    if (claim_is_competing(q->cfg.mode, all)) c->params[4] = competing_head_plan(q);
+    c->n_params = claim_is_competing(q->cfg.mode, all) ? 5 : !c->walks ? 4 : aged ? 9 : 5;
     /* one prepared statement per session and statement: the mode's claim, for a worker that
      * owns every bucket the whole queue's (owns_every_bucket), affinity's with the age scan */
     c->stmt = all ? STMT_CLAIM_ALL : aged ? STMT_CLAIM_AGED : STMT_CLAIM;
@@ -1698,15 +1724,18 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     int aged = (flags & RB_EXPLAIN_AGED) && mode == RB_CLAIM_AFFINITY && !alone;
     const char *claim = claim_sql_of(q, mode, alone, aged);
     if (!owned || !claim) return free(all), RB_ENOMEM;
-    int n = !claim_walks(mode, alone) ? 4 : aged ? 9 : 5, rc = 0;
+    int competing = claim_is_competing(mode, alone);
+    int n = competing ? 5 : !claim_walks(mode, alone) ? 4 : aged ? 9 : 5, rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
         rc = RB_EDB;
     if (!rc) explain_incarnation(q, mode, inc);
     if (!rc && mode != RB_CLAIM_COMPETING) rc = explain_view(q, inc, owned);
-    /* the age scan from the head ($8 NULL) */
-    const char *params[] = {q->worker_id, batch, lease, inc, "1", age, head, NULL, "0"};
+    /* the walk from the first owned bucket, the age scan from the head ($8 NULL); the
+     * competing claim from the front unless RB_EXPLAIN_HEAD */
+    const char *pos = !competing ? "1" : (flags & RB_EXPLAIN_HEAD) ? "true" : "false";
+    const char *params[] = {q->worker_id, batch, lease, inc, pos, age, head, NULL, "0"};
     char *sql = NULL;
     if (!rc) rc = explain_sql(q->conn, claim, flags, params, n, &sql);
     int generic = flags & RB_EXPLAIN_GENERIC;

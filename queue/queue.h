@@ -423,8 +423,12 @@ enum {
     RB_EXPLAIN_ALONE = 4,   /* the claim of a worker that owns every bucket (the only live
                                member): affinity sends the competing claim, ordered mode
                                claim_window.sql; without it, the walk over the owned buckets */
-    RB_EXPLAIN_AGED = 8     /* affinity: the claim with the age scan from the head
+    RB_EXPLAIN_AGED = 8,    /* affinity: the claim with the age scan from the head
                                (claim_aged.sql), sent when the worker's age scan runs */
+    RB_EXPLAIN_HEAD = 16    /* the competing claim (competing mode; affinity with
+                               RB_EXPLAIN_ALONE) read from the head of the pending rows, as a
+                               worker sends it every 100 ms; without it, from the front (the
+                               newest row in flight: claim_competing.sql) */
 };
 
 /*

@@ -62,6 +62,8 @@ usage "^ringbench pg worker: --age-bound-ms applies to --mode affinity only \(go
 usage "^ringbench pg worker: --age-bound-ms applies to --mode affinity only \(got --mode ordered\)$" worker "${db[@]}" --until-empty --age-bound-ms 0 --mode ordered
 usage "^ringbench pg explain: --aged applies to --mode affinity only \(got --mode ordered\)$" explain "${db[@]}" --aged --mode ordered
 usage "^ringbench pg explain: --aged and --alone exclude each other" explain "${db[@]}" --mode affinity --alone --aged
+usage "^ringbench pg explain: --head applies to the competing claim only \(--mode competing, or affinity with --alone; got --mode affinity\)$" explain "${db[@]}" --mode affinity --head
+usage "^ringbench pg explain: --head and --aged exclude each other" explain "${db[@]}" --mode affinity --aged --head
 usage "^ringbench pg worker: --claim-scan must be auto or walk, got 'WALK'$" worker "${db[@]}" --until-empty --mode ordered --claim-scan WALK
 usage "^ringbench pg worker: --clock-offset-ms: 99999999999999999999 is out of range \(-86400000\.\.86400000\)$" worker "${db[@]}" --until-empty --clock-offset-ms 99999999999999999999
 usage "^ringbench pg worker: --clock-offset-ms must be a whole number of ms from -86400000 to 86400000, got '5s'$" worker "${db[@]}" --until-empty --clock-offset-ms 5s
