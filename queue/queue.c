@@ -1240,6 +1240,14 @@ static int claim_is_competing(rb_claim_mode mode, int all) {
     return mode == RB_CLAIM_COMPETING || (mode == RB_CLAIM_AFFINITY && all);
 }
 
+/* The parameters the claim statement of `mode` takes: 5 for the competing claim ($5: from the
+ * head) and the walk ($5: its start), 9 for affinity's with the age scan (`aged`), 4 for
+ * ordered mode's window (`all`). */
+static int claim_n_params(rb_claim_mode mode, int all, int aged) {
+    if (claim_is_competing(mode, all)) return 5;
+    return !claim_walks(mode, all) ? 4 : aged ? 9 : 5;
+}
+
 /* How often a worker's competing claim reads from the head of the pending rows, not from the
  * front (the newest row in flight: claim_competing.sql). The rows given back before the front
  * (released, reclaimed, rolled back, committed late) wait at most about this under a standing
@@ -1389,7 +1397,7 @@ static int claim_call_init(rb_queue *q, claim_call *c) {
     memcpy(c->params, params, sizeof params);
     int aged = c->walks && q->cfg.mode == RB_CLAIM_AFFINITY && age_scan_plan(q, c);
     if (claim_is_competing(q->cfg.mode, all)) c->params[4] = competing_head_plan(q);
-    c->n_params = claim_is_competing(q->cfg.mode, all) ? 5 : !c->walks ? 4 : aged ? 9 : 5;
+    c->n_params = claim_n_params(q->cfg.mode, all, aged);
     /* one prepared statement per session and statement: the mode's claim, for a worker that
      * owns every bucket the whole queue's (owns_every_bucket), affinity's with the age scan */
     c->stmt = all ? STMT_CLAIM_ALL : aged ? STMT_CLAIM_AGED : STMT_CLAIM;
@@ -1725,7 +1733,7 @@ int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {
     const char *claim = claim_sql_of(q, mode, alone, aged);
     if (!owned || !claim) return free(all), RB_ENOMEM;
     int competing = claim_is_competing(mode, alone);
-    int n = competing ? 5 : !claim_walks(mode, alone) ? 4 : aged ? 9 : 5, rc = 0;
+    int n = claim_n_params(mode, alone, aged), rc = 0;
     if (exec_simple(q->conn, "BEGIN")) rc = RB_EDB;
     /* the plan an ordered worker's session gets, whatever this session's mode */
     if (!rc && mode == RB_CLAIM_ORDERED && exec_simple(q->conn, ordered_planner_off_local))
