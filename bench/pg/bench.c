@@ -67,7 +67,7 @@ static const char usage_text[] =
     "  --repeats N      repetitions of every cell and backlog point (1..9), interleaved across\n"
     "                   the modes; the median (nearest rank: of an even N the lower middle)\n"
     "                   and the min-max are reported (default 3; smoke 1)\n"
-    "  --pgbench-secs S seconds per pgbench run before / after the matrix\n"
+    "  --pgbench-secs S seconds per pgbench run before / after the matrix and the soak\n"
     "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --age-bound-ms MS  every affinity worker's age bound (`pg worker --age-bound-ms`;\n"
@@ -404,6 +404,8 @@ static int reads_complete(const rbb_params *p) {
 static int reads_cells(const rbb_params *p) { return p->n_batches || p->n_chain_workers; }
 /* --rows: the cells' backlog, and the scale event's (rbb_rows_for) */
 static int reads_rows(const rbb_params *p) { return reads_cells(p) || p->scale; }
+/* pgbench runs around the matrix and around the soak */
+static int reads_pgbench(const rbb_params *p) { return reads_cells(p) || reads_soak(p); }
 /* the cells and the backlog sweep: the parts measured in repetitions across --modes */
 static int reads_modes(const rbb_params *p) { return reads_cells(p) || p->n_backlogs; }
 static int reads_zipf(const rbb_params *p) {
@@ -437,12 +439,12 @@ static const struct {
      "this run has no matrix or chain-group cell, so no pgbench reference (the backlog sweep "
      "runs 2 workers)"},
     {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
-    {"--pgbench-secs", reads_cells,
-     "this run has no matrix or chain-group cell, so no pgbench reference"},
-    {"--pgbench", reads_cells,
-     "this run has no matrix or chain-group cell, so no pgbench reference"},
-    {"--pgbench-db", reads_cells,
-     "this run has no matrix or chain-group cell, so no pgbench reference"},
+    {"--pgbench-secs", reads_pgbench,
+     "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
+    {"--pgbench", reads_pgbench,
+     "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
+    {"--pgbench-db", reads_pgbench,
+     "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
     {"--rows", reads_rows, "this run has no matrix or chain-group cell and no scale event"},
     {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
@@ -688,8 +690,8 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     PGconn *admin = rbb_db_connect(p->conninfo, NULL, err, err_size);
     if (!admin) return NULL;
     int rc = rbb_db_ensure_database(admin, p->queue_db, err, err_size);
-    /* the pgbench reference runs only with cells */
-    if (!rc && reads_cells(p)) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
+    /* the pgbench reference runs only with cells or a soak */
+    if (!rc && reads_pgbench(p)) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
     PQfinish(admin);
     if (rc) return NULL;
     PGconn *c = rbb_db_connect(p->conninfo, p->queue_db, err, err_size);
@@ -744,25 +746,30 @@ static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs
     return 0;
 }
 
+/* pgbench -i into p->pgbench_db; run->pgbench_ok set when it worked, else the error kept
+ * (printed unless a stop signal cut it short). */
+static void pgbench_init(rbb_run *run, PGconn *c) {
+    const rbb_params *p = &run->p;
+    rbb_pg_target t = pgbench_target(p, c);
+    snprintf(run->part, sizeof run->part, "pgbench -i");
+    fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
+    if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
+                         sizeof run->pgbench_error)) {
+        if (rbb_stop_signal) /* cut short by the stop: not pgbench's failure */
+            rbb_stop_reason(run->pgbench_error, sizeof run->pgbench_error);
+        else
+            fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
+        return;
+    }
+    run->pgbench_ok = 1;
+}
+
 /* pgbench simple-update at every W into res[] (round 0: before the matrix,
  * after `pgbench -i`; 1: after it); -c W -j W for p->pgbench_s each. */
 static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
     const rbb_params *p = &run->p;
     if (rbb_stop_signal) return;
-    if (round == 0) {
-        rbb_pg_target t = pgbench_target(p, c);
-        snprintf(run->part, sizeof run->part, "pgbench -i");
-        fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
-        if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
-                             sizeof run->pgbench_error)) {
-            if (rbb_stop_signal) /* cut short by the stop: not pgbench's failure */
-                rbb_stop_reason(run->pgbench_error, sizeof run->pgbench_error);
-            else
-                fprintf(stderr, "pg bench: %s\n", run->pgbench_error);
-            return;
-        }
-        run->pgbench_ok = 1;
-    }
+    if (round == 0) pgbench_init(run, c);
     if (!run->pgbench_ok) return;
     rbb_pgbench_result *res = round == 0 ? run->pgbench : run->pgbench_after;
     for (size_t i = 0; i < p->n_workers; i++) {
@@ -772,6 +779,19 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
         fprintf(stderr, "pg bench:   %.0f tps\n", res[i].tps);
     }
     run->pgbench_rounds = round + 1;
+}
+
+/* pgbench simple-update at the soak's clients for --pgbench-secs into *res (tps 0 when
+ * not run), after pgbench -i when the run has not done it (a soak-only run measures no cell,
+ * so nothing else initialised pgbench). */
+static void soak_reference(rbb_run *run, PGconn *c, rbb_pgbench_result *res) {
+    memset(res, 0, sizeof *res);
+    if (rbb_stop_signal) return;
+    if (!run->pgbench_ok && run->pgbench_skipped && !run->pgbench_error[0]) pgbench_init(run, c);
+    if (!run->pgbench_ok) return;
+    fprintf(stderr, "pg bench: pgbench simple-update -c %u for %.0f s (the soak's reference)\n",
+            RBB_SOAK_WORKERS, run->p.pgbench_s);
+    if (pgbench_once(run, c, RBB_SOAK_WORKERS, run->p.pgbench_s, res)) memset(res, 0, sizeof *res);
 }
 
 /* One group of modes: its distribution (index d of p->dists), W, batch and completion. */
@@ -831,12 +851,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
         }
     if (run->pgbench_ok && !rbb_stop_signal)
         pgbench_once(run, c, g.n_workers, p->pgbench_group_s, &ref_after);
-    double mean = (ref_before.tps + ref_after.tps) / 2;
-    double drift = ref_before.tps > 0 && ref_after.tps > 0
-                       ? (ref_after.tps > ref_before.tps ? ref_after.tps - ref_before.tps
-                                                         : ref_before.tps - ref_after.tps) /
-                             mean
-                       : 0;
+    double drift = rbb_pgbench_drift(ref_before.tps, ref_after.tps);
     for (size_t m = 0; m < n_modes; m++) {
         rbb_cell *cell = &group[m];
         rbb_cell_aggregate(cell, reps[m], n_rep);
@@ -1022,6 +1037,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     if (p->soak_s > 0 && !rbb_stop_signal) {
         driver_again(c);
+        rbb_pgbench_result before = {0};
+        soak_reference(&run, c, &before);
         snprintf(run.part, sizeof run.part, "the soak");
         fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s, retention %llu ms\n",
                 p->soak_s, (unsigned long long)p->soak_retention_ms);
@@ -1031,6 +1048,21 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         } else if (run.soak.n_lost || run.soak.n_duplicates) {
             n_bad++;
         }
+        rbb_soak *s = &run.soak;
+        s->pgbench_before = before;
+        soak_reference(&run, c, &s->pgbench_after);
+        if (run.pgbench_skipped && !run.pgbench_ok && !rbb_stop_signal) {
+            fprintf(stderr, "pg bench: the soak's pgbench reference failed: %s\n",
+                    run.pgbench_error);
+            n_bad++;
+        }
+        s->pgbench_drift = rbb_pgbench_drift(s->pgbench_before.tps, s->pgbench_after.tps);
+        s->drift_flagged = s->pgbench_drift > RBB_DRIFT_MAX;
+        if (s->pgbench_after.tps > 0)
+            fprintf(stderr,
+                    "pg bench:   pgbench -c %u around the soak: %.0f / %.0f tps (drift %.0f%%)\n",
+                    s->n_workers, s->pgbench_before.tps, s->pgbench_after.tps,
+                    100 * s->pgbench_drift);
     }
     PQfinish(c);
     rbb_queue_finish();

@@ -141,41 +141,6 @@ static void wait_backends_gone(PGconn *c) {
     }
 }
 
-/* The server's work so far: WAL bytes (the insert LSN), shared-buffer accesses in this
- * database (pg_stat_database; a backend's counts reach it when it exits, so read it once
- * the workers are gone), WAL flushes, full-page images and the time spent flushing
- * (pg_stat_wal: wal[0] wal_sync, wal[1] wal_fpi, wal[2] wal_sync_time in ms, 0 unless
- * track_wal_io_timing is on). NaN when the server cannot say. */
-static void work_now(PGconn *c, double *wal_bytes, double *buffers, double wal[3]) {
-    static const char *const col[] = {"wal_sync", "wal_fpi", "wal_sync_time"};
-    char err[256];
-    for (int k = 0; k < 3; k++)
-        if (rbb_db_double(c, &wal[k], err, sizeof err, "SELECT %s FROM pg_stat_wal", col[k]))
-            wal[k] = NAN;
-    if (rbb_db_double(c, wal_bytes, err, sizeof err,
-                      "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')"))
-        *wal_bytes = NAN;
-    if (rbb_db_double(c, buffers, err, sizeof err,
-                      "SELECT blks_hit + blks_read FROM pg_stat_database "
-                      "WHERE datname = current_database()"))
-        *buffers = NAN;
-}
-
-/* CPU time the whole machine has spent so far, user + nice + system + irq + softirq (not
- * idle, iowait or steal), in µs, from the first line of /proc/stat; NaN where it cannot be
- * read (not Linux). */
-static double machine_busy_us(void) {
-    FILE *f = fopen("/proc/stat", "r");
-    unsigned long long v[7] = {0};
-    int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-                       &v[4], &v[5], &v[6])
-              : 0;
-    if (f) fclose(f);
-    long hz = sysconf(_SC_CLK_TCK);
-    if (n != 7 || hz <= 0) return NAN;
-    return (double)(v[0] + v[1] + v[2] + v[5] + v[6]) * 1e6 / (double)hz;
-}
-
 /* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                      double secs, uint64_t max_rows, char *err, size_t err_size) {
@@ -216,15 +181,15 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
     if (rc)
         for (size_t i = 0; i < n; i++)
             kill(ch[i].pid, SIGTERM);
-    double wal0, buf0, wal1, buf1, stat0[3], stat1[3];
-    work_now(c, &wal0, &buf0, stat0);
+    rbb_work w0, w1, busy1;
+    rbb_work_now(c, &w0);
     uint64_t t_go = rb_now_ns();
-    double busy0 = machine_busy_us();
     close(go[1]); /* EOF: every worker starts now */
     memset(&cell->waits, 0, sizeof cell->waits);
     rbb_collect(ch, n, c, &cell->waits, 50,
                 t_go + (uint64_t)((secs + rbb_overrun_slack_s(secs)) * 1e9));
-    double busy_us = machine_busy_us() - busy0, client_us = 0;
+    rbb_work_now(NULL, &busy1); /* the machine's CPU only: the server's counts come later */
+    double busy_us = busy1.busy_us - w0.busy_us, client_us = 0;
     if (rc) {
         for (size_t i = 0; i < n; i++)
             rbb_child_free(&ch[i]);
@@ -276,15 +241,16 @@ int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_c
         rbb_child_free(&ch[i]);
 
     wait_backends_gone(c);
-    work_now(c, &wal1, &buf1, stat1);
-    cell->wal_bytes_per_row = cell->n_rows ? (wal1 - wal0) / (double)cell->n_rows : NAN;
-    cell->buffers_per_row = cell->n_rows ? (buf1 - buf0) / (double)cell->n_rows : NAN;
-    double flushes = stat1[0] - stat0[0];
+    rbb_work_now(c, &w1);
+    cell->wal_bytes_per_row =
+        cell->n_rows ? (w1.wal_bytes - w0.wal_bytes) / (double)cell->n_rows : NAN;
+    cell->buffers_per_row = cell->n_rows ? (w1.buffers - w0.buffers) / (double)cell->n_rows : NAN;
+    double flushes = w1.wal_syncs - w0.wal_syncs;
     cell->commits_per_wal_flush =
         flushes > 0 ? (double)(cell->n_claims + cell->n_complete_tx) / flushes : NAN;
     cell->wal_fpi_per_krow =
-        cell->n_rows ? (stat1[1] - stat0[1]) * 1000 / (double)cell->n_rows : NAN;
-    double flush_ms = stat1[2] - stat0[2]; /* 0: track_wal_io_timing off */
+        cell->n_rows ? (w1.wal_fpi - w0.wal_fpi) * 1000 / (double)cell->n_rows : NAN;
+    double flush_ms = w1.wal_sync_ms - w0.wal_sync_ms; /* 0: track_wal_io_timing off */
     cell->wal_flush_ms = flushes > 0 && flush_ms > 0 ? flush_ms / flushes : NAN;
     if (rbb_queue_count(c, &cell->after, err, err_size)) return cell->failed = 1, -1;
     /* lost: rows gone (neither completed, pending, failed nor leased), and rows graceful workers

@@ -227,6 +227,18 @@ typedef struct rbb_soak_interval {
     uint64_t n_autovacuum;      /* autovacuums of inbox so far (pg_stat_user_tables) */
     uint64_t oldest_pending_ms; /* how long the oldest due pending row has waited (now() -
                                  * run_at; 0 when none): a bucket left behind shows here */
+    /* The work the interval cost per row completed (rbb_work, NaN where unknown): a queue
+     * whose cost grows with time needs more of it per row; a machine that slows down does
+     * not. Shared-buffer accesses in the queue database (the producer's COPY, the workers'
+     * statements, the housekeepers' and the driver's samples), WAL bytes and full-page images
+     * per 1,000 rows (server-wide, autovacuum's included), and the whole machine's CPU time
+     * in µs (server, workers, producer). */
+    double buffers_per_row, wal_bytes_per_row, wal_fpi_per_krow, machine_cpu_us_per_row;
+    /* The machine and the commit path in the interval: CPU cores busy (busy CPU time ÷
+     * elapsed; this machine has 2), the share of CPU time the hypervisor gave to other
+     * guests (steal ÷ elapsed ÷ cores: a shared host's noise), the mean time of one WAL
+     * flush in ms (NaN unless track_wal_io_timing is on) and the checkpoints started. */
+    double cores_busy, steal_share, wal_flush_ms, n_checkpoints;
 } rbb_soak_interval;
 
 #define RBB_MAX_SOAK_INTERVALS 64
@@ -240,6 +252,17 @@ typedef struct rbb_soak {
     size_t n_intervals;
     rbb_soak_interval iv[RBB_MAX_SOAK_INTERVALS];
     double last_vs_first; /* rows/s of the last interval / the first */
+    /* The same ratio of the work per row (buffers, machine CPU µs): about 1 when the queue
+     * costs as much per row at the end as at the start */
+    double buffers_last_vs_first, cpu_last_vs_first;
+    /* pgbench simple-update at n_workers clients right before and right after the soak (the
+     * server and machine without the queue; --pgbench-secs each): after ÷ before below 1
+     * is a server or machine that slowed down over the soak whatever the queue did. Drift as
+     * the matrix's (rbb_pgbench_drift), flagged past RBB_DRIFT_MAX. tps 0: not run (pgbench
+     * failed, or a stop). */
+    rbb_pgbench_result pgbench_before, pgbench_after;
+    double pgbench_drift;
+    int drift_flagged;
     uint64_t n_rows, n_lost, n_duplicates;
     char autovacuum[512]; /* the server's autovacuum settings and inbox's reloptions */
     /* the retention in effect (queue_config; set by the soak, off again after it) */

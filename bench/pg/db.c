@@ -5,11 +5,13 @@
  * and one-value queries.
  */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "stop.h"
@@ -217,4 +219,42 @@ void rbb_db_settings(PGconn *c, const char *names, int inbox_reloptions, char *o
                  ? PQgetvalue(r, 0, 0)
                  : "?");
     PQclear(r);
+}
+
+/* One figure of rbb_work: the first column of `sql` on c, NaN when c is NULL or it fails. */
+static double work_figure(PGconn *c, const char *sql) {
+    double v = NAN;
+    char err[256];
+    if (c && rbb_db_double(c, &v, err, sizeof err, "%s", sql)) v = NAN;
+    return v;
+}
+
+/* The machine's busy and steal CPU time in µs from the first line of /proc/stat (user nice
+ * system idle iowait irq softirq steal); NaN where it cannot be read (not Linux). */
+static void machine_cpu(double *busy_us, double *steal_us) {
+    FILE *f = fopen("/proc/stat", "r");
+    unsigned long long v[8] = {0};
+    int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                       &v[4], &v[5], &v[6], &v[7])
+              : 0;
+    if (f) fclose(f);
+    long hz = sysconf(_SC_CLK_TCK);
+    *busy_us =
+        n >= 7 && hz > 0 ? (double)(v[0] + v[1] + v[2] + v[5] + v[6]) * 1e6 / (double)hz : NAN;
+    *steal_us = n == 8 && hz > 0 ? (double)v[7] * 1e6 / (double)hz : NAN;
+}
+
+void rbb_work_now(PGconn *c, rbb_work *w) {
+    int v = c ? PQserverVersion(c) : 0;
+    w->wal_bytes = work_figure(c, "SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), '0/0')");
+    w->buffers = work_figure(c, "SELECT blks_hit + blks_read FROM pg_stat_database "
+                                "WHERE datname = current_database()");
+    w->wal_syncs = v < 180000 ? work_figure(c, "SELECT wal_sync FROM pg_stat_wal") : NAN;
+    w->wal_fpi = work_figure(c, "SELECT wal_fpi FROM pg_stat_wal");
+    w->wal_sync_ms = v < 180000 ? work_figure(c, "SELECT wal_sync_time FROM pg_stat_wal") : NAN;
+    w->checkpoints =
+        v >= 170000
+            ? work_figure(c, "SELECT num_timed + num_requested FROM pg_stat_checkpointer")
+            : work_figure(c, "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter");
+    machine_cpu(&w->busy_us, &w->steal_us); /* last: a cell's go follows at once */
 }

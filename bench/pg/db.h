@@ -55,4 +55,27 @@ void rbb_db_settings(PGconn *c, const char *names, int inbox_reloptions, char *o
 /* CREATE DATABASE dbname unless it exists. 0, or -1 with err. */
 int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t err_size);
 
+/* The work done so far by the server and the machine, read at one instant (rbb_work_now);
+ * the difference of two readings is the work between them. Each figure is NaN when it cannot
+ * be read (an older server, a missing view, not Linux). */
+typedef struct rbb_work {
+    double wal_bytes;   /* the WAL insert position in bytes (pg_current_wal_insert_lsn) */
+    double buffers;     /* shared-buffer accesses in c's database (pg_stat_database
+                         * blks_hit + blks_read; a backend's counts reach it when it goes
+                         * idle, at most about once a second, and when it exits) */
+    double wal_syncs;   /* WAL flushes (pg_stat_wal.wal_sync, PostgreSQL 14-17) */
+    double wal_fpi;     /* full-page images written to WAL (pg_stat_wal.wal_fpi, 14+) */
+    double wal_sync_ms; /* time spent flushing WAL (pg_stat_wal.wal_sync_time, 14-17; 0
+                         * unless track_wal_io_timing is on, which scripts/pg sets) */
+    double checkpoints; /* checkpoints started, timed and requested (pg_stat_bgwriter before
+                         * 17, pg_stat_checkpointer from 17) */
+    double busy_us;     /* CPU time of the whole machine, user + nice + system + irq +
+                         * softirq (not idle, iowait or steal), from /proc/stat */
+    double steal_us;    /* CPU time the hypervisor gave to other guests (/proc/stat steal) */
+} rbb_work;
+
+/* Read the counters of rbb_work now, on c (any database of the server; buffers are c's
+ * database's). Never fails: a figure that cannot be read is NaN. */
+void rbb_work_now(PGconn *c, rbb_work *w);
+
 #endif

@@ -156,3 +156,9 @@ int rbb_pgbench_run(const rbb_pg_target *t, const char *pgbench, uint32_t client
                (unsigned long long *)&res->n_transactions);
     return 0;
 }
+
+double rbb_pgbench_drift(double before_tps, double after_tps) {
+    if (!(before_tps > 0) || !(after_tps > 0)) return 0;
+    double d = after_tps > before_tps ? after_tps - before_tps : before_tps - after_tps;
+    return d / ((before_tps + after_tps) / 2);
+}

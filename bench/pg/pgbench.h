@@ -34,4 +34,8 @@ int rbb_pgbench_init(const rbb_pg_target *t, const char *pgbench, char *err, siz
 int rbb_pgbench_run(const rbb_pg_target *t, const char *pgbench, uint32_t clients, double secs,
                     rbb_pgbench_result *res, char *err, size_t err_size);
 
+/* How far a reference moved between two runs: |after - before| / their mean; 0 when either
+ * is 0 (not run). The drift flag of `pg bench` compares it with RBB_DRIFT_MAX (cells.h). */
+double rbb_pgbench_drift(double before_tps, double after_tps);
+
 #endif

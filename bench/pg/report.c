@@ -520,6 +520,18 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(o, "inbox_bounded",
                 s->retention_ms ? B(s->inbox_bounded) : json_null()); /* null: retention off */
     rb_json_set(o, "autovacuum", S(s->autovacuum));
+    rb_json_set(o, "buffers_last_vs_first", F(s->buffers_last_vs_first, 3));
+    rb_json_set(o, "cpu_last_vs_first", F(s->cpu_last_vs_first, 3));
+    json_t *ref = json_object();
+    rb_json_set(ref, "clients", U(s->n_workers));
+    rb_json_set(ref, "before_tps",
+                s->pgbench_before.tps > 0 ? F(s->pgbench_before.tps, 1) : json_null());
+    rb_json_set(ref, "after_tps",
+                s->pgbench_after.tps > 0 ? F(s->pgbench_after.tps, 1) : json_null());
+    rb_json_set(ref, "secs", G(s->pgbench_before.secs));
+    rb_json_set(ref, "drift", F(s->pgbench_drift, 3));
+    rb_json_set(ref, "drift_flagged", B(s->drift_flagged));
+    rb_json_set(o, "pgbench", ref);
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
         json_t *x = json_object();
@@ -535,6 +547,14 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "inbox_index_bytes", U(v->inbox_index_bytes));
         rb_json_set(x, "n_autovacuum", U(v->n_autovacuum));
         rb_json_set(x, "oldest_pending_ms", U(v->oldest_pending_ms));
+        rb_json_set(x, "buffers_per_row", F(v->buffers_per_row, 1));
+        rb_json_set(x, "wal_bytes_per_row", F(v->wal_bytes_per_row, 0));
+        rb_json_set(x, "wal_fpi_per_krow", F(v->wal_fpi_per_krow, 1));
+        rb_json_set(x, "machine_cpu_us_per_row", F(v->machine_cpu_us_per_row, 1));
+        rb_json_set(x, "cores_busy", F(v->cores_busy, 2));
+        rb_json_set(x, "steal_share", F(v->steal_share, 3));
+        rb_json_set(x, "wal_flush_ms", F(v->wal_flush_ms, 3));
+        rb_json_set(x, "n_checkpoints", F(v->n_checkpoints, 0));
         rb_json_push(iv, x);
     }
     rb_json_set(o, "intervals", iv);
@@ -797,6 +817,40 @@ static void md_backlog(FILE *f, const rbb_run *run) {
     }
 }
 
+/* The soak's second table: what each interval cost per row and what the machine did. */
+static void md_soak_work(FILE *f, const rbb_soak *s) {
+    fprintf(f,
+            "\nWork per row completed and the machine, per interval (buffers: shared-buffer "
+            "accesses in the queue database; WAL and full-page images server-wide; CPU: the "
+            "whole machine's; steal: CPU time given to other guests; flush: one WAL flush):\n\n"
+            "| until s | rows/s | buffers/row | WAL B/row | FPI/1k rows | CPU µs/row | cores busy "
+            "| steal %% | flush ms | checkpoints |\n"
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < s->n_intervals; i++) {
+        const rbb_soak_interval *v = &s->iv[i];
+        fprintf(f, "| %.0f | %.0f | %.1f | %.0f | %.1f | %.1f | %.2f | %.1f | %.3f | %.0f |\n",
+                v->t_end_s, v->rows_per_s, v->buffers_per_row, v->wal_bytes_per_row,
+                v->wal_fpi_per_krow, v->machine_cpu_us_per_row, v->cores_busy, 100 * v->steal_share,
+                v->wal_flush_ms, v->n_checkpoints);
+    }
+    fprintf(f, "\nWork per row, last interval ÷ first: buffers %.2f, machine CPU %.2f.\n",
+            s->buffers_last_vs_first, s->cpu_last_vs_first);
+}
+
+/* The pgbench reference around the soak. */
+static void md_soak_reference(FILE *f, const rbb_soak *s) {
+    if (!(s->pgbench_before.tps > 0) || !(s->pgbench_after.tps > 0)) {
+        fprintf(f, "\npgbench reference around the soak: not run (see stderr of the run).\n");
+        return;
+    }
+    fprintf(f,
+            "\npgbench simple-update, %u clients, %.0f s, right before and right after the soak: "
+            "%.0f / %.0f tps (after ÷ before %.2f, drift %.0f%%%s).\n",
+            s->n_workers, s->pgbench_before.secs, s->pgbench_before.tps, s->pgbench_after.tps,
+            s->pgbench_after.tps / s->pgbench_before.tps, 100 * s->pgbench_drift,
+            s->drift_flagged ? ", **flagged**: the server or machine moved over the soak" : "");
+}
+
 static void md_soak(FILE *f, const rbb_soak *s) {
     fprintf(f, "\n## Soak: %u affinity workers, batch %u, %.0f s, backlog kept at %llu rows\n\n",
             s->n_workers, s->batch, s->secs, (unsigned long long)s->backlog);
@@ -824,11 +878,13 @@ static void md_soak(FILE *f, const rbb_soak *s) {
                 (double)v->inbox_heap_bytes / 1048576.0, (double)v->inbox_index_bytes / 1048576.0,
                 (unsigned long long)v->n_autovacuum, (double)v->oldest_pending_ms / 1000.0);
     }
+    md_soak_work(f, s);
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum and shared buffers: `%s`.\n",
             s->last_vs_first, (unsigned long long)s->n_rows, (unsigned long long)s->n_lost,
             (unsigned long long)s->n_duplicates, s->autovacuum);
+    md_soak_reference(f, s);
     if (s->retention_ms && s->n_intervals)
         fprintf(f,
                 "\nInbox bounded: **%s**: %llu done rows at the end against at most %.0f, the "

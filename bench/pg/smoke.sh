@@ -4,7 +4,9 @@
 # cluster, else SKIP). Correctness only, never speed: every cell, the crash runs and the exit
 # status must show duplicates == 0 and lost == 0; the chain group (batch 1, worker --chain)
 # must be there with its target row, and the crash run with chain workers too; every point
-# of the backlog sweep has --repeats repetitions and its claim p50 is their median. Own
+# of the backlog sweep has --repeats repetitions and its claim p50 is their median; a 10 s
+# soak: no row lost or done twice, its work per row measured in every
+# interval, its ratios and pgbench drift as recomputed here. Own
 # databases, so it runs beside the scenario tests.
 # shellcheck source=../../queue/tests/lib.sh
 source "$RB_PG_LIB"
@@ -16,16 +18,18 @@ set +e
 # quick: 2 repetitions instead of its 3 (CI's time; an override, checked below)
 same=(--repeats 2)
 [[ $profile == smoke ]] && same=(--repeats 1 --kills 1)
+# a 10 s soak too (5 intervals of 2 s) with its pgbench reference around it
+soak=(--soak 10)
 # its own databases afresh: one an older pg bench left unmarked (a server that outlives the
 # tests, RINGBENCH_PG_CONNINFO) would be refused as a queue the bench did not make
 for d in "ringbench_bench_$profile" ringbench_bench_order; do
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "DROP DATABASE IF EXISTS $d WITH (FORCE)" >/dev/null
 done
 "$RB" pg bench "--$profile" --queue-db "ringbench_bench_$profile" --pgbench-db "ringbench_pgbench_$profile" \
-    "${same[@]}" --out "$out" --format json >"$TMP/bench.json" 2>"$TMP/bench.err"
+    "${same[@]}" "${soak[@]}" --out "$out" --format json >"$TMP/bench.json" 2>"$TMP/bench.err"
 rc=$?
 set -e
-python3 - "$TMP/bench.json" <<'PY' || fail "duplicates or lost rows (above)"
+python3 - "$TMP/bench.json" <<'PY' || fail "duplicates, lost rows or a wrong figure (above)"
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 bad = 0
@@ -97,6 +101,36 @@ for x in (b or {}).get("points", []):
             (x["claim_p50_min_us"], x["claim_p50_max_us"]) != (min(reps), max(reps)):
         print("FAIL %s: claim p50 %s (%s..%s), expected the median %s of %s"
               % (case, x["claim_p50_us"], x["claim_p50_min_us"], x["claim_p50_max_us"], med, reps)); bad += 1
+# the soak: no row lost or done twice, every interval's work per row measured,
+# and its ratios and the pgbench drift recomputed here from the figures beside them
+s = d["soak"]
+if d["parameters"]["soak_s"] and (s is None or s["failed"]):
+    print("FAIL soak: failed or missing"); bad += 1
+elif s:
+    iv = s["intervals"]
+    for what, got in (("duplicates", s["n_duplicates"]), ("lost", s["n_lost"])):
+        if got:
+            print("FAIL soak: %s: got %d, expected 0" % (what, got)); bad += 1
+    if len(iv) < 2:
+        print("FAIL soak: %d intervals, expected >= 2" % len(iv)); bad += 1
+    for v in iv:
+        for k in ("buffers_per_row", "wal_bytes_per_row", "cores_busy"):
+            if not (v.get(k) or 0) > 0:
+                print("FAIL soak interval until %s s: %s: got %s, expected > 0" % (v["t_end_s"], k, v.get(k))); bad += 1
+        if os.path.exists("/proc/stat") and not (v.get("machine_cpu_us_per_row") or 0) > 0:
+            print("FAIL soak interval until %s s: machine CPU/row: got %s" % (v["t_end_s"], v.get("machine_cpu_us_per_row"))); bad += 1
+    if len(iv) >= 2:
+        for k, num, den in (("last_vs_first", iv[-1]["rows_per_s"], iv[0]["rows_per_s"]),
+                            ("buffers_last_vs_first", iv[-1]["buffers_per_row"], iv[0]["buffers_per_row"])):
+            if abs(s[k] - num / den) > 0.002 + 0.002 * num / den:
+                print("FAIL soak: %s %s, expected %.3f" % (k, s[k], num / den)); bad += 1
+    r = s["pgbench"]
+    if not ((r["before_tps"] or 0) > 0 and (r["after_tps"] or 0) > 0):
+        print("FAIL soak: pgbench reference %s / %s tps, expected both > 0" % (r["before_tps"], r["after_tps"])); bad += 1
+    else:
+        want = abs(r["after_tps"] - r["before_tps"]) / ((r["after_tps"] + r["before_tps"]) / 2)
+        if abs(r["drift"] - want) > 0.002 or r["drift_flagged"] != (want > d["parameters"]["pgbench_drift_max"]):
+            print("FAIL soak: pgbench drift %s (flagged %s), expected %.3f" % (r["drift"], r["drift_flagged"], want)); bad += 1
 sys.exit(1 if bad else 0)
 PY
 # matrix_summary recomputed from the cells' repetitions, its 95% interval with a Student t

@@ -3,17 +3,17 @@
  * (one effect row per completed row, written in the completion's statement), so the
  * per-interval rate costs one read of a sequence, not a scan of a growing inbox.
  */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "queue.h"
 #include "soak.h"
 
-#define SOAK_WORKERS 4
-#define SOAK_BATCH 8
 #define SOAK_HEARTBEAT_MS 1000 /* the library default, named: the retention bound uses it */
 #define SOAK_BACKLOG 20000
 
@@ -62,6 +62,24 @@ static int sample(PGconn *c, rbb_soak_interval *iv, char *err, size_t err_size) 
     return rc;
 }
 
+/* The interval's work per row and its machine figures, from the work counters at its start
+ * (w0) and end (w1), n rows completed over secs seconds. */
+static void interval_work(rbb_soak_interval *iv, const rbb_work *w0, const rbb_work *w1, uint64_t n,
+                          double secs) {
+    double rows = n ? (double)n : NAN;
+    iv->buffers_per_row = (w1->buffers - w0->buffers) / rows;
+    iv->wal_bytes_per_row = (w1->wal_bytes - w0->wal_bytes) / rows;
+    iv->wal_fpi_per_krow = (w1->wal_fpi - w0->wal_fpi) * 1000 / rows;
+    iv->machine_cpu_us_per_row = (w1->busy_us - w0->busy_us) / rows;
+    long n_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    iv->cores_busy = secs > 0 ? (w1->busy_us - w0->busy_us) / 1e6 / secs : NAN;
+    iv->steal_share =
+        secs > 0 && n_cpus > 0 ? (w1->steal_us - w0->steal_us) / 1e6 / secs / (double)n_cpus : NAN;
+    double flushes = w1->wal_syncs - w0->wal_syncs, flush_ms = w1->wal_sync_ms - w0->wal_sync_ms;
+    iv->wal_flush_ms = flushes > 0 && flush_ms > 0 ? flush_ms / flushes : NAN;
+    iv->n_checkpoints = w1->checkpoints - w0->checkpoints;
+}
+
 /* The autovacuum settings that govern the queue tables, as one line. */
 static void autovacuum_settings(PGconn *c, char *out, size_t size) {
     rbb_db_settings(c,
@@ -78,8 +96,8 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
     run->has_soak = 1;
     s->secs = p->soak_s;
     s->interval_s = p->soak_s >= 300 ? 60 : p->soak_s / 5;
-    s->n_workers = SOAK_WORKERS;
-    s->batch = SOAK_BATCH;
+    s->n_workers = RBB_SOAK_WORKERS;
+    s->batch = RBB_SOAK_BATCH;
     s->backlog = SOAK_BACKLOG;
     s->heartbeat_ms = SOAK_HEARTBEAT_MS;
     rbb_keys keys;
@@ -100,11 +118,13 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
                             .run_s = s->secs,
                             .heartbeat_ms = SOAK_HEARTBEAT_MS,
                             .max_samples = 0};
-    rbb_child ch[SOAK_WORKERS];
+    rbb_child ch[RBB_SOAK_WORKERS];
     memset(ch, 0, sizeof ch);
     size_t n = 0;
-    for (; !rc && n < SOAK_WORKERS; n++)
+    for (; !rc && n < RBB_SOAK_WORKERS; n++)
         rc = rbb_spawn_ready(&ch[n], rbb_worker_body, &spec, err, err_size);
+    rbb_work w_prev;
+    rbb_work_now(c, &w_prev);
     uint64_t t0 = rb_now_ns(), done_prev = 0;
     double t_prev = 0, next_iv = s->interval_s;
     while (!rc) {
@@ -127,15 +147,20 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
             rbb_soak_interval *iv = &s->iv[s->n_intervals++];
             uint64_t done = 0;
             rc = rows_done(c, &done, err, err_size);
+            rbb_work w;
+            rbb_work_now(c, &w);
             if (!rc) rc = sample(c, iv, err, err_size);
+            interval_work(iv, &w_prev, &w, done - done_prev, t - t_prev);
+            w_prev = w;
             iv->t_end_s = t;
             iv->n_completed = done;
             iv->rows_per_s = t > t_prev ? (double)(done - done_prev) / (t - t_prev) : 0;
             fprintf(stderr,
                     "pg bench:   soak %.0f s: %.0f rows/s, inbox %llu rows (%llu pending), %llu "
-                    "dead tuples\n",
+                    "dead tuples; per row %.0f buffers, %.0f us CPU; %.2f cores busy\n",
                     t, iv->rows_per_s, (unsigned long long)iv->n_inbox_rows,
-                    (unsigned long long)iv->n_pending, (unsigned long long)iv->n_dead_tup);
+                    (unsigned long long)iv->n_pending, (unsigned long long)iv->n_dead_tup,
+                    iv->buffers_per_row, iv->machine_cpu_us_per_row, iv->cores_busy);
             done_prev = done, t_prev = t, next_iv += s->interval_s;
         }
         if (last) break;
@@ -174,8 +199,12 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
     uint64_t accounted = after.n_effects + after.n_pending + after.n_failed;
     s->n_lost = (n_enqueued > accounted ? n_enqueued - accounted : 0) + after.n_claimed;
     s->n_duplicates = after.n_duplicates;
-    if (s->n_intervals >= 2 && s->iv[0].rows_per_s > 0)
-        s->last_vs_first = s->iv[s->n_intervals - 1].rows_per_s / s->iv[0].rows_per_s;
+    if (s->n_intervals >= 2 && s->iv[0].rows_per_s > 0) {
+        const rbb_soak_interval *first = &s->iv[0], *last = &s->iv[s->n_intervals - 1];
+        s->last_vs_first = last->rows_per_s / first->rows_per_s;
+        s->buffers_last_vs_first = last->buffers_per_row / first->buffers_per_row;
+        s->cpu_last_vs_first = last->machine_cpu_us_per_row / first->machine_cpu_us_per_row;
+    }
     if (s->n_intervals && s->retention_ms) {
         const rbb_soak_interval *last = &s->iv[s->n_intervals - 1];
         double window_s = (double)(s->retention_ms + s->heartbeat_ms) / 1e3;

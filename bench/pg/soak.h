@@ -8,6 +8,9 @@
 
 #include "cells.h"
 
+#define RBB_SOAK_WORKERS 4 /* affinity workers */
+#define RBB_SOAK_BATCH 8   /* rows per claim */
+
 /* 4 affinity workers at batch 8 (p->ring_algo) claim and complete for p->soak_s seconds
  * while the driver, as the producer, tops the rows not yet done (pending and in flight,
  * from the effects sequence) up to a backlog every 0.5 s (COPY), under a retention of

@@ -126,7 +126,8 @@ for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--que
     "--batch none --chain-workers none --complete chain --repeats 2 --modes affinity" \
     "--batch none --chain-workers none --no-scale --no-crash --backlog 10k --complete each" \
     "--batch none --chain-workers none --no-crash --backlog none --rows 5000" \
-    "--modes competing,ordered --no-scale --no-crash --backlog none --algo modn"; do
+    "--modes competing,ordered --no-scale --no-crash --backlog none --algo modn" \
+    "--batch none --chain-workers none --no-scale --no-crash --backlog none --soak 10 --pgbench-secs 2 --pgbench-db x"; do
     rc=0
     read -ra extra <<<"$args"
     "$RB" pg bench "${dbb[@]}" "${extra[@]}" >/dev/null 2>"$TMP/err" || rc=$?
