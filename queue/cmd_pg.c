@@ -733,8 +733,8 @@ int rb_pg_cmd_explain(int argc, char **argv) {
     if ((o.flags & RB_EXPLAIN_HEAD) && (o.flags & RB_EXPLAIN_AGED))
         return rb_cli_usage_error(cmd, "--head and --aged exclude each other (--head is the "
                                        "competing claim's read)");
-    if ((o.flags & RB_EXPLAIN_HEAD) && !o.all_modes && cfg.mode != RB_CLAIM_COMPETING &&
-        !(cfg.mode == RB_CLAIM_AFFINITY && (o.flags & RB_EXPLAIN_ALONE)))
+    if ((o.flags & RB_EXPLAIN_HEAD) && !o.all_modes &&
+        !rb_queue_explain_competing(cfg.mode, o.flags))
         return rb_cli_usage_error(cmd,
                                   "--head applies to the competing claim only (--mode "
                                   "competing, or affinity with --alone; got --mode %s)",
@@ -748,8 +748,7 @@ int rb_pg_cmd_explain(int argc, char **argv) {
             rc = rb_cli_fail(cmd, "%s", rb_error_detail());
             break;
         }
-        int competing =
-            m == RB_CLAIM_COMPETING || (m == RB_CLAIM_AFFINITY && (o.flags & RB_EXPLAIN_ALONE));
+        int competing = rb_queue_explain_competing((rb_claim_mode)m, o.flags);
         printf("-- mode %s, batch %u%s%s%s%s%s%s\n%s\n", rb_claim_mode_name((rb_claim_mode)m),
                cfg.batch, o.flags & RB_EXPLAIN_GENERIC ? ", generic plan" : "",
                o.flags & RB_EXPLAIN_ALONE ? ", the only live member" : "",

@@ -279,9 +279,20 @@ static const char ordered_planner_off_local[] = "SET LOCAL " ORDERED_PLANNER_OFF
  * sends reads enough rows to gain from it. Test: pg_14_generic_plans (no JIT-compiled function). */
 #define WORKER_PLANS "plan_cache_mode = force_generic_plan"
 #define WORKER_NO_JIT "jit = off"
-static const char session_generic_plans[] = "SET " WORKER_PLANS "; SET " WORKER_NO_JIT;
+/* And no sequential scan where an index reaches the rows: every statement a worker sends
+ * reaches its rows by key (ids, buckets, keys, the worker's id), never by reading a table
+ * through. inbox_leases holds a few live rows (W x batch) among thousands of dead ones between
+ * vacuums, so its statistics say "tiny" and the generic plan of the completions' lease delete
+ * (parts/complete_move.sql, `DELETE ... USING done`) was a nested loop that read the whole
+ * table once per row done: 8 x 356 pages a batch in the soak, whose claim + completion work
+ * grew from 91 to 130-191 buffers a row as the table's pages did (bench/pg/README.md, "What
+ * moves the soak's rate"). A table with no usable index is still read through. Test:
+ * pg_21_lease_probes. */
+#define WORKER_NO_SEQSCAN "enable_seqscan = off"
+static const char session_generic_plans[] =
+    "SET " WORKER_PLANS "; SET " WORKER_NO_JIT "; SET " WORKER_NO_SEQSCAN;
 static const char session_generic_plans_local[] =
-    "SET LOCAL " WORKER_PLANS "; SET LOCAL " WORKER_NO_JIT;
+    "SET LOCAL " WORKER_PLANS "; SET LOCAL " WORKER_NO_JIT "; SET LOCAL " WORKER_NO_SEQSCAN;
 
 /* Connect once and prepare the session: search_path, planner switches (the user's, and an
  * ordered session's, ordered_planner_off). */
@@ -1255,13 +1266,20 @@ static int claim_n_params(rb_claim_mode mode, int all, int aged) {
  * visits (bench/pg/README.md, "The competing claim's front"). */
 #define COMPETING_HEAD_EVERY_MS 100u
 
+/* Is a read from the head of the pending rows due now? *due_ms is when it is (0: at once);
+ * when it is due, the next one is due every_ms later. The periodic read of both claims that
+ * start past the head (competing_head_plan, age_scan_plan). */
+static int head_read_due(uint64_t *due_ms, uint64_t every_ms) {
+    uint64_t now = mono_ms();
+    if (now < *due_ms) return 0;
+    *due_ms = now + every_ms;
+    return 1;
+}
+
 /* $5 of the competing claim, "true" when this claim reads from the head: at the first claim
  * and every COMPETING_HEAD_EVERY_MS after, else "false" (from the front). */
 static const char *competing_head_plan(rb_queue *q) {
-    uint64_t now = mono_ms();
-    if (now < q->competing_head_due_ms) return "false";
-    q->competing_head_due_ms = now + COMPETING_HEAD_EVERY_MS;
-    return "true";
+    return head_read_due(&q->competing_head_due_ms, COMPETING_HEAD_EVERY_MS) ? "true" : "false";
 }
 
 /* The claim's columns after the row's own (claim_lease.sql): whether the row is a suspect
@@ -1337,10 +1355,9 @@ static uint64_t age_head_every_ms(const rb_queue *q) {
  * past the bound then read their rows from the head at every poll (the soak: 38,000 scans
  * in 300 s, 0.44 rows and 1,590 buffers each). */
 static int age_scan_plan(rb_queue *q, claim_call *c) {
-    uint64_t now = mono_ms();
-    int from_head = now >= q->age_head_due_ms;
-    if (!q->cfg.age_bound_ms || !(from_head || q->age_from_set)) return 0;
-    if (from_head) q->age_head_due_ms = now + age_head_every_ms(q);
+    if (!q->cfg.age_bound_ms) return 0;
+    int from_head = head_read_due(&q->age_head_due_ms, age_head_every_ms(q));
+    if (!from_head && !q->age_from_set) return 0;
     snprintf(c->age, sizeof c->age, "%u", q->cfg.age_bound_ms);
     snprintf(c->head, sizeof c->head, "%llu", (unsigned long long)age_scan_rows(q, q->n_owned));
     snprintf(c->from_us, sizeof c->from_us, "%lld", (long long)q->age_from_us);
@@ -1714,6 +1731,10 @@ static int explain_view(rb_queue *q, const char *inc, const char *owned) {
     if (!ok) rb_set_error(RB_EDB, "%s", PQresultErrorMessage(t));
     PQclear(t);
     return ok ? 0 : RB_EDB;
+}
+
+int rb_queue_explain_competing(rb_claim_mode mode, int flags) {
+    return claim_is_competing(mode, (flags & RB_EXPLAIN_ALONE) != 0);
 }
 
 int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text) {

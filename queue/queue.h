@@ -440,6 +440,11 @@ enum {
  */
 int rb_queue_explain(rb_queue *q, rb_claim_mode mode, int flags, char **text);
 
+/* Does rb_queue_explain(q, mode, flags, ...) show the competing claim (claim_competing.sql):
+ * competing mode, or affinity with RB_EXPLAIN_ALONE (a worker that owns every bucket sends
+ * it)? 1 or 0. Pure; thread-safe. */
+int rb_queue_explain_competing(rb_claim_mode mode, int flags);
+
 /* ---- added for `ringbench pg bench` (issue 6) ---- */
 
 /*

@@ -264,6 +264,9 @@ typedef struct rbb_soak {
     double pgbench_drift;
     int drift_flagged;
     uint64_t n_rows, n_lost, n_duplicates;
+    /* the workers' claims over the soak, those that found no row (a worker whose owned
+     * buckets ran dry while rows waited in others'), and rows claimed for their age */
+    uint64_t n_claims, n_empty_claims, n_rows_aged;
     char autovacuum[512]; /* the server's autovacuum settings and inbox's reloptions */
     /* the retention in effect (queue_config; set by the soak, off again after it) */
     uint64_t retention_ms;

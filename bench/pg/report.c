@@ -520,6 +520,9 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(o, "inbox_bounded",
                 s->retention_ms ? B(s->inbox_bounded) : json_null()); /* null: retention off */
     rb_json_set(o, "autovacuum", S(s->autovacuum));
+    rb_json_set(o, "n_claims", U(s->n_claims));
+    rb_json_set(o, "n_empty_claims", U(s->n_empty_claims));
+    rb_json_set(o, "n_rows_aged", U(s->n_rows_aged));
     rb_json_set(o, "buffers_last_vs_first", F(s->buffers_last_vs_first, 3));
     rb_json_set(o, "cpu_last_vs_first", F(s->cpu_last_vs_first, 3));
     json_t *ref = json_object();
@@ -835,6 +838,12 @@ static void md_soak_work(FILE *f, const rbb_soak *s) {
     }
     fprintf(f, "\nWork per row, last interval ÷ first: buffers %.2f, machine CPU %.2f.\n",
             s->buffers_last_vs_first, s->cpu_last_vs_first);
+    fprintf(f,
+            "\nClaims: %llu, of which %llu found no row (%.1f%%: a worker whose owned buckets "
+            "ran dry walks them all); %llu rows claimed for their age.\n",
+            (unsigned long long)s->n_claims, (unsigned long long)s->n_empty_claims,
+            s->n_claims ? 100.0 * (double)s->n_empty_claims / (double)s->n_claims : 0.0,
+            (unsigned long long)s->n_rows_aged);
 }
 
 /* The pgbench reference around the soak. */

@@ -183,6 +183,11 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
                      rbb_child_end(&ch[i], how, sizeof how));
             rc = -1;
         }
+        if (ch[i].has_final) {
+            s->n_claims += ch[i].final.n_claims;
+            s->n_empty_claims += ch[i].final.n_empty_claims;
+            s->n_rows_aged += ch[i].final.n_rows_aged;
+        }
         rbb_child_free(&ch[i]);
     }
     rbb_keys_free(&keys);
