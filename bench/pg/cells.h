@@ -236,7 +236,7 @@ typedef struct rbb_soak_interval {
     double buffers_per_row, wal_bytes_per_row, wal_fpi_per_krow, machine_cpu_us_per_row;
     /* The machine and the commit path in the interval: CPU cores busy (busy CPU time ÷
      * elapsed; this machine has 2), the share of CPU time the hypervisor gave to other
-     * guests (steal ÷ elapsed ÷ cores: a shared host's noise), the mean time of one WAL
+     * guests (steal ÷ all CPU time: a shared host's noise), the mean time of one WAL
      * flush in ms (NaN unless track_wal_io_timing is on) and the checkpoints started. */
     double cores_busy, steal_share, wal_flush_ms, n_checkpoints;
 } rbb_soak_interval;

@@ -229,9 +229,9 @@ static double work_figure(PGconn *c, const char *sql) {
     return v;
 }
 
-/* The machine's busy and steal CPU time in µs from the first line of /proc/stat (user nice
- * system idle iowait irq softirq steal); NaN where it cannot be read (not Linux). */
-static void machine_cpu(double *busy_us, double *steal_us) {
+/* The machine's busy, steal and total CPU time in µs from the first line of /proc/stat (user
+ * nice system idle iowait irq softirq steal); NaN where it cannot be read (not Linux). */
+static void machine_cpu(double *busy_us, double *steal_us, double *total_us) {
     FILE *f = fopen("/proc/stat", "r");
     unsigned long long v[8] = {0};
     int n = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
@@ -242,6 +242,10 @@ static void machine_cpu(double *busy_us, double *steal_us) {
     *busy_us =
         n >= 7 && hz > 0 ? (double)(v[0] + v[1] + v[2] + v[5] + v[6]) * 1e6 / (double)hz : NAN;
     *steal_us = n == 8 && hz > 0 ? (double)v[7] * 1e6 / (double)hz : NAN;
+    unsigned long long all = 0;
+    for (int i = 0; i < 8; i++)
+        all += v[i];
+    *total_us = n == 8 && hz > 0 ? (double)all * 1e6 / (double)hz : NAN;
 }
 
 void rbb_work_now(PGconn *c, rbb_work *w) {
@@ -256,5 +260,5 @@ void rbb_work_now(PGconn *c, rbb_work *w) {
         v >= 170000
             ? work_figure(c, "SELECT num_timed + num_requested FROM pg_stat_checkpointer")
             : work_figure(c, "SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter");
-    machine_cpu(&w->busy_us, &w->steal_us); /* last: a cell's go follows at once */
+    machine_cpu(&w->busy_us, &w->steal_us, &w->total_us); /* last: a cell's go follows */
 }

@@ -72,6 +72,7 @@ typedef struct rbb_work {
     double busy_us;     /* CPU time of the whole machine, user + nice + system + irq +
                          * softirq (not idle, iowait or steal), from /proc/stat */
     double steal_us;    /* CPU time the hypervisor gave to other guests (/proc/stat steal) */
+    double total_us;    /* all CPU time, idle and steal included (the line's 8 fields) */
 } rbb_work;
 
 /* Read the counters of rbb_work now, on c (any database of the server; buffers are c's

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "db.h"
 #include "queue.h"
@@ -71,10 +70,9 @@ static void interval_work(rbb_soak_interval *iv, const rbb_work *w0, const rbb_w
     iv->wal_bytes_per_row = (w1->wal_bytes - w0->wal_bytes) / rows;
     iv->wal_fpi_per_krow = (w1->wal_fpi - w0->wal_fpi) * 1000 / rows;
     iv->machine_cpu_us_per_row = (w1->busy_us - w0->busy_us) / rows;
-    long n_cpus = sysconf(_SC_NPROCESSORS_ONLN);
     iv->cores_busy = secs > 0 ? (w1->busy_us - w0->busy_us) / 1e6 / secs : NAN;
-    iv->steal_share =
-        secs > 0 && n_cpus > 0 ? (w1->steal_us - w0->steal_us) / 1e6 / secs / (double)n_cpus : NAN;
+    double all_us = w1->total_us - w0->total_us;
+    iv->steal_share = all_us > 0 ? (w1->steal_us - w0->steal_us) / all_us : NAN;
     double flushes = w1->wal_syncs - w0->wal_syncs, flush_ms = w1->wal_sync_ms - w0->wal_sync_ms;
     iv->wal_flush_ms = flushes > 0 && flush_ms > 0 ? flush_ms / flushes : NAN;
     iv->n_checkpoints = w1->checkpoints - w0->checkpoints;
