@@ -68,6 +68,7 @@ static const char usage_text[] =
     "                   the modes; the median (nearest rank: of an even N the lower middle)\n"
     "                   and the min-max are reported (default 3; smoke 1)\n"
     "  --pgbench-secs S seconds per pgbench run before / after the matrix and the soak\n"
+    "                   (default 3; quick 2, smoke 1)\n"
     "  --pgbench-group-secs S  seconds per pgbench run before / after each group of modes\n"
     "  --algo A         ring algorithm of the affinity modes (default binary)\n"
     "  --age-bound-ms MS  every affinity worker's age bound (`pg worker --age-bound-ms`;\n"
@@ -97,8 +98,10 @@ static const char usage_text[] =
     "                   (0.1..3600; default 1, quick and smoke 0.5); a measurement also stops\n"
     "                   once its workers have done 20% of the backlog (every point is\n"
     "                   measured --repeats times, interleaved across the modes)\n"
-    "  --soak SECONDS   soak run: 4 affinity workers at batch 8 for SECONDS while the backlog\n"
-    "                   is kept topped up; rows/s, inbox size and dead tuples per minute\n"
+    "  --soak SECONDS   soak run (10..86400): 4 affinity workers at batch 8 for SECONDS while\n"
+    "                   the backlog is kept topped up; per interval (60 s; a fifth of a run\n"
+    "                   under 5 min) rows/s, inbox size, dead tuples and the work per row;\n"
+    "                   pgbench at 4 clients right before and after it\n"
     "  --soak-retention-ms MS  retention of done rows during the soak (default 10000;\n"
     "                   `pg migrate --retention-ms`); off again after it\n"
     "  --kills N        SIGKILLs in the crash run\n"
@@ -109,7 +112,9 @@ static const char usage_text[] =
     "the sweep, --complete without the matrix, the sweep (batch, each) or the crash run\n"
     "(chain), --dist, --heap-order and --pgbench-group-secs without cells, --modes and\n"
     "--repeats without cells or the sweep, --age-bound-ms without an affinity worker,\n"
-    "--algo without a worker that owns buckets.\n";
+    "--algo without a worker that owns buckets, --workers and --secs without cells, --rows\n"
+    "without cells or the scale event, --pgbench, --pgbench-secs and --pgbench-db without\n"
+    "cells or a soak.\n";
 
 static void set_profile(rbb_params *p, const char *name) {
     static const uint32_t w_full[] = {1, 2, 4, 8}, w_quick[] = {1, 4}, w_smoke[] = {1, 2};

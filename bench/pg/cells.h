@@ -219,12 +219,13 @@ typedef struct rbb_soak_interval {
     uint64_t n_pending;    /* of those, pending */
     uint64_t n_done;       /* of those, done (kept until the retention deletes them) */
     uint64_t n_completed;  /* rows completed since the soak started (effects) */
-    uint64_t n_dead_tup;   /* pg_stat_user_tables.n_dead_tup, inbox + effects */
-    uint64_t inbox_bytes;  /* pg_total_relation_size('inbox') */
+    uint64_t
+        n_dead_tup; /* pg_stat_user_tables.n_dead_tup: inbox, inbox_done, inbox_leases, effects */
+    uint64_t inbox_bytes;                         /* pg_total_relation_size of inbox + inbox_done */
     uint64_t inbox_heap_bytes, inbox_index_bytes; /* of those, the table's main fork
                                                    * (pg_relation_size) and its indexes
                                                    * (pg_indexes_size) */
-    uint64_t n_autovacuum;      /* autovacuums of inbox so far (pg_stat_user_tables) */
+    uint64_t n_autovacuum;      /* autovacuums of inbox, the server's running total */
     uint64_t oldest_pending_ms; /* how long the oldest due pending row has waited (now() -
                                  * run_at; 0 when none): a bucket left behind shows here */
     /* The work the interval cost per row completed (rbb_work, NaN where unknown): a queue

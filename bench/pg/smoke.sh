@@ -124,7 +124,10 @@ elif s:
             print("FAIL soak interval until %s s: machine CPU/row: got %s" % (v["t_end_s"], v.get("machine_cpu_us_per_row"))); bad += 1
     if len(iv) >= 2:
         for k, num, den in (("last_vs_first", iv[-1]["rows_per_s"], iv[0]["rows_per_s"]),
-                            ("buffers_last_vs_first", iv[-1]["buffers_per_row"], iv[0]["buffers_per_row"])):
+                            ("buffers_last_vs_first", iv[-1]["buffers_per_row"], iv[0]["buffers_per_row"]),
+                            ("cpu_last_vs_first", iv[-1].get("machine_cpu_us_per_row"), iv[0].get("machine_cpu_us_per_row"))):
+            if num is None or not den:
+                continue  # no /proc/stat: no CPU per row
             if abs(s[k] - num / den) > 0.002 + 0.002 * num / den:
                 print("FAIL soak: %s %s, expected %.3f" % (k, s[k], num / den)); bad += 1
     r = s["pgbench"]

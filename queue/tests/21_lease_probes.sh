@@ -9,7 +9,7 @@
 # library: the sequential scans of inbox_leases counted by the server
 # (pg_stat_user_tables.seq_scan) while workers of each mode drain 2,400 rows at batch 8 (300
 # batch completions, their claims, extends and housekeeping rounds) must stay at most 3 (seen
-# 0; with the setting removed, one per batch or more). And the completions' lease deletes
+# 1 per mode; with the setting removed, one per batch or more). And the completions' lease deletes
 # still delete: no lease row is left once the rows are done.
 source "$(dirname "$0")/lib.sh"
 for i in $(seq 1 2400); do echo "key$((i % 240))"; done >"$TMP/keys"
