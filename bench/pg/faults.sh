@@ -24,7 +24,10 @@
 #   lock       the inbox locked (LOCK TABLE, 6 s) during competing's cell: its worker is killed at
 #              the deadline, the cell fails, affinity's is measured once the lock is gone;
 #   sigterm    SIGTERM to the driver alone during competing's cell: it stops its worker, writes
-#              the outputs (that cell failed, affinity's not measured, `interrupted`), exit 143.
+#              the outputs (that cell failed, affinity's not measured, `interrupted`), exit 143;
+#   sigterm2   the same, then 5 ms later SIGTERM to its whole process group, as timeout(1)
+#              does: the same stop and outputs (the second signal ended the process at once,
+#              writing nothing, until 2026-12-04).
 # And a Ctrl-C while the sweep enqueues (fill): the COPY is aborted, none of its rows stays; and
 # one during `pgbench -i` (init): the reference's error is the stop.
 # Found by fresh-user tries (session notes of 2026-12-03): a stopped sweep wrote no point at
@@ -69,6 +72,9 @@ stop_worker() {
 }
 interrupt() { kill -INT -- "-$1"; } # the bench leads its own process group (setsid)
 sigterm() { kill -TERM "$1"; }
+# as timeout(1) stops a command: SIGTERM to it, then to its process group (5 ms later here,
+# once the first is handled: a signal still pending when the same one comes is one signal)
+sigterm_twice() { kill -TERM "$1" && sleep 0.005 && kill -TERM -- "-$1"; }
 lock_inbox() { # in the background: the bench runs on meanwhile
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $db" \
         -c "BEGIN; LOCK TABLE ringbench.inbox; SELECT pg_sleep(6); COMMIT" >/dev/null &
@@ -140,9 +146,10 @@ rows=$(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $db" -c "SELECT count(*
 matrix_args=(--pgbench-db ringbench_pgbench_faults --workers 1 --batch 8 --modes "competing,affinity" --dist uniform --repeats 1 --secs 2
     --chain-workers none --no-scale --no-crash --backlog none --pgbench-secs 1
     --pgbench-group-secs 1)
-for kind in matrix lock sigterm; do
+for kind in matrix lock sigterm sigterm2; do
     fn=$kind
     [[ $kind == matrix ]] && fn=terminate
+    [[ $kind == sigterm2 ]] && fn=sigterm_twice
     [[ $kind == lock ]] && fn=lock_inbox
     sweep "$kind" "$fn" "competing W=1 batch=8 uniform, repetition 1/1" "${matrix_args[@]}"
 done
@@ -293,14 +300,14 @@ check("init", "the reference's error is the stop", d["pgbench"]["error"] ==
 why = {"matrix": r"terminating connection due to administrator command",
        "lock": r"worker 0 was still running at its deadline \(a stall\?\) and was killed without a "
                r"report \(the 2\.0 s measurement \+ 1\.5 s\)",
-       "sigterm": r"interrupted by SIGTERM"}
-for name in ("matrix", "lock", "sigterm"):
+       "sigterm": r"interrupted by SIGTERM", "sigterm2": r"interrupted by SIGTERM"}
+for name in ("matrix", "lock", "sigterm", "sigterm2"):
     rc = open(os.path.join(tmp, name + ".rc")).read().strip()
     err = open(os.path.join(tmp, name + ".err")).read()
     d = json.load(open(os.path.join(tmp, name, "pgbench.json")))
     md = open(os.path.join(tmp, name, "pgbench.md")).read()
     cells = {c["mode"]: c for c in d["cells"]}
-    check(name, "exit status", rc == ("143" if name == "sigterm" else "1"), rc)
+    check(name, "exit status", rc == ("143" if name.startswith("sigterm") else "1"), rc)
     # (a group whose pgbench reference drifted is measured again: the first measurement's
     # failure stays in the JSON all the same)
     check(name, "competing's cell failed in the JSON", cells["competing"]["failed"],
@@ -308,7 +315,7 @@ for name in ("matrix", "lock", "sigterm"):
     check(name, "competing's cell failed, saying why", re.search(
           r"competing W=1 batch=8 uniform, repetition 1/1 \.\.\. FAILED: .*" + why[name], err),
           err[-600:])
-    if name == "sigterm":
+    if name.startswith("sigterm"):
         check(name, "affinity's cell not measured", cells["affinity"]["failed"] and
               cells["affinity"]["rows_per_s"] is None, cells["affinity"])
         check(name, "interrupted: SIGTERM during competing's cell", d["interrupted"] ==
