@@ -166,6 +166,12 @@ held() {
 wait_until 10 "the lock on $pgdb's pgbench_accounts" held
 sweep init interrupt_setup "pgbench -i on database" "${matrix_args[@]}"
 wait # the lock's session
+# Ctrl-C in a soak after its first interval (soak): the intervals measured stay, the totals
+# and ratios are null (zeros, read as measured, until 2026-12-04), the retention is off again.
+sweep soak interrupt "soak [0-9]+ s: " --pgbench-db ringbench_pgbench_faults --batch none \
+    --chain-workers none --no-scale --no-crash --backlog none --soak 10 --pgbench-secs 1
+[[ -z $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $db" \
+    -c "SELECT retention_ms FROM ringbench.queue_config") ]] || fail "soak: retention left on"
 
 [[ $(admin "SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '$db'") == \
     "ringbench pg bench: a scratch database, every run empties its queue" ]] ||
@@ -289,6 +295,16 @@ check("fill", "stopped: filling 1000000, interrupted by SIGINT", stop and stop["
       "filling" and stop["backlog"] == 1000000 and stop["error"] == "interrupted by SIGINT", stop)
 check("fill", "no point", d["backlog_sweep"]["points"] == [], d["backlog_sweep"]["points"])
 check("fill", "MD says it", "**Interrupted** by SIGINT during the backlog sweep" in md, md[:600])
+rc = open(os.path.join(tmp, "soak.rc")).read().strip()
+d = json.load(open(os.path.join(tmp, "soak", "pgbench.json")))
+sk = d["soak"]
+check("soak", "exit status 130", rc == "130", rc)
+check("soak", "interrupted: SIGINT during the soak",
+      d["interrupted"] == {"signal": "SIGINT", "during": "the soak"}, d["interrupted"])
+check("soak", "failed, its intervals kept", sk["failed"] and len(sk["intervals"]) >= 1, sk)
+for k in ("n_rows", "n_lost", "n_duplicates", "last_vs_first", "buffers_last_vs_first",
+          "cpu_last_vs_first", "done_bound_rows", "inbox_bounded"):
+    check("soak", k + " null (no total of a soak cut short)", sk[k] is None, sk[k])
 rc = open(os.path.join(tmp, "init.rc")).read().strip()
 d = json.load(open(os.path.join(tmp, "init", "pgbench.json")))
 err = open(os.path.join(tmp, "init.err")).read()

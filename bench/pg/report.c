@@ -499,6 +499,14 @@ static json_t *json_backlog(const rbb_run *run) {
     return o;
 }
 
+/* v, or null when the soak failed: a soak cut short has no totals or ratios to give (its
+ * intervals measured so far stay), and zeros would read as measured. Takes v. */
+static json_t *soak_total(const rbb_soak *s, json_t *v) {
+    if (!s->failed) return v;
+    json_decref(v);
+    return json_null();
+}
+
 static json_t *json_soak(const rbb_soak *s) {
     json_t *o = json_object(), *iv = json_array();
     rb_json_set(o, "failed", B(s->failed));
@@ -508,23 +516,24 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(o, "batch", U(s->batch));
     rb_json_set(o, "mode", S("affinity"));
     rb_json_set(o, "backlog", U(s->backlog));
-    rb_json_set(o, "n_rows", U(s->n_rows));
-    rb_json_set(o, "n_lost", U(s->n_lost));
-    rb_json_set(o, "n_duplicates", U(s->n_duplicates));
-    rb_json_set(o, "last_vs_first", F(s->last_vs_first, 3));
+    rb_json_set(o, "n_rows", soak_total(s, U(s->n_rows)));
+    rb_json_set(o, "n_lost", soak_total(s, U(s->n_lost)));
+    rb_json_set(o, "n_duplicates", soak_total(s, U(s->n_duplicates)));
+    rb_json_set(o, "last_vs_first", soak_total(s, F(s->last_vs_first, 3)));
     rb_json_set(o, "wanted_last_vs_first", json_real(0.9));
     rb_json_set(o, "retention_ms", U(s->retention_ms));
     rb_json_set(o, "retention_batch", U(s->retention_batch));
     rb_json_set(o, "heartbeat_ms", U(s->heartbeat_ms));
-    rb_json_set(o, "done_bound_rows", F(s->done_bound_rows, 0));
+    rb_json_set(o, "done_bound_rows", soak_total(s, F(s->done_bound_rows, 0)));
     rb_json_set(o, "inbox_bounded",
-                s->retention_ms ? B(s->inbox_bounded) : json_null()); /* null: retention off */
+                soak_total(s, s->retention_ms ? B(s->inbox_bounded)
+                                              : json_null())); /* null: retention off */
     rb_json_set(o, "autovacuum", S(s->autovacuum));
     rb_json_set(o, "n_claims", U(s->n_claims));
     rb_json_set(o, "n_empty_claims", U(s->n_empty_claims));
     rb_json_set(o, "n_rows_aged", U(s->n_rows_aged));
-    rb_json_set(o, "buffers_last_vs_first", F(s->buffers_last_vs_first, 3));
-    rb_json_set(o, "cpu_last_vs_first", F(s->cpu_last_vs_first, 3));
+    rb_json_set(o, "buffers_last_vs_first", soak_total(s, F(s->buffers_last_vs_first, 3)));
+    rb_json_set(o, "cpu_last_vs_first", soak_total(s, F(s->cpu_last_vs_first, 3)));
     json_t *ref = json_object();
     rb_json_set(ref, "clients", U(s->n_workers));
     rb_json_set(ref, "before_tps",
@@ -532,8 +541,9 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(ref, "after_tps",
                 s->pgbench_after.tps > 0 ? F(s->pgbench_after.tps, 1) : json_null());
     rb_json_set(ref, "secs", G(s->pgbench_before.secs));
-    rb_json_set(ref, "drift", F(s->pgbench_drift, 3));
-    rb_json_set(ref, "drift_flagged", B(s->drift_flagged));
+    int both = s->pgbench_before.tps > 0 && s->pgbench_after.tps > 0; /* else no drift */
+    rb_json_set(ref, "drift", both ? F(s->pgbench_drift, 3) : json_null());
+    rb_json_set(ref, "drift_flagged", both ? B(s->drift_flagged) : json_null());
     rb_json_set(o, "pgbench", ref);
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
