@@ -36,11 +36,12 @@ expect_eq "... by affinity's as the only live member" "$(removed --mode affinity
 expect_eq "rows in flight visited from the head (--head)" "$(removed --mode competing --head)" 64
 # Rows given back behind the front while wC drains the standing backlog past them: wH's 64,
 # reclaimed by wC's housekeeper when their lease lapses (1.5 s after wH's claim), and wL's,
-# released when wL is stopped (SIGINT) before it has run them. wK holds 8 rows for 8 s (1 s a
+# released when wL is stopped (SIGINT) before it has run them (0.1 s a row: at 20 ms a loaded CI
+# machine let it run 56 of its 100 before wC had done 300). wK holds 8 rows for 8 s (1 s a
 # row, its lease extended), so every claim of wC's meets rows in flight and reads from the
 # front (wK's newest row); wC alone would find nothing in flight between its batches and read
 # from the head every time.
-bg L "${common[@]}" --id wL --batch 100 --work-ms 20 --max-claims 1
+bg L "${common[@]}" --id wL --batch 100 --work-ms 100 --max-claims 1
 wait_for 10 "SELECT count(*) = 100 FROM inbox WHERE claimed_by = 'wL'"
 bg K "${common[@]}" --id wK --batch 8 --work-ms 1000 --max-claims 1
 wait_for 10 "SELECT count(*) = 8 FROM inbox WHERE claimed_by = 'wK'"
