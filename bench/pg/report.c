@@ -507,6 +507,11 @@ static json_t *soak_total(const rbb_soak *s, json_t *v) {
     return json_null();
 }
 
+/* Did both pgbench references around the soak run (tps > 0)? Without both there is no drift. */
+static int soak_referenced(const rbb_soak *s) {
+    return s->pgbench_before.tps > 0 && s->pgbench_after.tps > 0;
+}
+
 static json_t *json_soak(const rbb_soak *s) {
     json_t *o = json_object(), *iv = json_array();
     rb_json_set(o, "failed", B(s->failed));
@@ -541,7 +546,7 @@ static json_t *json_soak(const rbb_soak *s) {
     rb_json_set(ref, "after_tps",
                 s->pgbench_after.tps > 0 ? F(s->pgbench_after.tps, 1) : json_null());
     rb_json_set(ref, "secs", G(s->pgbench_before.secs));
-    int both = s->pgbench_before.tps > 0 && s->pgbench_after.tps > 0; /* else no drift */
+    int both = soak_referenced(s);
     rb_json_set(ref, "drift", both ? F(s->pgbench_drift, 3) : json_null());
     rb_json_set(ref, "drift_flagged", both ? B(s->drift_flagged) : json_null());
     rb_json_set(o, "pgbench", ref);
@@ -858,7 +863,7 @@ static void md_soak_work(FILE *f, const rbb_soak *s) {
 
 /* The pgbench reference around the soak. */
 static void md_soak_reference(FILE *f, const rbb_soak *s) {
-    if (!(s->pgbench_before.tps > 0) || !(s->pgbench_after.tps > 0)) {
+    if (!soak_referenced(s)) {
         fprintf(f, "\npgbench reference around the soak: not run (see stderr of the run).\n");
         return;
     }
