@@ -209,8 +209,10 @@ int rb_cli_list_unique(const char *cmd, const char *opt, const rb_cli_list *l);
 void rb_cli_list_free(rb_cli_list *l);
 
 /*
- * rb_cli_parse_double — a finite decimal number (strtod syntax, whole string).
- * 0 or -1.
+ * rb_cli_parse_double — a finite decimal number, the whole string: an optional sign, digits with
+ * an optional point, an optional exponent ("20", "-0.5", "1e3", ".5"); not leading or trailing
+ * spaces, hex ("0x14"), "inf", "nan", nor a value past DBL_MAX ("1e999"). *out set on 0; -1
+ * otherwise (out untouched).
  */
 int rb_cli_parse_double(const char *s, double *out);
 
@@ -303,6 +305,9 @@ typedef struct rb_cli_ring {
     const char *members_spec;
     int bucket_hash_set;
     unsigned given; /* RB_RING_OPT_* of the options given */
+    /* RB_RING_OPT_* the command refuses (set before parsing; rb_pg_parse_options leaves them
+     * out of --help) */
+    unsigned refused;
 } rb_cli_ring;
 
 void rb_cli_ring_init(rb_cli_ring *o);
@@ -327,6 +332,11 @@ void rb_cli_warn_id_collisions(const char *cmd, const rb_ring *ring);
 /* The help text of the shared ring options (for each command's --help);
  * rb_cli_parse_args follows it with rb_cli_print_algos. */
 extern const char rb_cli_ring_help[];
+
+/* rb_cli_ring_help_except — rb_cli_ring_help without the lines of the options in `refused`
+ * (RB_RING_OPT_* bits), for a command that refuses them, into buf (NUL-terminated; a line that
+ * would not fit is left out). Returns the length written. Thread safe; no error. */
+size_t rb_cli_ring_help_except(unsigned refused, char *buf, size_t size);
 
 /* rb_cli_print_algos — the registered algorithms with their descriptions and
  * parameters (from the registry), for --help. */

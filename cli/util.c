@@ -1,4 +1,5 @@
 /* util.c — shared CLI helpers (see cli.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -287,8 +288,30 @@ void rb_cli_list_free(rb_cli_list *l) {
     memset(l, 0, sizeof *l);
 }
 
+/* Is s a decimal number, whole string: [+-] digits [. digits] [(e|E) [+-] digits], with digits
+ * on at least one side of the point? strtod alone also reads leading spaces, hex ("0x14"),
+ * "inf" and "nan". */
+static int decimal_syntax(const char *s) {
+    size_t n_int = 0, n_frac = 0;
+    if (*s == '+' || *s == '-') s++;
+    for (; isdigit((unsigned char)*s); s++)
+        n_int++;
+    if (*s == '.')
+        for (s++; isdigit((unsigned char)*s); s++)
+            n_frac++;
+    if (!n_int && !n_frac) return 0;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-') s++;
+        if (!isdigit((unsigned char)*s)) return 0;
+        while (isdigit((unsigned char)*s))
+            s++;
+    }
+    return *s == '\0';
+}
+
 int rb_cli_parse_double(const char *s, double *out) {
-    if (!s || !*s) return -1;
+    if (!s || !decimal_syntax(s)) return -1;
     errno = 0;
     char *end;
     double v = strtod(s, &end);
@@ -458,6 +481,30 @@ const char rb_cli_ring_help[] =
     "  --seed S           seed of both hashes (default 0)\n"
     "  --table-source A   algorithm that fills `table` (default binary)\n"
     "  --param NAME=VALUE a parameter of the algorithm (repeatable; see below)\n";
+
+size_t rb_cli_ring_help_except(unsigned refused, char *buf, size_t size) {
+    static const char *const names[] = {"--algo",    "--members",      "--vnodes",
+                                        "--buckets", "--hash",         "--bucket-hash",
+                                        "--seed",    "--table-source", "--param"};
+    size_t n = 0;
+    if (size) buf[0] = '\0';
+    for (const char *line = rb_cli_ring_help; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        unsigned bit = 0; /* the option the line describes (a continuation line: none) */
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+            size_t nl = strlen(names[k]);
+            if (len > 2 + nl && strncmp(line + 2, names[k], nl) == 0 && line[2 + nl] == ' ')
+                bit = 1u << k; /* names[] is in RB_RING_OPT_* order */
+        }
+        if (!(bit & refused) && n + len < size) {
+            memcpy(buf + n, line, len);
+            buf[n += len] = '\0';
+        }
+        line += len;
+    }
+    return n;
+}
 
 void rb_cli_print_algos(FILE *f) {
     fputs("\nalgorithms (`ringbench list`) and their parameters:\n", f);

@@ -5,7 +5,8 @@
  *      decimal digits, fits in 64 bits => that value; else refused);
  *   1: rb_cli_parse_u32 with [min, max] from the next 8 bytes: accepted
  *      exactly when the u64 reading is in range;
- *   2: rb_cli_parse_double: accepted => finite, and equal to strtod's value;
+ *   2: rb_cli_parse_double: accepted => finite, equal to strtod's value, and only
+ *      digits, signs, a point and e (no hex, spaces, inf or nan);
  *   3: rb_cli_parse_format: accepted exactly for text, json, csv (md when
  *      allowed);
  *   other: the text split at LF is an argument list for rb_cli_parse_args
@@ -109,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (rb_cli_parse_double(s, &v) == 0) {
             FUZZ_CHECK(isfinite(v), "'%s': not finite", s);
             FUZZ_CHECK(v == strtod(s, NULL), "'%s': %g", s, v);
+            FUZZ_CHECK(strspn(s, "0123456789+-.eE") == strlen(s), "'%s': not decimal", s);
         }
     } else if (mode == 3) {
         rb_format f;

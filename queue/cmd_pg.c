@@ -150,14 +150,18 @@ static int pg_option(const char *cmd, void *ctx, int argc, char **argv, int *i) 
 int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help, int argc,
                         char **argv, rb_queue_config *cfg, rb_cli_ring *ring,
                         rb_pg_extra_option_fn extra, void *ctx, int *n_pos, int *ring_used) {
+    char ring_lines[1024]; /* the ring options this command takes (never --members) */
+    if (ring) rb_cli_ring_help_except(ring->refused | RB_RING_OPT_MEMBERS, ring_lines,
+                                      sizeof ring_lines);
     const char *const help_list[] = {help,
                                      "\nsession options:\n",
                                      rb_pg_session_help,
                                      ring ? ring_help : NULL,
-                                     ring ? rb_cli_ring_help : NULL,
+                                     ring ? ring_lines : NULL,
                                      NULL};
     pg_parse_ctx p = {cfg, ring, extra, ctx, 0};
     int n = 0, rc = rb_cli_parse_args(cmd, help_list, pg_option, &p, argc, argv, &n);
+    if (rc == RB_EXIT_OK && ring) rb_cli_print_algos(stdout); /* --help shown */
     if (rc != RB_CLI_CONTINUE) return rc;
     if (ring && ring->members_spec)
         return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "

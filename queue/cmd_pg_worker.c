@@ -383,13 +383,16 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     worker_opts o = {.cfg = &cfg, .poll_ms = 20, .fmt = RB_FMT_TEXT};
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
+    ring.refused = RB_RING_OPT_BUCKETS | RB_RING_OPT_BUCKET_HASH | RB_RING_OPT_SEED;
     int rc = rb_pg_parse_options(cmd, worker_help,
-                                 "\nring options (default: the queue's, set at migrate):\n", argc,
+                                 "\nring options (default: the queue's, set at migrate; B, the "
+                                 "bucket hash and the seed are always the queue's):\n",
+                                 argc,
                                  argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
     if (rc >= 0) return rc;
     /* B, the bucket hash and the seed place the stored rows: the worker always takes them
      * from queue_config, so asking for others here would be silently ignored */
-    if (ring.given & (RB_RING_OPT_BUCKETS | RB_RING_OPT_BUCKET_HASH | RB_RING_OPT_SEED))
+    if (ring.given & ring.refused)
         return rb_cli_usage_error(cmd, "--buckets, --bucket-hash and --seed are the queue's (set "
                                        "by pg migrate): the worker reads them from queue_config");
     if ((ring.given & (RB_RING_OPT_PARAM | RB_RING_OPT_TABLE_SOURCE)) && !ring.algo)

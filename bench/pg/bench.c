@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,9 +338,13 @@ static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
     char *field = (char *)p + o->offset;
     if (o->kind == 'd') {
         double x;
-        if (rb_cli_parse_double(v, &x) || x < o->min || x > o->max)
-            return rb_cli_usage_error(CMD, "%s must be a number from %g to %g, got '%s'", o->name,
-                                      o->min, o->max, v),
+        if (rb_cli_parse_double(v, &x))
+            return rb_cli_usage_error(CMD, "%s must be a decimal number from %g to %g, got '%s'",
+                                      o->name, o->min, o->max, v),
+                   -1;
+        if (x < o->min || x > o->max) /* worded as rb_cli_whole_message's */
+            return rb_cli_usage_error(CMD, "%s: %s is out of range (%g..%g)", o->name, v, o->min,
+                                      o->max),
                    -1;
         memcpy(field, &x, sizeof x);
         return 0;
@@ -441,8 +446,8 @@ static const struct {
      "or soak)"},
     {"--heap-order", reads_cells, "this run has no matrix or chain-group cell"},
     {"--workers", reads_cells,
-     "this run has no matrix or chain-group cell, so no pgbench reference (the backlog sweep "
-     "runs 2 workers)"},
+     "this run has no matrix or chain-group cell (the backlog sweep runs 2 workers, the soak "
+     "4)"},
     {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
     {"--pgbench-secs", reads_pgbench,
      "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
@@ -484,6 +489,8 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
                                           argv[i + 1]);
             break;
         }
+        if (a[0] != '-')
+            return rb_cli_usage_error(CMD, "unexpected argument '%s' (pg bench takes none)", a);
         opt_at[i] = 1;
         for (int j = 1; j < i; j++)
             if (opt_at[j] && strcmp(option_identity(argv[j]), option_identity(a)) == 0)
@@ -732,6 +739,17 @@ static rbb_pg_target pgbench_target(const rbb_params *p, PGconn *c) {
                            .pgoptions = getenv("PGOPTIONS")};
 }
 
+/* Name the part of the run now in flight (printf-style) for the stop report; once a stop signal
+ * has come the part it hit stays named (the parts after it only return). */
+static void run_part(rbb_run *run, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void run_part(rbb_run *run, const char *fmt, ...) {
+    if (rbb_stop_signal) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(run->part, sizeof run->part, fmt, ap);
+    va_end(ap);
+}
+
 /* One pgbench simple-update run, -c W -j W for secs, into *res; 0 or -1
  * (run->pgbench_ok cleared, the error kept). */
 static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs,
@@ -740,7 +758,7 @@ static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs
     rbb_pg_target t = pgbench_target(p, c);
     const char *pgbench = rbb_pgbench_find(p->pgbench_path);
     if (rbb_stop_signal) return -1;
-    snprintf(run->part, sizeof run->part, "the pgbench reference at %u clients", n_workers);
+    run_part(run, "the pgbench reference at %u clients", n_workers);
     if (rbb_pgbench_run(&t, pgbench, n_workers, secs, res, run->pgbench_error,
                         sizeof run->pgbench_error)) {
         if (rbb_stop_signal) return -1; /* cut short by the stop: not pgbench's failure */
@@ -756,7 +774,7 @@ static int pgbench_once(rbb_run *run, PGconn *c, uint32_t n_workers, double secs
 static void pgbench_init(rbb_run *run, PGconn *c) {
     const rbb_params *p = &run->p;
     rbb_pg_target t = pgbench_target(p, c);
-    snprintf(run->part, sizeof run->part, "pgbench -i");
+    run_part(run, "pgbench -i");
     fprintf(stderr, "pg bench: pgbench -i on database %s\n", p->pgbench_db);
     if (rbb_pgbench_init(&t, rbb_pgbench_find(p->pgbench_path), run->pgbench_error,
                          sizeof run->pgbench_error)) {
@@ -788,22 +806,26 @@ static void run_pgbench_refs(rbb_run *run, PGconn *c, int round) {
 
 /* pgbench simple-update at the soak's clients for --pgbench-secs into *res (tps 0 when
  * not run), after pgbench -i when the run has not done it (a soak-only run measures no cell,
- * so nothing else initialised pgbench). */
-static void soak_reference(rbb_run *run, PGconn *c, rbb_pgbench_result *res) {
+ * so nothing else initialised pgbench). after: 0 before the soak, 1 after it; why the server
+ * could not be settled first goes to err (err_size bytes, "" when it was) and stderr. */
+static void soak_reference(rbb_run *run, PGconn *c, rbb_pgbench_result *res, int after, char *err,
+                           size_t err_size) {
     memset(res, 0, sizeof *res);
+    err[0] = '\0';
     if (rbb_stop_signal) return;
     if (!run->pgbench_ok && run->pgbench_skipped && !run->pgbench_error[0]) pgbench_init(run, c);
     if (!run->pgbench_ok) return;
+    run_part(run, "the soak's pgbench reference");
     /* the server at rest on both sides: right after the soak its queue tables hold 100-400 k
      * dead versions that autovacuum is cleaning and a checkpoint is writing them out, and a
      * pgbench then measured the soak's aftermath (2,891 tps against 3,801 before, 2026-12-04);
      * not fatal (CHECKPOINT needs superuser or pg_checkpoint) */
-    char err[512];
-    if (rbb_db_exec(c, err, sizeof err, "VACUUM inbox, inbox_done, inbox_leases, effects") ||
-        rbb_db_exec(c, err, sizeof err, "CHECKPOINT"))
+    if (rbb_db_exec(c, err, err_size, "VACUUM inbox, inbox_done, inbox_leases, effects") ||
+        rbb_db_exec(c, err, err_size, "CHECKPOINT"))
         fprintf(stderr,
-                "pg bench: before the soak's pgbench reference, the server was not settled: %s\n",
-                err);
+                "pg bench: the server was not settled for the soak's pgbench reference %s it: "
+                "%s\n",
+                after ? "after" : "before", err);
     fprintf(stderr, "pg bench: pgbench simple-update -c %u for %.0f s (the soak's reference)\n",
             RBB_SOAK_WORKERS, run->p.pgbench_s);
     if (pgbench_once(run, c, RBB_SOAK_WORKERS, run->p.pgbench_s, res)) memset(res, 0, sizeof *res);
@@ -931,6 +953,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir))) return rc;
     /* from here a stop signal ends the run in order: workers stopped, what finished written */
     rbb_stop_on_signals();
+    run_part(&run, "the setup (the connection, the queue's schema)");
 
     /* Durability: off applies to every session of this run (workers, driver,
      * pgbench) through PGOPTIONS, which libpq sends at connection start. */
@@ -999,7 +1022,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
      * fresh uniform backlog of a cell's size (what limits a claim); with the cells. */
     if (n_cells && !rbb_stop_signal) {
         driver_again(c);
-        snprintf(run.part, sizeof run.part, "EXPLAIN of the claims");
+        run_part(&run, "EXPLAIN of the claims");
         uint32_t bmax = 1;
         for (size_t b = 0; b < p->n_batches; b++)
             if (p->batches[b] > bmax) bmax = p->batches[b];
@@ -1015,7 +1038,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         for (int i = 0; i < 2 && !rbb_stop_signal; i++) {
             rbb_scale *s = &run.scale[run.n_scale++];
             driver_again(c);
-            snprintf(run.part, sizeof run.part, "the scale event (%s)", algos[i]);
+            run_part(&run, "the scale event (%s)", algos[i]);
             fprintf(stderr, "pg bench: scale event, %s ownership: 3 workers, a 4th joins\n",
                     algos[i]);
             if (rbb_run_scale(p, conninfo, c, algos[i], s, err, sizeof err)) {
@@ -1035,17 +1058,17 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     }
     if (p->crash && !rbb_stop_signal) {
         run.has_crash = 1;
-        snprintf(run.part, sizeof run.part, "the crash injection");
+        run_part(&run, "the crash injection");
         n_bad += crash_run(p, conninfo, c, p->chain, &run.crash);
         /* again with chain workers, as the chain group runs them (unless the first did) */
         if (p->n_chain_workers && !p->chain && !rbb_stop_signal) {
-            snprintf(run.part, sizeof run.part, "the crash injection (chain workers)");
+            run_part(&run, "the crash injection (chain workers)");
             run.has_crash_chain = 1;
             n_bad += crash_run(p, conninfo, c, 1, &run.crash_chain);
         }
     }
     if (p->n_backlogs && !rbb_stop_signal) {
-        snprintf(run.part, sizeof run.part, "the backlog sweep");
+        run_part(&run, "the backlog sweep");
         int bad = rbb_run_backlog(&run, conninfo, c, err, sizeof err);
         if (bad < 0) fprintf(stderr, "pg bench: backlog sweep failed: %s\n", err);
         n_bad += bad < 0 ? 1 : bad;
@@ -1053,8 +1076,9 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     if (p->soak_s > 0 && !rbb_stop_signal) {
         driver_again(c);
         rbb_pgbench_result before = {0};
-        soak_reference(&run, c, &before);
-        snprintf(run.part, sizeof run.part, "the soak");
+        char unsettled[sizeof run.soak.unsettled[0]];
+        soak_reference(&run, c, &before, 0, unsettled, sizeof unsettled);
+        run_part(&run, "the soak");
         fprintf(stderr, "pg bench: soak: 4 affinity workers, batch 8, %.0f s, retention %llu ms\n",
                 p->soak_s, (unsigned long long)p->soak_retention_ms);
         if (rbb_run_soak(&run, conninfo, c, err, sizeof err)) {
@@ -1065,7 +1089,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         }
         rbb_soak *s = &run.soak;
         s->pgbench_before = before;
-        soak_reference(&run, c, &s->pgbench_after);
+        memcpy(s->unsettled[0], unsettled, sizeof unsettled); /* rbb_run_soak cleared *s */
+        soak_reference(&run, c, &s->pgbench_after, 1, s->unsettled[1], sizeof s->unsettled[1]);
         if (run.pgbench_skipped && !run.pgbench_ok && !rbb_stop_signal) {
             fprintf(stderr, "pg bench: the soak's pgbench reference failed: %s\n",
                     run.pgbench_error);

@@ -262,6 +262,9 @@ typedef struct rbb_soak {
      * the matrix's (rbb_pgbench_drift), flagged past RBB_DRIFT_MAX. tps 0: not run (pgbench
      * failed, or a stop). */
     rbb_pgbench_result pgbench_before, pgbench_after;
+    /* before, after: why the server could not be settled (VACUUM, CHECKPOINT: the latter needs
+     * superuser or pg_checkpoint) before that reference ran, "" when it was */
+    char unsettled[2][200];
     double pgbench_drift;
     int drift_flagged;
     uint64_t n_rows, n_lost, n_duplicates;

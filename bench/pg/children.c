@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,6 +47,7 @@ pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
     ch->fd = -1;
     if (pipe(p) != 0) return -1;
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(p[0]);
@@ -53,6 +55,11 @@ pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
         return -1;
     }
     if (pid == 0) {
+        /* a driver that dies (SIGKILL, a crash, a second stop signal after the same-stop
+         * window) takes its workers along: SIGTERM, their stop (they leave, releasing their
+         * rows), not orphans claiming on; a driver already gone before the prctl: leave now */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent) _exit(1);
         close(p[0]);
         if (go_wfd >= 0) close(go_wfd);
         signal(SIGPIPE, SIG_IGN);

@@ -66,7 +66,8 @@ typedef struct rbb_child {
 } rbb_child;
 
 /* Fork a worker running body(arg, go_fd, report_fd) (which must not return);
- * the child closes go_wfd. Returns the pid, or -1. */
+ * the child closes go_wfd and gets SIGTERM when the driver dies (PR_SET_PDEATHSIG, Linux):
+ * no worker outlives a driver killed without its stop. Returns the pid, or -1. */
 pid_t rbb_spawn(rbb_child *ch, int go_rfd, int go_wfd,
                 void (*body)(void *arg, int go_fd, int report_fd), void *arg);
 /* How long a worker may take from its fork to its READY (connecting, preparing), in ms. */

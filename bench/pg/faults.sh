@@ -27,7 +27,12 @@
 #              the outputs (that cell failed, affinity's not measured, `interrupted`), exit 143;
 #   sigterm2   the same, then 5 ms later SIGTERM to its whole process group, as timeout(1)
 #              does: the same stop and outputs (the second signal ended the process at once,
-#              writing nothing, until 2026-12-04).
+#              writing nothing, until 2026-12-04);
+#   late       SIGTERM, then (the driver held stopped meanwhile) a second one 1.2 s later,
+#              past the same-stop window: the process ends by SIGTERM at once, without its
+#              stop's outputs, and its worker goes with it;
+#   kill9      the driver SIGKILLed during a 20 s cell: its worker leaves within 3 s (it
+#              claimed on to its deadline, an orphan, until 2026-12-04).
 # And a Ctrl-C while the sweep enqueues (fill): the COPY is aborted, none of its rows stays; and
 # one during `pgbench -i` (init): the reference's error is the stop.
 # Found by fresh-user tries (session notes of 2026-12-03): a stopped sweep wrote no point at
@@ -75,6 +80,13 @@ sigterm() { kill -TERM "$1"; }
 # as timeout(1) stops a command: SIGTERM to it, then to its process group (5 ms later here,
 # once the first is handled: a signal still pending when the same one comes is one signal)
 sigterm_twice() { kill -TERM "$1" && sleep 0.005 && kill -TERM -- "-$1"; }
+# a second SIGTERM 1.2 s after the first, the driver stopped (SIGSTOP) in between so its stop
+# cannot finish first: the second comes out of the same-stop window
+sigterm_late() {
+    kill -TERM "$1" && sleep 0.005 && kill -STOP "$1" && sleep 1.2 &&
+        kill -TERM "$1" && kill -CONT "$1"
+}
+kill9() { kill -KILL "$1"; }
 lock_inbox() { # in the background: the bench runs on meanwhile
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $db" \
         -c "BEGIN; LOCK TABLE ringbench.inbox; SELECT pg_sleep(6); COMMIT" >/dev/null &
@@ -103,8 +115,17 @@ sweep() {
     "$fault" "$pid"
     wait "$pid" || rc=$?
     echo "$rc" >"$TMP/$name.rc"
-    # no worker outlives the bench (they share its command line)
-    if pgrep -f -- "--out $TMP/$name " >/dev/null; then fail "$name: a worker still runs"; fi
+    # no worker outlives the bench (they share its command line); a driver that died without
+    # its stop (late, kill9) leaves them to their SIGTERM, which they answer by leaving
+    if [[ $fault == sigterm_late || $fault == kill9 ]]; then
+        local gone=$((SECONDS + 3))
+        while pgrep -f -- "--out $TMP/$name " >/dev/null; do
+            ((SECONDS < gone)) || fail "$name: a worker still runs 3 s after its driver died"
+            sleep 0.05
+        done
+    elif pgrep -f -- "--out $TMP/$name " >/dev/null; then
+        fail "$name: a worker still runs"
+    fi
     note "$name: exit $rc$(grep -m1 -o 'FAILED: .*' "$TMP/$name.err" | sed 's/^/, /')"
 }
 
@@ -152,6 +173,16 @@ for kind in matrix lock sigterm sigterm2; do
     [[ $kind == sigterm2 ]] && fn=sigterm_twice
     [[ $kind == lock ]] && fn=lock_inbox
     sweep "$kind" "$fn" "competing W=1 batch=8 uniform, repetition 1/1" "${matrix_args[@]}"
+done
+long_args=("${matrix_args[@]}") # the same with 20 s cells: an orphan worker would claim on
+for i in "${!long_args[@]}"; do [[ ${long_args[i]} == --secs ]] && long_args[i+1]=20; done
+for kind in late kill9; do
+    fn=sigterm_late
+    [[ $kind == kill9 ]] && fn=kill9
+    sweep "$kind" "$fn" "competing W=1 batch=8 uniform, repetition 1/1" "${long_args[@]}"
+    [[ $(cat "$TMP/$kind.rc") == $([[ $kind == late ]] && echo 143 || echo 137) ]] ||
+        fail "$kind: exit $(cat "$TMP/$kind.rc"), wanted 143 (late) / 137 (kill9): by the signal"
+    [[ ! -e $TMP/$kind/pgbench.json ]] || fail "$kind: the run wrote its outputs: it ended by its stop, not by the signal"
 done
 # Ctrl-C during `pgbench -i`: the run says it was interrupted there, and the reference's error
 # is the stop, not pgbench's "killed by signal 15" and its output. pgbench -i is held by a lock
@@ -305,6 +336,16 @@ check("soak", "failed, its intervals kept", sk["failed"] and len(sk["intervals"]
 for k in ("n_rows", "n_lost", "n_duplicates", "last_vs_first", "buffers_last_vs_first",
           "cpu_last_vs_first", "done_bound_rows", "inbox_bounded"):
     check("soak", k + " null (no total of a soak cut short)", sk[k] is None, sk[k])
+ref = sk["pgbench"]
+check("soak", "no pgbench after a stop, so no drift", ref["after_tps"] is None and
+      ref["drift"] is None and ref["drift_flagged"] is None, ref)
+check("soak", "the server settled before the reference (superuser)",
+      ref["not_settled"] == [None, None], ref["not_settled"])
+md = open(os.path.join(tmp, "soak", "pgbench.md")).read()
+first = "| %.0f | %.0f |" % (sk["intervals"][0]["t_end_s"], sk["intervals"][0]["rows_per_s"])
+check("soak", "MD: failed, its measured intervals kept (they were dropped)",
+      "**failed** (see stderr of the run): the intervals measured before it stopped" in md and
+      first in md and "last interval ÷ the first" not in md, md[md.find("## Soak"):][:900])
 rc = open(os.path.join(tmp, "init.rc")).read().strip()
 d = json.load(open(os.path.join(tmp, "init", "pgbench.json")))
 err = open(os.path.join(tmp, "init.err")).read()

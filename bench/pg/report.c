@@ -549,6 +549,10 @@ static json_t *json_soak(const rbb_soak *s) {
     int both = soak_referenced(s);
     rb_json_set(ref, "drift", both ? F(s->pgbench_drift, 3) : json_null());
     rb_json_set(ref, "drift_flagged", both ? B(s->drift_flagged) : json_null());
+    json_t *unsettled = json_array(); /* before, after: why the server was not settled, or null */
+    for (int k = 0; k < 2; k++)
+        json_array_append_new(unsettled, s->unsettled[k][0] ? S(s->unsettled[k]) : json_null());
+    rb_json_set(ref, "not_settled", unsettled);
     rb_json_set(o, "pgbench", ref);
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
@@ -851,8 +855,9 @@ static void md_soak_work(FILE *f, const rbb_soak *s) {
                 v->wal_fpi_per_krow, v->machine_cpu_us_per_row, v->cores_busy, 100 * v->steal_share,
                 v->wal_flush_ms, v->n_checkpoints);
     }
-    fprintf(f, "\nWork per row, last interval ÷ first: buffers %.2f, machine CPU %.2f.\n",
-            s->buffers_last_vs_first, s->cpu_last_vs_first);
+    if (!s->failed) /* a soak cut short has no last interval */
+        fprintf(f, "\nWork per row, last interval ÷ first: buffers %.2f, machine CPU %.2f.\n",
+                s->buffers_last_vs_first, s->cpu_last_vs_first);
     fprintf(f,
             "\nClaims: %llu, of which %llu found no row (%.1f%%: a worker whose owned buckets "
             "ran dry walks them all); %llu rows claimed for their age.\n",
@@ -861,8 +866,14 @@ static void md_soak_work(FILE *f, const rbb_soak *s) {
             (unsigned long long)s->n_rows_aged);
 }
 
-/* The pgbench reference around the soak. */
+/* The pgbench reference around the soak, and whether the server was settled before each. */
 static void md_soak_reference(FILE *f, const rbb_soak *s) {
+    for (int k = 0; k < 2; k++)
+        if (s->unsettled[k][0])
+            fprintf(f,
+                    "\nThe server was not settled before the pgbench reference %s the soak "
+                    "(VACUUM and CHECKPOINT of the queue tables): %s.\n",
+                    k ? "after" : "before", s->unsettled[k]);
     if (!soak_referenced(s)) {
         fprintf(f, "\npgbench reference around the soak: not run (see stderr of the run).\n");
         return;
@@ -879,8 +890,10 @@ static void md_soak(FILE *f, const rbb_soak *s) {
     fprintf(f, "\n## Soak: %u affinity workers, batch %u, %.0f s, backlog kept at %llu rows\n\n",
             s->n_workers, s->batch, s->secs, (unsigned long long)s->backlog);
     if (s->failed) {
-        fprintf(f, "**failed** (see stderr of the run)\n");
-        return;
+        fprintf(f, "**failed** (see stderr of the run): %s.\n\n",
+                s->n_intervals ? "the intervals measured before it stopped, no totals"
+                               : "no interval was measured");
+        if (!s->n_intervals) return;
     }
     if (s->retention_ms)
         fprintf(f,
@@ -903,6 +916,10 @@ static void md_soak(FILE *f, const rbb_soak *s) {
                 (unsigned long long)v->n_autovacuum, (double)v->oldest_pending_ms / 1000.0);
     }
     md_soak_work(f, s);
+    if (s->failed) {
+        md_soak_reference(f, s);
+        return;
+    }
     fprintf(f,
             "\nrows/s of the last interval ÷ the first: **%.2f** (wanted >= 0.9); %llu rows done, "
             "lost **%llu**, duplicated **%llu**. Autovacuum and shared buffers: `%s`.\n",
@@ -1004,8 +1021,9 @@ static void md_pgbench(FILE *f, const rbb_run *run) {
     const rbb_params *p = &run->p;
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (run->pgbench_skipped) {
-        fprintf(f, "Not run: the run measures no cell to divide by it (`--batch none "
-                   "--chain-workers none`).\n\n");
+        fprintf(f, "Not run around cells: the run measures none (`--batch none --chain-workers "
+                   "none`)%s.\n\n",
+                run->has_soak ? "; the soak's own reference is in the soak's section" : "");
     } else if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);
     } else {

@@ -74,7 +74,19 @@ usage "^ringbench pg retry: row id: 99999999999999999999 is out of range \(1\.\.
 usage "^ringbench pg chaos: --seed: 99999999999999999999 is out of range \(0\.\.18446744073709551615\)$" chaos "${db[@]}" --seed 99999999999999999999
 usage "^ringbench pg bench: --keys: 99999999999999999999 is out of range \(1\.\.100000000\)$" bench "${dbb[@]}" --keys 99999999999999999999
 usage "^ringbench pg bench: --repeats: 10 is out of range \(1\.\.9\)$" bench "${dbb[@]}" --repeats 10
-usage "^ringbench pg bench: --secs must be a number from 0.1 to 3600, got 'x'$" bench "${dbb[@]}" --secs x
+usage "^ringbench pg bench: --secs must be a decimal number from 0.1 to 3600, got 'x'$" bench "${dbb[@]}" --secs x
+# decimal options take decimal numbers only (fresh user, stop 38: strtod's syntax let '0x14',
+# ' 20', 'inf' through as 20, 20 and a refusal worded as a bad number), and a number out of
+# range is worded as the whole-number options' ("out of range (MIN..MAX)")
+for v in 0x14 " 20" "20 " inf nan 1e999 "" . 1e 20s --1 1..2; do
+    usage "^ringbench pg bench: --soak must be a decimal number from 10 to 86400, got '$v'$" bench "${dbb[@]}" --soak "$v"
+done
+usage "^ringbench pg bench: --soak: 9 is out of range \(10\.\.86400\)$" bench "${dbb[@]}" --soak 9
+usage "^ringbench pg bench: --soak: 1e6 is out of range \(10\.\.86400\)$" bench "${dbb[@]}" --soak 1e6
+usage "^ringbench pg bench: --pgbench-secs: 0.5 is out of range \(1\.\.3600\)$" bench "${dbb[@]}" --pgbench-secs 0.5
+usage "^ringbench pg bench: --zipf-s: -0.1 is out of range \(0\.\.10\)$" bench "${dbb[@]}" --dist zipf --zipf-s -0.1
+# a stray argument is an argument, not an unknown option (it was "unknown option 'foo'")
+usage "^ringbench pg bench: unexpected argument 'foo' \(pg bench takes none\)$" bench "${dbb[@]}" foo
 usage "^ringbench pg migrate: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)$" migrate "${db[@]}" --vnodes 99999999999999999999
 
 usage "^ringbench pg migrate: --retention-batch: 100001 is out of range \(1\.\.100000\)$" migrate "${db[@]}" --retention-batch 100001
@@ -113,6 +125,9 @@ usage "^ringbench pg bench: --modes: this run has no cell and no backlog sweep" 
 for o in --workers --secs --pgbench-secs --pgbench --pgbench-db; do
     usage "^ringbench pg bench: $o: this run has no matrix or chain-group cell" bench "${dbb[@]}" --batch none --chain-workers none --backlog 10k "$o" 2
 done
+# a soak has a pgbench reference: --workers is refused for want of cells, not of a reference
+# (it said "so no pgbench reference")
+usage "^ringbench pg bench: --workers: this run has no matrix or chain-group cell \(the backlog sweep runs 2 workers, the soak 4\)$" bench "${dbb[@]}" --batch none --chain-workers none --backlog none --no-scale --no-crash --soak 20 --workers 2
 usage "^ringbench pg bench: --rows: this run has no matrix or chain-group cell and no scale event" bench "${dbb[@]}" --batch none --chain-workers none --no-scale --backlog 10k --rows 5000
 usage "^ringbench pg bench: --algo: no worker of this run owns buckets" bench "${dbb[@]}" --batch none --chain-workers none --no-scale --no-crash --backlog 10k --modes competing --algo modn
 usage "^ringbench pg bench: unexpected argument '--x' \(pg bench takes none\)$" bench "${dbb[@]}" -- --x
@@ -127,7 +142,8 @@ for args in "--smoke --pgbench-db --quick" "--pgbench-db --smoke --smoke" "--que
     "--batch none --chain-workers none --no-scale --no-crash --backlog 10k --complete each" \
     "--batch none --chain-workers none --no-crash --backlog none --rows 5000" \
     "--modes competing,ordered --no-scale --no-crash --backlog none --algo modn" \
-    "--batch none --chain-workers none --no-scale --no-crash --backlog none --soak 10 --pgbench-secs 2 --pgbench-db x"; do
+    "--batch none --chain-workers none --no-scale --no-crash --backlog none --soak 10 --pgbench-secs 2 --pgbench-db x" \
+    "--secs .5 --pgbench-secs 1e1 --dist zipf --zipf-s +1.25 --soak 10.5"; do
     rc=0
     read -ra extra <<<"$args"
     "$RB" pg bench "${dbb[@]}" "${extra[@]}" >/dev/null 2>"$TMP/err" || rc=$?
@@ -171,6 +187,22 @@ usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's
 usage "^ringbench pg worker: --param and --table-source need --algo here" worker "${db[@]}" --until-empty --param table_size=1009
 usage "^ringbench pg worker: unknown parameter 'foo'" worker "${db[@]}" --until-empty --algo binary --param foo=1
 usage "^ringbench pg worker: --table-source does not apply to --algo binary" worker "${db[@]}" --until-empty --algo binary --table-source jump
+# ... and --help lists no option the command refuses (pg worker listed all nine ring options,
+# pg migrate --members; fresh user, stop 38), while a refused option still gets its reason.
+"$RB" pg worker --help >"$TMP/worker-help"
+"$RB" pg migrate --help >"$TMP/migrate-help"
+for o in --members --buckets --bucket-hash --seed; do
+    ! grep -q -- "^  $o " "$TMP/worker-help" || fail "pg worker --help lists $o, which it refuses"
+done
+! grep -q -- "^  --members " "$TMP/migrate-help" || fail "pg migrate --help lists --members, which it refuses"
+for o in --algo --vnodes --hash --table-source --param; do
+    grep -q -- "^  $o " "$TMP/worker-help" || fail "pg worker --help does not list $o"
+done
+for o in --buckets --bucket-hash --seed; do
+    grep -q -- "^  $o " "$TMP/migrate-help" || fail "pg migrate --help does not list $o"
+done
+grep -q "^  skeleton " "$TMP/worker-help" || fail "pg worker --help lists no algorithms"
+usage "^ringbench pg migrate: --members is not used" migrate "${db[@]}" --members a,b
 # 5. a worker id is text: it is stored in a text column and written in JSON, where bytes that
 #    are not UTF-8 would read back as other characters (fresh user, #14).
 usage "^ringbench pg worker: --id must be UTF-8 text" worker "${db[@]}" --until-empty --id "$(printf 'w\377')"
