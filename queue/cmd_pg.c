@@ -151,8 +151,8 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
                         char **argv, rb_queue_config *cfg, rb_cli_ring *ring,
                         rb_pg_extra_option_fn extra, void *ctx, int *n_pos, int *ring_used) {
     char ring_lines[1024]; /* the ring options this command takes (never --members) */
-    if (ring) rb_cli_ring_help_except(ring->refused | RB_RING_OPT_MEMBERS, ring_lines,
-                                      sizeof ring_lines);
+    if (ring)
+        rb_cli_ring_help_except(ring->refused | RB_RING_OPT_MEMBERS, ring_lines, sizeof ring_lines);
     const char *const help_list[] = {help,
                                      "\nsession options:\n",
                                      rb_pg_session_help,

@@ -384,11 +384,11 @@ int rb_pg_cmd_worker(int argc, char **argv) {
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
     ring.refused = RB_RING_OPT_BUCKETS | RB_RING_OPT_BUCKET_HASH | RB_RING_OPT_SEED;
-    int rc = rb_pg_parse_options(cmd, worker_help,
-                                 "\nring options (default: the queue's, set at migrate; B, the "
-                                 "bucket hash and the seed are always the queue's):\n",
-                                 argc,
-                                 argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
+    int rc =
+        rb_pg_parse_options(cmd, worker_help,
+                            "\nring options (default: the queue's, set at migrate; B, the "
+                            "bucket hash and the seed are always the queue's):\n",
+                            argc, argv, &cfg, &ring, worker_option, &o, NULL, &cfg.ring_override);
     if (rc >= 0) return rc;
     /* B, the bucket hash and the seed place the stored rows: the worker always takes them
      * from queue_config, so asking for others here would be silently ignored */

@@ -212,6 +212,10 @@ typedef struct rbb_backlog_stop {
 } rbb_backlog_stop;
 
 /* One interval of the soak run (soak.c). */
+/* The queue tables the soak samples autovacuum of: inbox, inbox_done, inbox_leases, effects. */
+#define RBB_SOAK_N_TABLES 4
+extern const char *const rbb_soak_tables[RBB_SOAK_N_TABLES];
+
 typedef struct rbb_soak_interval {
     double t_end_s;        /* since the workers started */
     double rows_per_s;     /* rows completed in the interval per second */
@@ -240,6 +244,10 @@ typedef struct rbb_soak_interval {
      * guests (steal ÷ all CPU time: a shared host's noise), the mean time of one WAL
      * flush in ms (NaN unless track_wal_io_timing is on) and the checkpoints started. */
     double cores_busy, steal_share, wal_flush_ms, n_checkpoints;
+    /* The share of the interval's samples (one every 0.5 s) in which autovacuum was
+     * processing each queue table (a VACUUM or ANALYZE in progress; rbb_soak_tables order);
+     * NaN when no sample was read (a role without pg_read_all_stats sees no other role's) */
+    double autovacuum_share[RBB_SOAK_N_TABLES];
 } rbb_soak_interval;
 
 #define RBB_MAX_SOAK_INTERVALS 64

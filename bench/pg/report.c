@@ -577,6 +577,10 @@ static json_t *json_soak(const rbb_soak *s) {
         rb_json_set(x, "steal_share", F(v->steal_share, 3));
         rb_json_set(x, "wal_flush_ms", F(v->wal_flush_ms, 3));
         rb_json_set(x, "n_checkpoints", F(v->n_checkpoints, 0));
+        json_t *av = json_object(); /* null: unknown (no sample, or not visible to the role) */
+        for (int k = 0; k < RBB_SOAK_N_TABLES; k++)
+            rb_json_set(av, rbb_soak_tables[k], F(v->autovacuum_share[k], 3));
+        rb_json_set(x, "autovacuum_share", av);
         rb_json_push(iv, x);
     }
     rb_json_set(o, "intervals", iv);
@@ -844,16 +848,23 @@ static void md_soak_work(FILE *f, const rbb_soak *s) {
     fprintf(f,
             "\nWork per row completed and the machine, per interval (buffers: shared-buffer "
             "accesses in the queue database; WAL and full-page images server-wide; CPU: the "
-            "whole machine's; steal: CPU time given to other guests; flush: one WAL flush):\n\n"
+            "whole machine's; steal: CPU time given to other guests; flush: one WAL flush; "
+            "autovacuum: the share of 0.5 s samples with a VACUUM or ANALYZE of the table in "
+            "progress):\n\n"
             "| until s | rows/s | buffers/row | WAL B/row | FPI/1k rows | CPU µs/row | cores busy "
-            "| steal %% | flush ms | checkpoints |\n"
-            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            "| steal %% | flush ms | checkpoints | autovacuum %% inbox / done / leases / effects "
+            "|\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < s->n_intervals; i++) {
         const rbb_soak_interval *v = &s->iv[i];
-        fprintf(f, "| %.0f | %.0f | %.1f | %.0f | %.1f | %.1f | %.2f | %.1f | %.3f | %.0f |\n",
+        char av[64] = "", *end = av; /* "-": unknown */
+        for (int k = 0; k < RBB_SOAK_N_TABLES; k++)
+            end += isnan(v->autovacuum_share[k])
+                       ? snprintf(end, 16, "%s-", k ? " / " : "")
+                       : snprintf(end, 16, "%s%.0f", k ? " / " : "", 100 * v->autovacuum_share[k]);
+        fprintf(f, "| %.0f | %.0f | %.1f | %.0f | %.1f | %.1f | %.2f | %.1f | %.3f | %.0f | %s |\n",
                 v->t_end_s, v->rows_per_s, v->buffers_per_row, v->wal_bytes_per_row,
                 v->wal_fpi_per_krow, v->machine_cpu_us_per_row, v->cores_busy, 100 * v->steal_share,
-                v->wal_flush_ms, v->n_checkpoints);
+                v->wal_flush_ms, v->n_checkpoints, av);
     }
     if (!s->failed) /* a soak cut short has no last interval */
         fprintf(f, "\nWork per row, last interval ÷ first: buffers %.2f, machine CPU %.2f.\n",
@@ -1021,8 +1032,9 @@ static void md_pgbench(FILE *f, const rbb_run *run) {
     const rbb_params *p = &run->p;
     fprintf(f, "## pgbench simple-update (reference, same server, same run)\n\n");
     if (run->pgbench_skipped) {
-        fprintf(f, "Not run around cells: the run measures none (`--batch none --chain-workers "
-                   "none`)%s.\n\n",
+        fprintf(f,
+                "Not run around cells: the run measures none (`--batch none --chain-workers "
+                "none`)%s.\n\n",
                 run->has_soak ? "; the soak's own reference is in the soak's section" : "");
     } else if (!run->pgbench_ok) {
         fprintf(f, "pgbench failed: %s\n\n", run->pgbench_error);

@@ -122,6 +122,11 @@ elif s:
                 print("FAIL soak interval until %s s: %s: got %s, expected > 0" % (v["t_end_s"], k, v.get(k))); bad += 1
         if os.path.exists("/proc/stat") and not (v.get("machine_cpu_us_per_row") or 0) > 0:
             print("FAIL soak interval until %s s: machine CPU/row: got %s" % (v["t_end_s"], v.get("machine_cpu_us_per_row"))); bad += 1
+        # the test's role is a superuser: every table's vacuum share is seen (a number)
+        av = v.get("autovacuum_share") or {}
+        if sorted(av) != ["effects", "inbox", "inbox_done", "inbox_leases"] or \
+                not all(isinstance(x, (int, float)) and 0 <= x <= 1 for x in av.values()):
+            print("FAIL soak interval until %s s: autovacuum_share %s, expected 4 tables, each 0..1" % (v["t_end_s"], av)); bad += 1
     if len(iv) >= 2:
         for k, num, den in (("last_vs_first", iv[-1]["rows_per_s"], iv[0]["rows_per_s"]),
                             ("buffers_last_vs_first", iv[-1]["buffers_per_row"], iv[0]["buffers_per_row"]),

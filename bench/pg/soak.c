@@ -78,6 +78,29 @@ static void interval_work(rbb_soak_interval *iv, const rbb_work *w0, const rbb_w
     iv->n_checkpoints = w1->checkpoints - w0->checkpoints;
 }
 
+const char *const rbb_soak_tables[RBB_SOAK_N_TABLES] = {"inbox", "inbox_done", "inbox_leases",
+                                                        "effects"};
+
+/* One sample of the vacuums running (autovacuum's: the soak runs no VACUUM of its own): hits[k]
+ * += 1 when a VACUUM or ANALYZE of rbb_soak_tables[k] (the search path's) is in progress now
+ * (pg_stat_progress_vacuum, _analyze). 0; 1 when the role may not see other roles' progress
+ * (needs pg_read_all_stats or superuser: nothing added, the shares are unknown); -1 when the
+ * sample failed (nothing added: a sample lost is not fatal). */
+static int vacuum_sample(PGconn *c, uint64_t hits[RBB_SOAK_N_TABLES]) {
+    PGresult *r = PQexec(c, "SELECT CASE WHEN pg_has_role('pg_read_all_stats', 'USAGE') THEN "
+                            "EXISTS (SELECT FROM pg_stat_progress_vacuum v WHERE v.relid = t.rel) "
+                            "OR EXISTS (SELECT FROM pg_stat_progress_analyze a WHERE a.relid = "
+                            "t.rel) END FROM unnest(ARRAY['inbox', 'inbox_done', 'inbox_leases', "
+                            "'effects']::regclass[]) WITH ORDINALITY t(rel, k) ORDER BY t.k");
+    int rc = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == RBB_SOAK_N_TABLES ? 0 : -1;
+    for (int k = 0; !rc && k < RBB_SOAK_N_TABLES; k++)
+        if (PQgetisnull(r, k, 0)) rc = 1;
+    for (int k = 0; !rc && k < RBB_SOAK_N_TABLES; k++)
+        hits[k] += PQgetvalue(r, k, 0)[0] == 't';
+    PQclear(r);
+    return rc;
+}
+
 /* The autovacuum settings that govern the queue tables, as one line. */
 static void autovacuum_settings(PGconn *c, char *out, size_t size) {
     rbb_db_settings(c,
@@ -124,6 +147,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
     rbb_work w_prev;
     rbb_work_now(c, &w_prev);
     uint64_t t0 = rb_now_ns(), done_prev = 0;
+    uint64_t av_hits[RBB_SOAK_N_TABLES] = {0}, av_samples = 0; /* in the current interval */
     double t_prev = 0, next_iv = s->interval_s;
     while (!rc) {
         double t = (double)(rb_now_ns() - t0) / 1e9;
@@ -141,6 +165,7 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
             rc = rbb_queue_fill(c, s->backlog - undone, 0, &keys, tag, err, err_size);
             n_enqueued += s->backlog - undone;
         }
+        if (!rc && !vacuum_sample(c, av_hits)) av_samples++;
         if (!rc && (t >= next_iv || last) && s->n_intervals < RBB_MAX_SOAK_INTERVALS) {
             rbb_soak_interval *iv = &s->iv[s->n_intervals++];
             uint64_t done = 0;
@@ -153,6 +178,11 @@ int rbb_run_soak(rbb_run *run, const char *conninfo, PGconn *c, char *err, size_
             iv->t_end_s = t;
             iv->n_completed = done;
             iv->rows_per_s = t > t_prev ? (double)(done - done_prev) / (t - t_prev) : 0;
+            for (int k = 0; k < RBB_SOAK_N_TABLES; k++) {
+                iv->autovacuum_share[k] = av_samples ? (double)av_hits[k] / av_samples : NAN;
+                av_hits[k] = 0;
+            }
+            av_samples = 0;
             fprintf(stderr,
                     "pg bench:   soak %.0f s: %.0f rows/s, inbox %llu rows (%llu pending), %llu "
                     "dead tuples; per row %.0f buffers, %.0f us CPU; %.2f cores busy\n",
