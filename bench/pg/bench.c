@@ -426,42 +426,63 @@ static int reads_zipf(const rbb_params *p) {
 }
 
 /* Options that only some parts of a run read, and what reads them: given to a run without such
- * a part, one is refused (its figures would be taken for the option's effect). */
+ * a part, one is refused (its figures would be taken for the option's effect); the parameters
+ * (pgbench.json) they set are listed in `not_read` when nothing read them. */
 static const struct {
     const char *name;
     int (*read)(const rbb_params *);
     const char *readers;
+    const char *param; /* its key in pgbench.json's parameters */
 } narrow_opts[] = {
     {"--age-bound-ms", reads_age_bound,
      "no affinity worker in this run reads it (it runs no affinity cell, scale event, crash run "
-     "or soak)"},
-    {"--kills", reads_crash, "this run has no crash run (--no-crash)"},
-    {"--soak-retention-ms", reads_soak, "this run has no soak (--soak S)"},
-    {"--backlog-secs", reads_backlog, "this run has no backlog sweep (--backlog none)"},
+     "or soak)",
+     "age_bound_ms"},
+    {"--kills", reads_crash, "this run has no crash run (--no-crash)", "crash_kills"},
+    {"--soak-retention-ms", reads_soak, "this run has no soak (--soak S)", "soak_retention_ms"},
+    {"--backlog-secs", reads_backlog, "this run has no backlog sweep (--backlog none)",
+     "backlog_s"},
     {"--complete", reads_complete,
      "this run has no matrix cell (--batch none), no backlog sweep (batch, each) and no crash "
-     "run (chain)"},
+     "run (chain)",
+     "completion"},
     {"--algo", reads_ring,
      "no worker of this run owns buckets (no affinity or ordered cell, scale event, crash run "
-     "or soak)"},
-    {"--heap-order", reads_cells, "this run has no matrix or chain-group cell"},
+     "or soak)",
+     "ring_algo"},
+    {"--heap-order", reads_cells, "this run has no matrix or chain-group cell", "heap_order"},
     {"--workers", reads_cells,
      "this run has no matrix or chain-group cell (the backlog sweep runs 2 workers, the soak "
-     "4)"},
-    {"--secs", reads_cells, "this run has no matrix or chain-group cell"},
+     "4)",
+     "workers"},
+    {"--secs", reads_cells, "this run has no matrix or chain-group cell", "cell_s"},
     {"--pgbench-secs", reads_pgbench,
-     "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
+     "this run has no matrix or chain-group cell and no soak, so no pgbench reference",
+     "pgbench_s"},
     {"--pgbench", reads_pgbench,
-     "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
+     "this run has no matrix or chain-group cell and no soak, so no pgbench reference", NULL},
     {"--pgbench-db", reads_pgbench,
-     "this run has no matrix or chain-group cell and no soak, so no pgbench reference"},
-    {"--rows", reads_rows, "this run has no matrix or chain-group cell and no scale event"},
-    {"--dist", reads_cells, "this run has no matrix or chain-group cell"},
-    {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell"},
-    {"--repeats", reads_modes, "this run has no cell and no backlog sweep"},
-    {"--modes", reads_modes, "this run has no cell and no backlog sweep"},
-    {"--zipf-s", reads_zipf, "no cell of this run draws Zipf keys (--dist zipf with cells)"},
+     "this run has no matrix or chain-group cell and no soak, so no pgbench reference",
+     "pgbench_db"},
+    {"--rows", reads_rows, "this run has no matrix or chain-group cell and no scale event",
+     "rows_per_cell"},
+    {"--dist", reads_cells, "this run has no matrix or chain-group cell", "dists"},
+    {"--pgbench-group-secs", reads_cells, "this run has no matrix or chain-group cell",
+     "pgbench_group_s"},
+    {"--repeats", reads_modes, "this run has no cell and no backlog sweep", "repeats"},
+    {"--modes", reads_modes, "this run has no cell and no backlog sweep", "modes"},
+    {"--zipf-s", reads_zipf, "no cell of this run draws Zipf keys (--dist zipf with cells)",
+     "zipf_s"},
 };
+
+/* p->not_read: the parameters of narrow_opts that no part of run p reads (their values are
+ * the profile's or the defaults, recorded all the same). */
+static void set_not_read(rbb_params *p) {
+    p->n_not_read = 0;
+    for (size_t k = 0; k < sizeof narrow_opts / sizeof narrow_opts[0]; k++)
+        if (narrow_opts[k].param && !narrow_opts[k].read(p) && p->n_not_read < RBB_MAX_NOT_READ)
+            p->not_read[p->n_not_read++] = narrow_opts[k].param;
+}
 
 /* The first argument read as an option (opt_at) that nothing in run p reads: a usage error
  * naming it, else RB_EXIT_OK. */
@@ -613,6 +634,7 @@ static int parse_args(int argc, char **argv, rbb_params *p, rb_format *fmt) {
     params_init(&base);
     set_profile(&base, p->profile);
     p->profile_overridden = rbb_params_differ(p, &base);
+    set_not_read(p);
     return check_args(p);
 }
 

@@ -27,6 +27,8 @@
  * again once (issue 11, target 7). */
 #define RBB_DRIFT_MAX 0.15
 
+#define RBB_MAX_NOT_READ 24 /* rbb_params.not_read */
+
 typedef struct rbb_params {
     const char *profile;    /* "smoke", "quick" or "full": the one given, else full */
     int profile_overridden; /* 1: options given beside it changed some of its settings */
@@ -74,6 +76,10 @@ typedef struct rbb_params {
     double backlog_s;           /* measured seconds per (backlog, mode) */
     double soak_s;              /* the soak run (--soak); 0: none */
     uint64_t soak_retention_ms; /* retention of done rows during the soak (--soak-retention-ms) */
+    /* keys of the parameters (pgbench.json) no part of this run reads (a soak alone reads no
+     * `workers`): static strings, set after parsing */
+    const char *not_read[RBB_MAX_NOT_READ];
+    size_t n_not_read;
 } rbb_params;
 
 /* One matrix cell: mode x W x batch x distribution. */

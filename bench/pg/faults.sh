@@ -336,6 +336,12 @@ check("soak", "failed, its intervals kept", sk["failed"] and len(sk["intervals"]
 for k in ("n_rows", "n_lost", "n_duplicates", "last_vs_first", "buffers_last_vs_first",
           "cpu_last_vs_first", "done_bound_rows", "inbox_bounded"):
     check("soak", k + " null (no total of a soak cut short)", sk[k] is None, sk[k])
+# a soak alone reads no cell's, sweep's or crash run's parameter: they are listed as not read
+# (they were recorded as if they had been, stop 38's fresh user)
+check("soak", "parameters not read", sorted(d["parameters"]["not_read"]) == sorted([
+      "crash_kills", "backlog_s", "completion", "heap_order", "workers", "cell_s",
+      "rows_per_cell", "dists", "pgbench_group_s", "repeats", "modes", "zipf_s"]),
+      d["parameters"]["not_read"])
 ref = sk["pgbench"]
 check("soak", "no pgbench after a stop, so no drift", ref["after_tps"] is None and
       ref["drift"] is None and ref["drift_flagged"] is None, ref)

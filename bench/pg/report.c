@@ -156,11 +156,15 @@ static json_t *json_params(const rbb_params *p) {
                 S(p->complete_each ? "one commit per row"
                   : p->chain       ? "one commit per batch, shared with the next claim"
                                    : "one commit per batch"));
+    json_t *not_read = json_array(); /* recorded above all the same, read by no part */
+    for (size_t i = 0; i < p->n_not_read; i++)
+        rb_json_push(not_read, S(p->not_read[i]));
+    rb_json_set(o, "not_read", not_read);
     return o;
 }
 
 int rbb_params_differ(const rbb_params *a, const rbb_params *b) {
-    static const char *const where[] = {"profile_overridden", "queue_db", "pgbench_db"};
+    static const char *const where[] = {"profile_overridden", "queue_db", "pgbench_db", "not_read"};
     json_t *x = json_params(a), *y = json_params(b);
     for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
         json_object_del(x, where[i]), json_object_del(y, where[i]);
