@@ -201,6 +201,11 @@ def pg_limiting_cause(d, t):
              if not k.startswith("none:")}
     top = sorted(share.items(), key=lambda kv: -kv[1])[:2]
     parts = [f"{k} {v * 100:.0f}%" for k, v in top]
+    if mode == "affinity" and t["target"].split()[2:3] == ["competing"] and t["n_workers"] == 1:
+        # the only live member owns every bucket and claims the whole queue in (run_at, id)
+        # order with competing's statement (queue.c, owns_every_bucket; --claim-scan auto)
+        parts.insert(0, "W 1: affinity sends competing's claim statement (one member owns "
+                        "every bucket), so a gap is not the claim's shape")
     if cell.get("backlog_exhausted"):
         parts.append("backlog ran dry (rows/s is a floor)")
     parts += pg_mode_pair(d, t, cell)
