@@ -17,7 +17,9 @@ N=3000
 for i in $(seq 1 "$N"); do printf 'k:%d\tk%d\n' "$i" "$i"; done >"$TMP/rows"
 "$RB" pg enqueue "$TMP/rows" >/dev/null
 q "ANALYZE inbox" >/dev/null
-common=(worker --heartbeat-ms 100 --ttl-ms 300 --poll-ms 20)
+# (TTL 2 s: at 300 ms a loaded 2-core CI machine starved wC's heartbeat past it and wC, marked
+# dead, stopped; competing workers need no quick membership here)
+common=(worker --heartbeat-ms 200 --ttl-ms 2000 --poll-ms 20)
 bg H "${common[@]}" --id wH --batch 64 --lease-ms 1500 --exit-after-claim --max-claims 1
 wait_ok H
 expect_eq "rows held by wH" "$(q "SELECT count(*) FROM inbox WHERE claimed_by = 'wH'")" 64
