@@ -408,6 +408,9 @@ int rb_pg_cmd_worker(int argc, char **argv) {
         return rb_cli_usage_error(cmd,
                                   "--on-failed-key applies to --mode ordered only (got --mode %s)",
                                   rb_claim_mode_name(cfg.mode));
+    if (cfg.ring_override && cfg.mode == RB_CLAIM_COMPETING)
+        return rb_cli_usage_error(cmd, "ring options apply to --mode affinity and ordered only "
+                                       "(got --mode competing: it owns no buckets)");
     if (o.claim_scan_given && cfg.mode == RB_CLAIM_COMPETING)
         return rb_cli_usage_error(cmd, "--claim-scan applies to --mode affinity and ordered only "
                                        "(got --mode competing)");

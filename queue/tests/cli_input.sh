@@ -210,8 +210,15 @@ rc=0
 "$RB" pg worker "${db[@]}" --until-empty --id "$(printf 'w\303\277')" >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc == 1 ]] || fail "pg worker --id 'wÿ' (UTF-8): exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
 rc=0
-"$RB" pg worker "${db[@]}" --until-empty --algo maglev --param table_size=1009 >/dev/null 2>"$TMP/err" || rc=$?
-[[ $rc == 1 ]] || fail "pg worker --algo maglev --param table_size=1009: exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
+"$RB" pg worker "${db[@]}" --mode affinity --until-empty --algo maglev --param table_size=1009 >/dev/null 2>"$TMP/err" || rc=$?
+[[ $rc == 1 ]] || fail "pg worker --mode affinity --algo maglev --param table_size=1009: exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
+# ... and a competing worker, which owns no buckets, refuses every ring option (they were
+# accepted and ignored; fresh user, helper-69), wherever --mode stands
+for o in "--algo maglev" "--vnodes 7" "--hash fnv1a32"; do
+    read -ra ro <<<"$o"
+    usage "^ringbench pg worker: ring options apply to --mode affinity and ordered only \(got --mode competing" worker "${db[@]}" --until-empty "${ro[@]}"
+    usage "^ringbench pg worker: ring options apply to --mode affinity and ordered only \(got --mode competing" worker "${db[@]}" "${ro[@]}" --until-empty --mode competing
+done
 rc=0
 "$RB" pg migrate "${db[@]}" --seed 9223372036854775807 >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc == 1 ]] || fail "pg migrate --seed 2^63-1 (the largest queue seed): exit $rc, expected 1 (no server): $(cat "$TMP/err")"
