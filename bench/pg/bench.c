@@ -376,11 +376,27 @@ static int chain_cell_in_matrix(const rbb_params *p, uint32_t n_workers) {
     return p->chain && w_in && b1_in;
 }
 
+static int reads_pgbench(const rbb_params *p);
+
 /* After parsing: a conninfo libpq cannot parse (not shown: it may hold a password) and a run
  * that would measure nothing are usage errors. */
 static int check_args(const rbb_params *p) {
     char bad[320];
     if (rb_conninfo_check(p->conninfo, bad, sizeof bad)) return rb_cli_usage_error(CMD, "%s", bad);
+    /* a pgbench that cannot start would fail the run after its matrix (20 min in --full) */
+    const char *pgbench = rbb_pgbench_find(p->pgbench_path);
+    if (reads_pgbench(p) && !rbb_pgbench_runnable(pgbench)) {
+        if (p->pgbench_path)
+            return rb_cli_usage_error(CMD, "--pgbench: '%s' is not an executable file", pgbench);
+        const char *env = getenv("RINGBENCH_PGBENCH");
+        if (env && *env)
+            return rb_cli_usage_error(CMD, "RINGBENCH_PGBENCH: '%s' is not an executable file",
+                                      env);
+        return rb_cli_fail(CMD,
+                           "cannot find pgbench ('%s': set RINGBENCH_PGBENCH or --pgbench, "
+                           "or install PostgreSQL's client programs)",
+                           pgbench);
+    }
     if (!p->n_batches && !p->n_chain_workers && !p->scale && !p->crash && !p->n_backlogs &&
         p->soak_s <= 0)
         return rb_cli_usage_error(CMD, "nothing to measure: --batch none, --chain-workers none, "

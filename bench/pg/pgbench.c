@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "children.h"
@@ -19,6 +20,22 @@
 
 /* pgbench -i -s 1 takes a second here; a lock held on its tables must not hang the run. */
 #define RBB_PGBENCH_INIT_LIMIT_S 300.0
+
+int rbb_pgbench_runnable(const char *path) {
+    struct stat st;
+    if (strchr(path, '/'))
+        return stat(path, &st) == 0 && S_ISREG(st.st_mode) && !access(path, X_OK);
+    const char *dirs = getenv("PATH");
+    char full[4096];
+    for (const char *d = dirs ? dirs : ""; *d;) {
+        size_t n = strcspn(d, ":");
+        if (n && (size_t)snprintf(full, sizeof full, "%.*s/%s", (int)n, d, path) < sizeof full &&
+            stat(full, &st) == 0 && S_ISREG(st.st_mode) && !access(full, X_OK))
+            return 1;
+        d += n + (d[n] == ':');
+    }
+    return 0;
+}
 
 const char *rbb_pgbench_find(const char *explicit_path) {
     static char found[512];

@@ -28,6 +28,9 @@ typedef struct rbb_pgbench_result {
 /* The pgbench binary: explicit path, $RINGBENCH_PGBENCH, the newest
  * /usr/lib/postgresql/N/bin/pgbench, else "pgbench" from PATH. */
 const char *rbb_pgbench_find(const char *explicit_path);
+/* Is path an executable regular file (looked up in PATH when it has no '/')? 1 or 0. Lets a
+ * run refuse a pgbench it cannot start before it measures anything. */
+int rbb_pgbench_runnable(const char *path);
 /* pgbench -i -s 1 into t->dbname (which must exist). 0, or -1 with err. */
 int rbb_pgbench_init(const rbb_pg_target *t, const char *pgbench, char *err, size_t err_size);
 /* pgbench -n -b simple-update -c N -j N -T secs. 0, or -1 with err. */

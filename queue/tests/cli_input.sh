@@ -85,6 +85,15 @@ usage "^ringbench pg bench: --soak: 9 is out of range \(10\.\.86400\)$" bench "$
 usage "^ringbench pg bench: --soak: 1e6 is out of range \(10\.\.86400\)$" bench "${dbb[@]}" --soak 1e6
 usage "^ringbench pg bench: --pgbench-secs: 0.5 is out of range \(1\.\.3600\)$" bench "${dbb[@]}" --pgbench-secs 0.5
 usage "^ringbench pg bench: --zipf-s: -0.1 is out of range \(0\.\.10\)$" bench "${dbb[@]}" --dist zipf --zipf-s -0.1
+# a pgbench that cannot start is refused before anything runs (the run measured its whole
+# matrix, then failed; fresh user, helper-69); not where no part runs pgbench
+usage "^ringbench pg bench: --pgbench: '/nonexistent/pgbench' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench /nonexistent/pgbench
+usage "^ringbench pg bench: --pgbench: '/etc' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench /etc
+usage "^ringbench pg bench: --pgbench: 'no-such-pgbench' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench no-such-pgbench
+RINGBENCH_PGBENCH=/nonexistent usage "^ringbench pg bench: RINGBENCH_PGBENCH: '/nonexistent' is not an executable file$" bench "${dbb[@]}" --smoke
+rc=0
+RINGBENCH_PGBENCH=/nonexistent "$RB" pg bench "${dbb[@]}" --batch none --chain-workers none --no-scale --no-crash --backlog 1k >/dev/null 2>"$TMP/err" || rc=$?
+[[ $rc == 1 ]] && grep -q "cannot connect" "$TMP/err" || fail "pg bench without pgbench's parts, RINGBENCH_PGBENCH=/nonexistent: exit $rc, $(cat "$TMP/err"); expected exit 1, cannot connect"
 # a stray argument is an argument, not an unknown option (it was "unknown option 'foo'")
 usage "^ringbench pg bench: unexpected argument 'foo' \(pg bench takes none\)$" bench "${dbb[@]}" foo
 usage "^ringbench pg migrate: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)$" migrate "${db[@]}" --vnodes 99999999999999999999
