@@ -94,8 +94,7 @@ volatile sig_atomic_t rb_pg_stop_requested;
 static rb_queue *volatile stop_target;
 
 static void on_stop_signal(int sig) {
-    (void)sig;
-    rb_pg_stop_requested = 1;
+    rb_pg_stop_requested = sig;
     rb_queue *q = stop_target;
     if (q) rb_queue_cancel(q);
 }
@@ -117,13 +116,16 @@ int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
     if (rc == 0) return 0;
     if (rc == RB_EINVAL || rc == RB_EUNKNOWN)
         return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-    rb_cli_fail(cmd, "%s", rb_error_detail());
+    if (rb_pg_stop_requested) { /* a stop signal ended the wait for the server: its exit code */
+        rb_cli_fail(cmd, "%s", rb_error_detail());
+        return 128 + rb_pg_stop_requested;
+    }
     if (!cfg->conninfo || !*cfg->conninfo)
-        fprintf(stderr,
-                "ringbench %s: hint: start the embedded server with `scripts/pg start` and "
-                "pass --db \"$(scripts/pg url)\" (or export RINGBENCH_PG_CONNINFO)\n",
-                cmd);
-    return RB_EXIT_FAILURE;
+        return rb_cli_fail(cmd,
+                           "%s (hint: start the embedded server with `scripts/pg start` and pass "
+                           "--db \"$(scripts/pg url)\", or export RINGBENCH_PG_CONNINFO)",
+                           rb_error_detail());
+    return rb_cli_fail(cmd, "%s", rb_error_detail());
 }
 
 /* One option of a pg subcommand: session, then ring (when parsing them), then

@@ -727,7 +727,8 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     }
     /* Migrate and fill the backlog through the library. */
     rb_queue *q;
-    if ((rc = rb_pg_open(cmd, &cfg, &q))) return rc;
+    if ((rc = rb_pg_open(cmd, &cfg, &q))) /* a stop signal ended the wait: 130 or 143 */
+        return chaos_signal && rc == RB_EXIT_FAILURE ? 128 + chaos_signal : rc;
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
     rc = rb_queue_migrate(q, rb_algo_by_name("binary"), &ring.cfg);

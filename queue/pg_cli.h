@@ -43,16 +43,18 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
 /*
  * rb_pg_open — rb_queue_open with CLI reporting: 0 and *q, or prints one line
  * and returns RB_EXIT_USAGE (bad configuration) / RB_EXIT_FAILURE (server
- * unreachable, with a hint about scripts/pg when no server was configured).
+ * unreachable, with a hint about scripts/pg when no server was configured) / 128 + the
+ * signal when a stop signal (rb_pg_stop_signals) ended the wait for the server.
  */
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q);
 
 /*
- * rb_pg_stop_signals — SIGTERM and SIGINT set rb_pg_stop_requested; sets cfg->interrupt to it,
- * so a wait for an unreachable server ends at once. Call before rb_pg_open. rb_pg_stop_target(q)
- * (NULL: none) names the session whose claim, housekeeping or enqueue statement a stop signal
- * then cancels (rb_queue_cancel); clear it before rb_queue_close. Single-threaded callers, or
- * threads that block the signals (rb_worker_run's heartbeat thread).
+ * rb_pg_stop_signals — SIGTERM and SIGINT set rb_pg_stop_requested (to the signal's number);
+ * sets cfg->interrupt to it, so a wait for an unreachable server ends at once (rb_pg_open then
+ * returns 128 + the signal, as a process the signal ended). Call before rb_pg_open.
+ * rb_pg_stop_target(q) (NULL: none) names the session whose claim, housekeeping or enqueue
+ * statement a stop signal then cancels (rb_queue_cancel); clear it before rb_queue_close.
+ * Single-threaded callers, or threads that block the signals (rb_worker_run's heartbeat thread).
  */
 extern volatile sig_atomic_t rb_pg_stop_requested;
 void rb_pg_stop_signals(rb_queue_config *cfg);

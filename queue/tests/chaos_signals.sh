@@ -147,6 +147,24 @@ PIDS+=("$pid")
 sleep 1
 kill -TERM "$pid"
 finished "$pid" 10
-expect_eq "worker: exit code" "$RC" 1
+expect_eq "worker: exit code (128 + SIGTERM)" "$RC" 143
 grep -q "gave up: interrupted" "$TMP/worker.err" || fail "worker: stderr lacks 'gave up: interrupted': $(cat "$TMP/worker.err")"
+# ... and so do pg chaos (SIGINT) and pg enqueue (SIGTERM), with 128 + the signal, as their
+# help says, and one line (they exited 1: fresh user, helper-69)
+for c in chaos enqueue; do
+    sig=INT want=130
+    [[ $c == enqueue ]] && sig=TERM want=143
+    printf 'k:1\tp1\n' >"$TMP/one.tsv"
+    args=(--db "host=$TMP/nowhere port=1" --retry-ms 60000)
+    [[ $c == enqueue ]] && args+=("$TMP/one.tsv")
+    "$RB" pg "$c" "${args[@]}" >"$TMP/$c.out" 2>"$TMP/$c.err" &
+    pid=$!
+    PIDS+=("$pid")
+    sleep 1
+    kill "-$sig" "$pid"
+    finished "$pid" 10
+    expect_eq "$c waiting for the server, SIG$sig: exit code" "$RC" "$want"
+    [[ $(wc -l <"$TMP/$c.err") == 1 ]] && grep -q "gave up: interrupted" "$TMP/$c.err" ||
+        fail "$c: expected one line with 'gave up: interrupted', got: $(cat "$TMP/$c.err")"
+done
 echo "PASS [$TEST]"
