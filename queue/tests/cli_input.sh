@@ -215,8 +215,9 @@ usage "^ringbench pg migrate: --members is not used" migrate "${db[@]}" --member
 # no server configured and none reachable: one line, the hint on it (it was a second line)
 rc=0
 PGHOST=$TMP/nowhere PGPORT=1 "$RB" pg status --db '' >/dev/null 2>"$TMP/err" || rc=$?
-[[ $rc == 1 && $(wc -l <"$TMP/err") == 1 ]] && grep -q "cannot connect.*(hint: start the embedded server with .scripts/pg start." "$TMP/err" ||
+if [[ $rc != 1 || $(wc -l <"$TMP/err") != 1 ]] || ! grep -q "cannot connect.*(hint: start the embedded server with .scripts/pg start." "$TMP/err"; then
     fail "pg status --db '' (no server): exit $rc, stderr '$(cat "$TMP/err")'; expected exit 1, one line with the hint"
+fi
 # 5. a worker id is text: it is stored in a text column and written in JSON, where bytes that
 #    are not UTF-8 would read back as other characters (fresh user, #14).
 usage "^ringbench pg worker: --id must be UTF-8 text" worker "${db[@]}" --until-empty --id "$(printf 'w\377')"
