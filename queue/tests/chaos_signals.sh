@@ -164,7 +164,8 @@ for c in chaos enqueue; do
     kill "-$sig" "$pid"
     finished "$pid" 10
     expect_eq "$c waiting for the server, SIG$sig: exit code" "$RC" "$want"
-    [[ $(wc -l <"$TMP/$c.err") == 1 ]] && grep -q "gave up: interrupted" "$TMP/$c.err" ||
+    if [[ $(wc -l <"$TMP/$c.err") != 1 ]] || ! grep -q "gave up: interrupted" "$TMP/$c.err"; then
         fail "$c: expected one line with 'gave up: interrupted', got: $(cat "$TMP/$c.err")"
+    fi
 done
 echo "PASS [$TEST]"

@@ -93,7 +93,9 @@ usage "^ringbench pg bench: --pgbench: 'no-such-pgbench' is not an executable fi
 RINGBENCH_PGBENCH=/nonexistent usage "^ringbench pg bench: RINGBENCH_PGBENCH: '/nonexistent' is not an executable file$" bench "${dbb[@]}" --smoke
 rc=0
 RINGBENCH_PGBENCH=/nonexistent "$RB" pg bench "${dbb[@]}" --batch none --chain-workers none --no-scale --no-crash --backlog 1k >/dev/null 2>"$TMP/err" || rc=$?
-[[ $rc == 1 ]] && grep -q "cannot connect" "$TMP/err" || fail "pg bench without pgbench's parts, RINGBENCH_PGBENCH=/nonexistent: exit $rc, $(cat "$TMP/err"); expected exit 1, cannot connect"
+if [[ $rc != 1 ]] || ! grep -q "cannot connect" "$TMP/err"; then
+    fail "pg bench without pgbench's parts, RINGBENCH_PGBENCH=/nonexistent: exit $rc, $(cat "$TMP/err"); expected exit 1, cannot connect"
+fi
 # a stray argument is an argument, not an unknown option (it was "unknown option 'foo'")
 usage "^ringbench pg bench: unexpected argument 'foo' \(pg bench takes none\)$" bench "${dbb[@]}" foo
 usage "^ringbench pg migrate: --vnodes: 99999999999999999999 is out of range \(1\.\.67108864\)$" migrate "${db[@]}" --vnodes 99999999999999999999
