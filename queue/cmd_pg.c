@@ -35,10 +35,8 @@ static void pg_usage(FILE *f) {
 }
 
 int rb_cmd_pg(int argc, char **argv) {
-    if (argc < 2) {
-        pg_usage(stderr);
-        return RB_EXIT_USAGE;
-    }
+    if (argc < 2) /* one line, as `ringbench` alone */
+        return rb_cli_usage_error("pg", "a subcommand is needed (ringbench pg --help lists them)");
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         pg_usage(stdout);
         return RB_EXIT_OK;

@@ -103,6 +103,10 @@ static int chaos_option(const char *cmd, void *ctx, int argc, char **argv, int *
     } else if (strcmp(opt, "--out") == 0) {
         o->out = v;
     } else if (strcmp(opt, "--restart-cmd") == 0) {
+        if (!v[strspn(v, " \t\n")]) /* sh -c '' restarts nothing, and "succeeds" */
+            return rb_cli_usage_error(cmd, "--restart-cmd is empty (give the command that "
+                                           "restarts the server, e.g. scripts/pg restart)"),
+                   -1;
         o->restart_cmd = v;
     } else if (strcmp(v, "md") == 0 || strcmp(v, "json") == 0) {
         o->json = v[0] == 'j';

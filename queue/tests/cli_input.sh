@@ -214,6 +214,15 @@ for o in --buckets --bucket-hash --seed; do
 done
 grep -q "^  skeleton " "$TMP/worker-help" || fail "pg worker --help lists no algorithms"
 usage "^ringbench pg migrate: --members is not used" migrate "${db[@]}" --members a,b
+# `pg` alone: one line (it was the 18-line usage on stderr); an empty --restart-cmd (sh -c ''
+# restarts nothing and "succeeds"; both fresh user, helper-69)
+rc=0
+"$RB" pg >"$TMP/out" 2>"$TMP/err" || rc=$?
+if [[ $rc != 2 || -s $TMP/out ]] || [[ $(cat "$TMP/err") != "ringbench pg: a subcommand is needed (ringbench pg --help lists them)" ]]; then
+    fail "ringbench pg: exit $rc, stderr '$(head -c 300 "$TMP/err")'; expected exit 2, one line"
+fi
+usage "^ringbench pg chaos: --restart-cmd is empty" chaos "${db[@]}" --restart-cmd ""
+usage "^ringbench pg chaos: --restart-cmd is empty" chaos "${db[@]}" --restart-cmd "  "
 # no server configured and none reachable: one line, the hint on it (it was a second line)
 rc=0
 PGHOST=$TMP/nowhere PGPORT=1 "$RB" pg status --db '' >/dev/null 2>"$TMP/err" || rc=$?
