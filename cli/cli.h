@@ -97,10 +97,17 @@ extern const char rb_cli_format_help[];
  * created with its parents when missing (mkdir -p) and checked to be a
  * writable folder, before the command does any work. 0, or prints
  * "ringbench CMD: cannot create --out folder 'P': <reason>" and returns
- * RB_EXIT_USAGE (exit 2: the folder named cannot be one). Every command with
- * an output folder uses it (pg bench, pg chaos).
+ * RB_EXIT_USAGE (exit 2: the folder named cannot be one). made (made_size
+ * bytes, may be NULL) gets the outermost folder it created ("" when every one
+ * existed) for rb_cli_out_dir_undo. Every command with an output folder uses
+ * it (pg bench, pg chaos).
  */
-int rb_cli_out_dir(const char *cmd, const char *opt, const char *path);
+int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, char *made,
+                   size_t made_size);
+/* rb_cli_out_dir_undo — a command that fails before it writes anything (no server) removes
+ * the folders rb_cli_out_dir made for `path` (`made`: its record), innermost first, each only
+ * when empty; folders that existed before stay. No error (a folder not removed stays). */
+void rb_cli_out_dir_undo(const char *path, const char *made);
 
 /*
  * rb_cli_finish_output — flush stdout and check it for a write error (closed

@@ -20,6 +20,7 @@ int rb_cmd_vnodes(int argc, char **argv);
 /* queue/: `pg` (when built with RINGBENCH_PG). */
 int rb_cmd_pg(int argc, char **argv);
 #define RINGBENCH_PG_COMMANDS                                                                      \
-    {"pg", "Postgres queue: migrate, enqueue, worker, status, retry, explain, chaos, bench", rb_cmd_pg},
+    {"pg", "Postgres queue: migrate, enqueue, worker, status, retry, explain, chaos, bench",       \
+     rb_cmd_pg},
 
 #endif

@@ -124,30 +124,53 @@ int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc
 }
 
 /* mkdir -p: 0, or -1 with errno. */
-static int mkdir_parents(const char *path) {
+/* mkdir -p path; the outermost folder it made into made[made_size] ("" when none). 0 or -1. */
+static int mkdir_parents(const char *path, char *made, size_t made_size) {
     char buf[4096];
+    made[0] = '\0';
     if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, -1;
-    for (char *s = buf + 1; *s; s++) {
-        if (*s != '/') continue;
+    for (char *s = buf + 1;; s++) {
+        if (*s && *s != '/') continue;
+        char c = *s;
         *s = '\0';
-        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-        *s = '/';
+        if (mkdir(buf, 0777) == 0) {
+            if (!made[0]) snprintf(made, made_size, "%s", buf);
+        } else if (errno != EEXIST) {
+            return -1;
+        }
+        if (!c) return 0;
+        *s = c;
     }
-    return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
-int rb_cli_out_dir(const char *cmd, const char *opt, const char *path) {
+void rb_cli_out_dir_undo(const char *path, const char *made) {
+    char buf[4096];
+    if (!made[0] || snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return;
+    size_t keep = strlen(made), n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '/') /* "out/" is the folder "out" */
+        buf[--n] = '\0';
+    while (strlen(buf) >= keep && rmdir(buf) == 0 && strlen(buf) > keep) {
+        char *slash = strrchr(buf, '/');
+        if (!slash) break;
+        *slash = '\0';
+    }
+}
+
+int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, char *made,
+                   size_t made_size) {
     struct stat st;
     errno = 0;
     const char *why = NULL;
+    char made_here[4096];
     if (!*path)
         why = "empty path";
-    else if (mkdir_parents(path) || stat(path, &st))
+    else if (mkdir_parents(path, made_here, sizeof made_here) || stat(path, &st))
         why = strerror(errno);
     else if (!S_ISDIR(st.st_mode))
         why = "it exists and is not a folder";
     else if (access(path, W_OK | X_OK))
         why = strerror(errno);
+    if (made && made_size) snprintf(made, made_size, "%s", why ? "" : made_here);
     if (!why) return 0;
     return rb_cli_usage_error(cmd, "cannot create %s folder '%s': %s", opt, path, why);
 }

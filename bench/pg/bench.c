@@ -988,7 +988,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
         p->out_dir = out_default;
     }
-    if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir))) return rc;
+    char out_made[4096]; /* the folders made for --out: removed again when nothing ran */
+    if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir, out_made, sizeof out_made))) return rc;
     /* from here a stop signal ends the run in order: workers stopped, what finished written */
     rbb_stop_on_signals();
     run_part(&run, "the setup (the connection, the queue's schema)");
@@ -1005,9 +1006,9 @@ int rb_pg_cmd_bench(int argc, char **argv) {
 
     char err[1024], conninfo[2048];
     PGconn *c = open_bench_db(p, conninfo, sizeof conninfo, err, sizeof err);
-    if (!c) return rb_cli_fail(CMD, "%s", err);
-    if (rbb_queue_prepare(conninfo, c, err, sizeof err)) {
-        PQfinish(c);
+    if (c && rbb_queue_prepare(conninfo, c, err, sizeof err)) PQfinish(c), c = NULL;
+    if (!c) { /* nothing measured, nothing to write */
+        rb_cli_out_dir_undo(p->out_dir, out_made);
         return rb_cli_fail(CMD, "%s", err);
     }
     run.machine_json = rb_machine_record();

@@ -175,15 +175,23 @@ usage "^ringbench pg bench: nothing to measure: " bench "${dbb[@]}" --batch none
 usage "^ringbench pg explain: planner switches 'seqscan,,sort': item 2 is empty$" explain "${db[@]}" --planner-off seqscan,,sort
 usage "^ringbench pg worker: planner switches 'sort,sort': 'sort' is listed twice$" worker "${db[@]}" --until-empty --planner-off sort,sort
 
-# 3. --out: one helper, exit 2 in both commands; a missing folder is made with its parents.
+# 3. --out: one helper, exit 2 in both commands; a missing folder is made with its parents
+#    (exit 1, not 2, says it was: no server), and removed again when nothing ran (an empty
+#    folder was left behind; fresh user, helper-69): the folders made go, those that were
+#    there stay.
 touch "$TMP/file"
 for c in chaos bench; do
     if [[ $c == chaos ]]; then cdb=("${db[@]}"); else cdb=("${dbb[@]}"); fi
     usage "^ringbench pg $c: cannot create --out folder '/dev/null/x': Not a directory$" "$c" "${cdb[@]}" --out /dev/null/x
     usage "^ringbench pg $c: cannot create --out folder '$TMP/file': it exists and is not a folder$" "$c" "${cdb[@]}" --out "$TMP/file"
-    rc=0
-    "$RB" pg "$c" "${cdb[@]}" --out "$TMP/$c/a/b" >/dev/null 2>"$TMP/err" || rc=$?
-    [[ $rc == 1 && -d $TMP/$c/a/b ]] || fail "pg $c --out $TMP/$c/a/b: exit $rc (expected 1: no server), folder $([[ -d $TMP/$c/a/b ]] && echo made || echo missing): $(cat "$TMP/err")"
+    mkdir -p "$TMP/$c-there/kept"
+    for out in "$TMP/$c/a/b" "$TMP/$c-there/a/b/" "$TMP/$c-there/kept"; do
+        rc=0
+        "$RB" pg "$c" "${cdb[@]}" --out "$out" >/dev/null 2>"$TMP/err" || rc=$?
+        [[ $rc == 1 ]] || fail "pg $c --out $out: exit $rc (expected 1: no server): $(cat "$TMP/err")"
+    done
+    [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && -d $TMP/$c-there/kept ]] ||
+        fail "pg $c: after no server, $(cd "$TMP" && find "$c" "$c-there" 2>/dev/null | tr '\n' ' '); expected only $c-there/kept"
 done
 
 # 4. pg migrate: what the queue cannot keep is refused before connecting.
