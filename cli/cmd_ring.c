@@ -289,7 +289,8 @@ static const char *const owner_help[] = {
     "walk clockwise from the bucket's point skipping members already chosen;\n"
     "rendezvous takes the K highest scores; multiprobe ranks members by their\n"
     "closest point after any probe. K > N members, and algorithms without a\n"
-    "replica scheme (modn, the slot hashes, table), are errors (exit 2).\n"
+    "replica scheme (every one but linear, binary, front, rendezvous and multiprobe:\n"
+    "the error lists those that have one), are errors (exit 2).\n"
     "\n"
     "options:\n"
     "  --replicas K       K distinct owners per key (default: the owner only)\n",

@@ -177,8 +177,9 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
 /* --format for status/enqueue. */
 static int format_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     if (strcmp(argv[*i], "--format")) return 0;
-    if (*i + 1 >= argc || rb_cli_parse_format(argv[*i + 1], 0, (rb_format *)ctx)) {
-        rb_cli_usage_error(cmd, "--format must be text, json or csv");
+    if (*i + 1 >= argc) return rb_cli_usage_error(cmd, "--format needs a value"), -1;
+    if (rb_cli_parse_format(argv[*i + 1], 0, (rb_format *)ctx)) {
+        rb_cli_usage_error(cmd, "--format must be text, json or csv, got '%s'", argv[*i + 1]);
         return -1;
     }
     ++*i;

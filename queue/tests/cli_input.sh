@@ -231,6 +231,9 @@ if [[ $rc != 2 || -s $TMP/out ]] || [[ $(cat "$TMP/err") != "ringbench pg: a sub
 fi
 usage "^ringbench pg chaos: --restart-cmd is empty" chaos "${db[@]}" --restart-cmd ""
 usage "^ringbench pg chaos: --restart-cmd is empty" chaos "${db[@]}" --restart-cmd "  "
+# --format of status and enqueue names the value refused (it did not)
+usage "^ringbench pg status: --format must be text, json or csv, got 'xml'$" status "${db[@]}" --format xml
+usage "^ringbench pg enqueue: --format needs a value$" enqueue "${db[@]}" --format
 # no server configured and none reachable: one line, the hint on it (it was a second line)
 rc=0
 PGHOST=$TMP/nowhere PGPORT=1 "$RB" pg status --db '' >/dev/null 2>"$TMP/err" || rc=$?
