@@ -601,6 +601,25 @@ unknown:
     return -1;
 }
 
+/* Does one of algos[0 .. n) map keys by the vnode count under cfg (RB_ALGO_USES_VNODES)? */
+static int algos_read_vnodes(const rb_algo *const *algos, size_t n, const rb_config *cfg) {
+    for (size_t i = 0; i < n; i++)
+        if (rb_algo_flags(algos[i], cfg) & RB_ALGO_USES_VNODES) return 1;
+    return 0;
+}
+
+/* The registered algorithms with `flag` under cfg, comma-separated, into buf. */
+static void algo_names_with(unsigned flag, const rb_config *cfg, char *buf, size_t size) {
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < rb_algo_count() && used < size; i++)
+        if (rb_algo_flags(rb_algo_at(i), cfg) & flag) {
+            int w =
+                snprintf(buf + used, size - used, "%s%s", used ? ", " : "", rb_algo_at(i)->name);
+            if (w > 0) used += (size_t)w;
+        }
+}
+
 int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_algo *const *algos,
                              size_t n) {
     /* an algorithm that builds from a source (table, bounded) reads the source's
@@ -623,6 +642,14 @@ int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_alg
                 if (w > 0) used += (size_t)w;
             }
         rb_cli_usage_error(cmd, "--table-source does not apply to --algo %s (read only by: %s)",
+                           n == 1 ? algos[0]->name : "of this list", readers);
+        return -1;
+    }
+    if ((o->given & RB_RING_OPT_VNODES) && !algos_read_vnodes(algos, n, &o->cfg)) {
+        char readers[256];
+        algo_names_with(RB_ALGO_USES_VNODES, &o->cfg, readers, sizeof readers);
+        rb_cli_usage_error(cmd,
+                           "--vnodes does not apply to --algo %s (it has no vnodes; read by: %s)",
                            n == 1 ? algos[0]->name : "of this list", readers);
         return -1;
     }

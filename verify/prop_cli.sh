@@ -172,6 +172,23 @@ expect 2 "^ringbench owner: --table-source does not apply to --algo binary \(rea
 expect 2 "^ringbench verify: --table-source does not apply to --algo of this list" \
     verify --algo binary,jump --table-source maglev
 expect 2 "^ringbench vnodes: --table-source does not apply to --algo binary" $V --table-source jump
+# --vnodes to an algorithm without vnodes (it was accepted and changed nothing; fresh user
+# helper-69): refused, naming the ones that read it; table reads it through its source.
+# (verify's --vnodes is a sweep list: an algorithm without vnodes is measured once, as its
+# help says.)
+expect 2 "^ringbench owner: --vnodes does not apply to --algo maglev \(it has no vnodes; read by: linear, binary, front, table, bounded\)" \
+    owner --algo maglev --members a,b --vnodes 4 k
+expect 2 "^ringbench table: --vnodes does not apply to --algo jump" table --algo jump --members a,b --vnodes 4
+expect 2 "^ringbench owner: --vnodes does not apply to --algo table" \
+    owner --algo table --table-source maglev --members a,b --vnodes 4 k
+for args in "owner --algo table --members a,b --vnodes 4 k" \
+    "verify --algo jump,binary --members 3 --vnodes 4 --seeds 1 --n-keys 200"; do
+    # shellcheck disable=SC2086 # the words of args are the arguments
+    if ! "$bin" $args >/dev/null 2>"$tmp/err"; then
+        echo "FAIL ringbench $args: exit $?, expected 0: $(cat "$tmp/err")" >&2
+        failed=$((failed + 1))
+    fi
+done
 # Whole numbers out of range say so, with the range (they said "not a whole number").
 expect 2 "^ringbench vnodes: --eps item 1: 99999999999999999999 is out of range \(0\.\.10000\)" \
     $V --eps 99999999999999999999
