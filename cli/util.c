@@ -124,19 +124,25 @@ int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc
 }
 
 /* mkdir -p: 0, or -1 with errno. */
-/* mkdir -p path; the outermost folder it made into made[made_size] ("" when none). 0 or -1. */
+/* mkdir -p path; into made[made_size] the outermost folder it made when it made every
+ * component after it ("" otherwise: a component that existed after one made, as in
+ * "new/../old" or "new/.", means undoing could remove a folder it did not make). 0 or -1. */
 static int mkdir_parents(const char *path, char *made, size_t made_size) {
     char buf[4096];
+    int spoiled = 0;
     made[0] = '\0';
     if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, -1;
     for (char *s = buf + 1;; s++) {
         if (*s && *s != '/') continue;
         char c = *s;
         *s = '\0';
-        if (mkdir(buf, 0777) == 0) {
-            if (!made[0]) snprintf(made, made_size, "%s", buf);
+        if (s[-1] == '/') { /* an empty component ("a//b", "a/"): nothing to make */
+        } else if (mkdir(buf, 0777) == 0) {
+            if (!made[0] && !spoiled) snprintf(made, made_size, "%s", buf);
         } else if (errno != EEXIST) {
             return -1;
+        } else if (made[0]) {
+            made[0] = '\0', spoiled = 1;
         }
         if (!c) return 0;
         *s = c;

@@ -184,14 +184,16 @@ for c in chaos bench; do
     if [[ $c == chaos ]]; then cdb=("${db[@]}"); else cdb=("${dbb[@]}"); fi
     usage "^ringbench pg $c: cannot create --out folder '/dev/null/x': Not a directory$" "$c" "${cdb[@]}" --out /dev/null/x
     usage "^ringbench pg $c: cannot create --out folder '$TMP/file': it exists and is not a folder$" "$c" "${cdb[@]}" --out "$TMP/file"
-    mkdir -p "$TMP/$c-there/kept"
-    for out in "$TMP/$c/a/b" "$TMP/$c-there/a/b/" "$TMP/$c-there/kept"; do
+    mkdir -p "$TMP/$c-there/kept" "$TMP/$c-there/empty"
+    # (new/../empty: the folder that existed stays, new may too; it deleted empty/, helper-70)
+    for out in "$TMP/$c/a/b" "$TMP/$c-there/a/b/" "$TMP/$c-there/kept" "$TMP/$c-there/new/../empty"; do
         rc=0
         "$RB" pg "$c" "${cdb[@]}" --out "$out" >/dev/null 2>"$TMP/err" || rc=$?
         [[ $rc == 1 ]] || fail "pg $c --out $out: exit $rc (expected 1: no server): $(cat "$TMP/err")"
     done
-    [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && -d $TMP/$c-there/kept ]] ||
-        fail "pg $c: after no server, $(cd "$TMP" && find "$c" "$c-there" 2>/dev/null | tr '\n' ' '); expected only $c-there/kept"
+    rmdir "$TMP/$c-there/new" 2>/dev/null # may stay (a path through .. is not undone)
+    [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && -d $TMP/$c-there/kept && -d $TMP/$c-there/empty ]] ||
+        fail "pg $c: after no server, $(cd "$TMP" && find "$c" "$c-there" 2>/dev/null | tr '\n' ' '); expected only $c-there/kept and $c-there/empty"
 done
 
 # 4. pg migrate: what the queue cannot keep is refused before connecting.
