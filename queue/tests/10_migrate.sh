@@ -52,7 +52,7 @@ expect_eq "versions recorded" "$(q "SELECT string_agg(version::text, ',' ORDER B
 expect_eq "second migrate applies nothing" "$(q "SELECT count(*) FROM schema_migrations")" "$latest"
 expect_eq "rows unchanged by the second migrate" "$(digest inbox_all)" "$before"
 # The upgraded queue works: the pending rows and the expired claimed ones are done.
-"$RB" pg worker --until-empty --max-attempts 9 --heartbeat-ms 100 --ttl-ms 300 >"$TMP/w.out" 2>"$TMP/w.err" || fail "worker after migrate failed: $(tail -2 "$TMP/w.err")"
+"$RB" pg worker --until-empty --max-attempts 9 --heartbeat-ms 100 --ttl-ms 3000 >"$TMP/w.out" 2>"$TMP/w.err" || fail "worker after migrate failed: $(tail -2 "$TMP/w.err")"
 expect_eq "rows by status after the drain" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox_all GROUP BY status) s")" "done=300,failed=100"
 expect_eq "one effect per done row" "$(q "SELECT count(*) FROM effects")" 300
 # Migrations 006 and 007 on the old queue: retention off until asked for, the autovacuum
@@ -64,7 +64,7 @@ expect_eq "inbox autovacuum settings" "$(q "SELECT array_to_string(reloptions, '
     "autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=5000,autovacuum_analyze_scale_factor=0,autovacuum_analyze_threshold=20000,autovacuum_vacuum_cost_delay=0,fillfactor=80"
 "$RB" pg migrate --retention-ms 1000 >/dev/null
 q "UPDATE inbox_done SET completed_at = now() - interval '2 s' WHERE status = 'done'" >/dev/null
-"$RB" pg worker --idle-ms 600 --heartbeat-ms 100 --ttl-ms 300 >"$TMP/r.out" 2>"$TMP/r.err" || fail "worker with a retention failed: $(tail -2 "$TMP/r.err")"
+"$RB" pg worker --idle-ms 600 --heartbeat-ms 100 --ttl-ms 3000 >"$TMP/r.out" 2>"$TMP/r.err" || fail "worker with a retention failed: $(tail -2 "$TMP/r.err")"
 expect_eq "rows by status after the retention" "$(q "SELECT string_agg(status || '=' || n, ',' ORDER BY status) FROM (SELECT status, count(*) n FROM inbox_all GROUP BY status) s")" "failed=100"
 expect_eq "effects kept" "$(q "SELECT count(*) FROM effects")" 300
 printf 'k2\tidem-2\n' | "$RB" pg enqueue - | grep -q "enqueued 0 of 1" || fail "a deleted done row's key (idem-2) was enqueued again"

@@ -7,7 +7,7 @@
 # creates no row and runs nothing again, while a new key still runs.
 source "$(dirname "$0")/lib.sh"
 PURGE=$(cat "$(dirname "$0")/../sql/retention_purge.sql")
-W=(--mode competing --heartbeat-ms 100 --ttl-ms 400)
+W=(--mode competing --heartbeat-ms 100 --ttl-ms 3000)
 "$RB" pg migrate >/dev/null
 for bad in "--retention-ms 999" "--retention-ms 315360000001" "--retention-ms 10s" \
     "--retention-ms -5" "--retention-batch 0" "--retention-batch 100001"; do

@@ -9,9 +9,9 @@ source "$(dirname "$0")/lib.sh"
 N=1200
 for i in $(seq 1 "$N"); do printf 'acct:%d\tk%d\n' "$((i % 37))" "$i"; done >"$TMP/rows"
 "$RB" pg enqueue "$TMP/rows" >/dev/null
-common=(worker --heartbeat-ms 100 --ttl-ms 300 --poll-ms 20)
+common=(worker --heartbeat-ms 100 --poll-ms 20)
 # A worker claims a batch and exits without a word: its rows stay leased.
-bg D "${common[@]}" --id wD --batch 8 --lease-ms 700 --exit-after-claim --max-claims 1
+bg D "${common[@]}" --id wD --ttl-ms 300 --batch 8 --lease-ms 700 --exit-after-claim --max-claims 1
 wait_ok D
 expect_eq "rows leased by wD" "$(q "SELECT count(*) FROM inbox WHERE claimed_by = 'wD'")" 8
 expect_eq "their lease rows (same id, generation, expiry)" \
@@ -26,7 +26,7 @@ wait_for 10 "SELECT n_tup_upd >= 8 FROM pg_stat_user_tables WHERE relid = 'inbox
 expect_eq "HOT updates / updates of inbox after wD's claim" "$(q "$stats")" "8/8"
 # The three modes drain the rest and the expired batch (found through inbox_leases).
 for m in competing affinity ordered; do
-    bg "$m" "${common[@]}" --id "w$m" --mode "$m" --batch 8 --until-empty
+    bg "$m" "${common[@]}" --id "w$m" --ttl-ms 3000 --mode "$m" --batch 8 --until-empty
 done
 for m in competing affinity ordered; do wait_ok "$m"; done
 expect_eq "rows done (inbox_done)" "$(q "SELECT count(*) FROM inbox_done")" "$N"
@@ -39,7 +39,7 @@ expect_eq "status of done rows" "$(q "SELECT string_agg(DISTINCT status || '/' |
 # A worker stopped (SIGINT) mid-batch releases the rows it did not run, and their leases.
 for i in $(seq 1 100); do printf 'r:%d\tr%d\n' "$i" "$i"; done >"$TMP/more"
 "$RB" pg enqueue "$TMP/more" >/dev/null
-bg L "${common[@]}" --id wL --batch 100 --work-ms 20 --idle-ms 10000
+bg L "${common[@]}" --id wL --ttl-ms 3000 --batch 100 --work-ms 20 --idle-ms 10000
 wait_for 10 "SELECT count(*) = 100 FROM inbox WHERE claimed_by = 'wL'"
 kill -INT "$PID_L"
 wait "$PID_L" || true

@@ -7,7 +7,7 @@ echo "order:42" | "$RB" pg enqueue >/dev/null
 bg a worker --id wA --batch 1 --lease-ms 300 --heartbeat-ms 100 --ttl-ms 600 \
     --stall-after-claim-ms 2500 --stale-probe --max-claims 1
 wait_for 10 "SELECT count(*) = 1 FROM inbox_all WHERE claimed_by = 'wA'"
-bg b worker --id wB --batch 1 --lease-ms 5000 --heartbeat-ms 100 --ttl-ms 600 --duration-ms 2000
+bg b worker --id wB --batch 1 --lease-ms 5000 --heartbeat-ms 100 --ttl-ms 3000 --duration-ms 2000
 wait_ok b
 wait_ok a
 for what in complete release extend; do

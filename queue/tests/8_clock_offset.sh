@@ -50,7 +50,7 @@ expect_eq "A's row" "$(q "SELECT worker_id || ' gen=' || lease_generation FROM e
 echo "k:3" | "$RB" pg enqueue >/dev/null
 bg e worker --id wE --lease-ms 300 --heartbeat-ms 100 --ttl-ms 400 --exit-after-claim --max-claims 1
 wait_ok e
-bg_shifted f -1h worker --id wF --heartbeat-ms 100 --ttl-ms 400 --lease-ms 3000 --until-empty
+bg_shifted f -1h worker --id wF --heartbeat-ms 100 --ttl-ms 3000 --lease-ms 3000 --until-empty
 wait_ok f
 expect_shift f -3600
 expect_eq "expired lease reclaimed by a client 1 h behind" "$(q "SELECT worker_id || ' gen=' || lease_generation FROM effects WHERE partition_key = 'k:3'")" "wF gen=2"

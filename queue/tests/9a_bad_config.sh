@@ -61,9 +61,9 @@ fi
 check 2 "was migrated with buckets=1024" migrate --buckets 512
 # A second process with the id of a live worker is refused (it would share the member's
 # buckets) and does not mark the first one left on its way out.
-bg dup worker --id wDup --heartbeat-ms 100 --ttl-ms 600 --duration-ms 2000
+bg dup worker --id wDup --heartbeat-ms 100 --ttl-ms 3000 --duration-ms 2000
 wait_for 10 "SELECT count(*) = 1 FROM workers WHERE id = 'wDup' AND status = 'alive'"
-check 2 "worker id 'wDup' is already alive" worker --id wDup --heartbeat-ms 100 --ttl-ms 600 --duration-ms 300
+check 2 "worker id 'wDup' is already alive" worker --id wDup --heartbeat-ms 100 --ttl-ms 3000 --duration-ms 300
 expect_eq "the first wDup after the refused one" "$(q "SELECT status FROM workers WHERE id = 'wDup'")" alive
 wait_ok dup
 grep -q "rejoin" "$TMP/dup.err" && fail "the first wDup rejoined under a new id: $(grep rejoin "$TMP/dup.err")"

@@ -11,7 +11,7 @@ fi
 q "ALTER TABLE workers DROP CONSTRAINT workers_id_length" >/dev/null
 "$RB_REFRESH_REJECT" || fail "refresh_reject failed"
 q "DELETE FROM workers" >/dev/null
-bg A worker --mode affinity --ttl-ms 900 --heartbeat-ms 300 --duration-ms 3000 --poll-ms 20
+bg A worker --mode affinity --ttl-ms 3000 --heartbeat-ms 300 --duration-ms 3000 --poll-ms 20
 wait_for 10 "SELECT cardinality(owned_buckets) = 1024 FROM workers WHERE status = 'alive'"
 q "INSERT INTO workers (id, ttl_ms, mode) VALUES (repeat('x', 2000), 60000, 'affinity')" >/dev/null
 seq 1 10 | "$RB" pg enqueue >/dev/null

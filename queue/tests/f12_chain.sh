@@ -57,7 +57,7 @@ use_schema crash
 M=1500
 for i in $(seq 1 "$M"); do echo "acct:$i"; done >"$TMP/keys"
 "$RB" pg enqueue "$TMP/keys" >/dev/null
-common=(worker --chain --mode competing --batch 1 --work-ms 2 --lease-ms 1500 --ttl-ms 600 --heartbeat-ms 150 --poll-ms 20)
+common=(worker --chain --mode competing --batch 1 --work-ms 2 --lease-ms 1500 --ttl-ms 3000 --heartbeat-ms 150 --poll-ms 20)
 bg A "${common[@]}" --id wA --until-empty
 bg K "${common[@]}" --id wK --duration-ms 60000
 wait_for 30 "SELECT count(*) >= 300 FROM inbox_all WHERE status = 'done'"
