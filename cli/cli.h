@@ -97,17 +97,21 @@ extern const char rb_cli_format_help[];
  * created with its parents when missing (mkdir -p) and checked to be a
  * writable folder, before the command does any work. 0, or prints
  * "ringbench CMD: cannot create --out folder 'P': <reason>" and returns
- * RB_EXIT_USAGE (exit 2: the folder named cannot be one). made (made_size
- * bytes, may be NULL) gets the outermost folder it created ("" when every one
- * existed) for rb_cli_out_dir_undo. Every command with an output folder uses
- * it (pg bench, pg chaos).
+ * RB_EXIT_USAGE (exit 2: the folder named cannot be one). *made (may be
+ * NULL) records what it created, for rb_cli_out_dir_undo. Every command with
+ * an output folder uses it (pg bench, pg chaos).
  */
-int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, char *made,
-                   size_t made_size);
+typedef struct rb_cli_out_made {
+    char path[4096]; /* the folder asked for */
+    char made[4096]; /* the outermost folder created; "" when every one existed, or when a
+                      * component that existed follows one made ("new/../old": undoing could
+                      * remove a folder the run did not make) */
+} rb_cli_out_made;
+int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, rb_cli_out_made *made);
 /* rb_cli_out_dir_undo — a command that fails before it writes anything (no server) removes
- * the folders rb_cli_out_dir made for `path` (`made`: its record), innermost first, each only
- * when empty; folders that existed before stay. No error (a folder not removed stays). */
-void rb_cli_out_dir_undo(const char *path, const char *made);
+ * the folders rb_cli_out_dir made (*m: its record), innermost first, each only when empty;
+ * folders that existed before stay. No error (a folder not removed stays). */
+void rb_cli_out_dir_undo(const rb_cli_out_made *m);
 
 /*
  * rb_cli_finish_output — flush stdout and check it for a write error (closed
@@ -222,6 +226,21 @@ void rb_cli_list_free(rb_cli_list *l);
  * otherwise (out untouched).
  */
 int rb_cli_parse_double(const char *s, double *out);
+
+/*
+ * rb_cli_decimal — rb_cli_parse_double of `s` in [min, max] into *out: 0;
+ * RB_CLI_NOT_DECIMAL when s is not decimal syntax; RB_CLI_OUT_OF_RANGE when it
+ * is but its value is outside [min, max] or not a finite double ("1e999").
+ * Prints nothing; *out untouched on failure.
+ * rb_cli_double_arg — the same, printing "ringbench CMD: WHAT: S is out of range
+ * (MIN..MAX)" or "... WHAT must be a decimal number from MIN to MAX, got 'S'"
+ * (rb_cli_whole_message's wording, bounds as %.15g) and returning -1 (exit 2).
+ * Every decimal option of the CLI goes through these.
+ */
+#define RB_CLI_NOT_DECIMAL (-3)
+int rb_cli_decimal(const char *s, double min, double max, double *out);
+int rb_cli_double_arg(const char *cmd, const char *what, const char *s, double min, double max,
+                      double *out);
 
 /*
  * rb_member_list — members parsed from "id[=weight],id[=weight],...". Ids

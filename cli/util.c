@@ -123,10 +123,15 @@ int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc
     return 1;
 }
 
-/* mkdir -p: 0, or -1 with errno. */
+/* Does the path in buf[0 .. end) end with an empty or "." component ("a/", "a//", "a/.",
+ * "./", ".")? Nothing to make there, and nothing to remove. */
+static int ends_in_no_folder(const char *buf, const char *end) {
+    return end[-1] == '/' || (end[-1] == '.' && (end - 1 == buf || end[-2] == '/'));
+}
+
 /* mkdir -p path; into made[made_size] the outermost folder it made when it made every
  * component after it ("" otherwise: a component that existed after one made, as in
- * "new/../old" or "new/.", means undoing could remove a folder it did not make). 0 or -1. */
+ * "new/../old", means undoing could remove a folder it did not make). 0 or -1 with errno. */
 static int mkdir_parents(const char *path, char *made, size_t made_size) {
     char buf[4096];
     int spoiled = 0;
@@ -136,7 +141,7 @@ static int mkdir_parents(const char *path, char *made, size_t made_size) {
         if (*s && *s != '/') continue;
         char c = *s;
         *s = '\0';
-        if (s[-1] == '/') { /* an empty component ("a//b", "a/"): nothing to make */
+        if (ends_in_no_folder(buf, s)) {
         } else if (mkdir(buf, 0777) == 0) {
             if (!made[0] && !spoiled) snprintf(made, made_size, "%s", buf);
         } else if (errno != EEXIST) {
@@ -149,34 +154,39 @@ static int mkdir_parents(const char *path, char *made, size_t made_size) {
     }
 }
 
-void rb_cli_out_dir_undo(const char *path, const char *made) {
-    char buf[4096];
-    if (!made[0] || snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return;
-    size_t keep = strlen(made), n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '/') /* "out/" is the folder "out" */
-        buf[--n] = '\0';
-    while (strlen(buf) >= keep && rmdir(buf) == 0 && strlen(buf) > keep) {
+void rb_cli_out_dir_undo(const rb_cli_out_made *m) {
+    char buf[sizeof m->path];
+    size_t keep = strlen(m->made);
+    if (!keep) return;
+    snprintf(buf, sizeof buf, "%s", m->path);
+    for (;;) { /* innermost first, up to and with the outermost made */
+        size_t n = strlen(buf);
+        while (n > 1 && ends_in_no_folder(buf, buf + n)) /* "out/" and "out/." are "out" */
+            buf[n -= buf[n - 1] == '/' ? 1 : 2] = '\0';
+        if (n < keep || rmdir(buf) != 0 || n == keep) return;
         char *slash = strrchr(buf, '/');
-        if (!slash) break;
+        if (!slash) return;
         *slash = '\0';
     }
 }
 
-int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, char *made,
-                   size_t made_size) {
+int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, rb_cli_out_made *made) {
     struct stat st;
     errno = 0;
     const char *why = NULL;
-    char made_here[4096];
+    rb_cli_out_made m = {.made = ""};
     if (!*path)
         why = "empty path";
-    else if (mkdir_parents(path, made_here, sizeof made_here) || stat(path, &st))
+    else if (snprintf(m.path, sizeof m.path, "%s", path) >= (int)sizeof m.path)
+        why = strerror(ENAMETOOLONG);
+    else if (mkdir_parents(path, m.made, sizeof m.made) || stat(path, &st))
         why = strerror(errno);
     else if (!S_ISDIR(st.st_mode))
         why = "it exists and is not a folder";
     else if (access(path, W_OK | X_OK))
         why = strerror(errno);
-    if (made && made_size) snprintf(made, made_size, "%s", why ? "" : made_here);
+    if (why) m.made[0] = '\0';
+    if (made) *made = m;
     if (!why) return 0;
     return rb_cli_usage_error(cmd, "cannot create %s folder '%s': %s", opt, path, why);
 }
@@ -227,14 +237,22 @@ int rb_cli_whole(const char *s, uint64_t min, uint64_t max, uint64_t *out) {
     return 0;
 }
 
+/* The one wording of a bad number: out of range, or not a `kind` ("whole", "decimal")
+ * number; lo and hi are the range's bounds as printed. */
+static size_t number_message(const char *what, const char *s, int out_of_range, const char *kind,
+                             const char *lo, const char *hi, char *buf, size_t size) {
+    int w = out_of_range ? snprintf(buf, size, "%s: %s is out of range (%s..%s)", what, s, lo, hi)
+                         : snprintf(buf, size, "%s must be a %s number from %s to %s, got '%s'",
+                                    what, kind, lo, hi, s);
+    return w < 0 ? 0 : (size_t)w;
+}
+
 size_t rb_cli_whole_message(const char *what, const char *s, int rc, uint64_t min, uint64_t max,
                             char *buf, size_t size) {
-    int w = rc == RB_CLI_OUT_OF_RANGE
-                ? snprintf(buf, size, "%s: %s is out of range (%llu..%llu)", what, s,
-                           (unsigned long long)min, (unsigned long long)max)
-                : snprintf(buf, size, "%s must be a whole number from %llu to %llu, got '%s'", what,
-                           (unsigned long long)min, (unsigned long long)max, s);
-    return w < 0 ? 0 : (size_t)w;
+    char lo[24], hi[24];
+    snprintf(lo, sizeof lo, "%llu", (unsigned long long)min);
+    snprintf(hi, sizeof hi, "%llu", (unsigned long long)max);
+    return number_message(what, s, rc == RB_CLI_OUT_OF_RANGE, "whole", lo, hi, buf, size);
 }
 
 int rb_cli_u64_arg(const char *cmd, const char *what, const char *s, uint64_t min, uint64_t max,
@@ -347,6 +365,26 @@ int rb_cli_parse_double(const char *s, double *out) {
     if (errno || *end || !isfinite(v)) return -1;
     *out = v;
     return 0;
+}
+
+int rb_cli_decimal(const char *s, double min, double max, double *out) {
+    double v;
+    if (!s || !decimal_syntax(s)) return RB_CLI_NOT_DECIMAL;
+    if (rb_cli_parse_double(s, &v) || v < min || v > max) return RB_CLI_OUT_OF_RANGE;
+    *out = v;
+    return 0;
+}
+
+int rb_cli_double_arg(const char *cmd, const char *what, const char *s, double min, double max,
+                      double *out) {
+    int rc = rb_cli_decimal(s, min, max, out);
+    if (rc == 0) return 0;
+    char lo[32], hi[32], msg[512];
+    snprintf(lo, sizeof lo, "%.15g", min);
+    snprintf(hi, sizeof hi, "%.15g", max);
+    number_message(what, s, rc == RB_CLI_OUT_OF_RANGE, "decimal", lo, hi, msg, sizeof msg);
+    rb_cli_usage_error(cmd, "%s", msg);
+    return -1;
 }
 
 int rb_member_list_parse(const char *spec, rb_member_list *out, char *err, size_t err_size) {
@@ -511,20 +549,24 @@ const char rb_cli_ring_help[] =
     "  --table-source A   algorithm that fills `table` (default binary)\n"
     "  --param NAME=VALUE a parameter of the algorithm (repeatable; see below)\n";
 
+/* The ring options, in RB_RING_OPT_* order: option k is bit 1u << k. */
+static const char *const ring_opt_names[] = {"--algo",    "--members",      "--vnodes",
+                                             "--buckets", "--hash",         "--bucket-hash",
+                                             "--seed",    "--table-source", "--param"};
+enum { N_RING_OPTS = sizeof ring_opt_names / sizeof ring_opt_names[0] };
+
 size_t rb_cli_ring_help_except(unsigned refused, char *buf, size_t size) {
-    static const char *const names[] = {"--algo",    "--members",      "--vnodes",
-                                        "--buckets", "--hash",         "--bucket-hash",
-                                        "--seed",    "--table-source", "--param"};
     size_t n = 0;
     if (size) buf[0] = '\0';
     for (const char *line = rb_cli_ring_help; *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
         unsigned bit = 0; /* the option the line describes (a continuation line: none) */
-        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-            size_t nl = strlen(names[k]);
-            if (len > 2 + nl && strncmp(line + 2, names[k], nl) == 0 && line[2 + nl] == ' ')
-                bit = 1u << k; /* names[] is in RB_RING_OPT_* order */
+        for (size_t k = 0; k < N_RING_OPTS; k++) {
+            size_t nl = strlen(ring_opt_names[k]);
+            if (len > 2 + nl && strncmp(line + 2, ring_opt_names[k], nl) == 0 &&
+                line[2 + nl] == ' ')
+                bit = 1u << k;
         }
         if (!(bit & refused) && n + len < size) {
             memcpy(buf + n, line, len);
@@ -547,16 +589,13 @@ void rb_cli_print_algos(FILE *f) {
 }
 
 int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, int *i) {
-    static const char *const names[] = {"--algo",    "--members",      "--vnodes",
-                                        "--buckets", "--hash",         "--bucket-hash",
-                                        "--seed",    "--table-source", "--param"};
-    size_t which = sizeof names / sizeof names[0];
-    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (strcmp(argv[*i], names[k]) == 0) which = k;
-    if (which == sizeof names / sizeof names[0]) return 0;
+    size_t which = N_RING_OPTS;
+    for (size_t k = 0; k < N_RING_OPTS; k++)
+        if (strcmp(argv[*i], ring_opt_names[k]) == 0) which = k;
+    if (which == N_RING_OPTS) return 0;
     const char *v = rb_cli_opt_value(cmd, argc, argv, i);
     if (!v) return -1;
-    o->given |= 1u << which; /* names[] is in RB_RING_OPT_* order */
+    o->given |= 1u << which;
     switch (which) {
     case 0:
         if (!(o->algo = rb_algo_by_name(v))) goto unknown;
@@ -614,7 +653,8 @@ static int algos_read_vnodes(const rb_algo *const *algos, size_t n, const rb_con
     return 0;
 }
 
-/* The registered algorithms with `flag` under cfg, comma-separated, into buf. */
+/* The registered algorithms with `flag` under cfg (NULL: their own flags, rb_algo_flags),
+ * comma-separated, into buf. */
 static void algo_names_with(unsigned flag, const rb_config *cfg, char *buf, size_t size) {
     size_t used = 0;
     buf[0] = '\0';
@@ -639,14 +679,8 @@ int rb_cli_ring_check_params(const char *cmd, const rb_cli_ring *o, const rb_alg
     }
     if (n_reading && src && k < 64) with_source[k++] = src;
     if ((o->given & RB_RING_OPT_TABLE_SOURCE) && !n_reading) {
-        char readers[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < rb_algo_count() && used < sizeof readers; i++)
-            if (rb_algo_at(i)->flags & RB_ALGO_READS_SOURCE) {
-                int w = snprintf(readers + used, sizeof readers - used, "%s%s", used ? ", " : "",
-                                 rb_algo_at(i)->name);
-                if (w > 0) used += (size_t)w;
-            }
+        char readers[256]; /* under a config, table and bounded take their source's flags */
+        algo_names_with(RB_ALGO_READS_SOURCE, NULL, readers, sizeof readers);
         rb_cli_usage_error(cmd, "--table-source does not apply to --algo %s (read only by: %s)",
                            n == 1 ? algos[0]->name : "of this list", readers);
         return -1;

@@ -160,10 +160,7 @@ static int genkeys_option(const char *cmd, void *ctx, int argc, char **argv, int
         o->n_customers_set = 1;
         break;
     default:
-        if (rb_cli_parse_double(v, &o->zipf_s) || !(o->zipf_s >= 0.0) || o->zipf_s > ZIPF_S_MAX)
-            return rb_cli_usage_error(cmd, "--zipf-s must be a number in 0..%g, got '%s'",
-                                      ZIPF_S_MAX, v),
-                   -1;
+        if (rb_cli_double_arg(cmd, "--zipf-s", v, 0, ZIPF_S_MAX, &o->zipf_s)) return -1;
         o->zipf_s_set = 1;
         break;
     }

@@ -110,6 +110,11 @@ bad --kind zipf --count 5 --zipf-s -1
 bad --kind zipf --count 5 --zipf-s nan
 bad --kind zipf --count 5 --zipf-s inf
 bad --kind zipf --count 5 --zipf-s 101
+check "zipf-s past the range: the range" "$(grep -c -- "--zipf-s: 101 is out of range (0\.\.100)" "$tmp/err")" 1
+bad --kind zipf --count 5 --zipf-s 1e400
+check "zipf-s past DBL_MAX: out of range" "$(grep -c -- "--zipf-s: 1e400 is out of range (0\.\.100)" "$tmp/err")" 1
+bad --kind zipf --count 5 --zipf-s 0x1
+check "zipf-s in hex: not a decimal number" "$(grep -c -- "--zipf-s must be a decimal number from 0 to 100, got '0x1'" "$tmp/err")" 1
 bad --kind uuid --count 5 --customers 10
 bad --kind uuid --count 5 --start 10
 bad --kind order --count 2 --start 18446744073709551615

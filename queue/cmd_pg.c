@@ -114,9 +114,9 @@ int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
     if (rc == 0) return 0;
     if (rc == RB_EINVAL || rc == RB_EUNKNOWN)
         return rb_cli_usage_error(cmd, "%s", rb_error_detail());
-    if (rb_pg_stop_requested) { /* a stop signal ended the wait for the server: its exit code */
+    if (cfg->interrupt && *cfg->interrupt) { /* the stop flag ended the wait: the signal's code */
         rb_cli_fail(cmd, "%s", rb_error_detail());
-        return 128 + rb_pg_stop_requested;
+        return 128 + *cfg->interrupt;
     }
     if (!cfg->conninfo || !*cfg->conninfo)
         return rb_cli_fail(cmd,

@@ -725,16 +725,16 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     cfg.interrupt = &chaos_signal;
-    char out_made[4096] = ""; /* the folders made for --out: removed again when nothing ran */
+    rb_cli_out_made out_made = {.made = ""}; /* removed again when nothing ran */
     if (o.out) {
-        if ((rc = rb_cli_out_dir(cmd, "--out", o.out, out_made, sizeof out_made))) return rc;
+        if ((rc = rb_cli_out_dir(cmd, "--out", o.out, &out_made))) return rc;
         snprintf(c.logdir, sizeof c.logdir, "%s", o.out);
     }
     /* Migrate and fill the backlog through the library. */
     rb_queue *q;
     if ((rc = rb_pg_open(cmd, &cfg, &q))) { /* a stop signal ended the wait: 130 or 143 */
-        if (o.out) rb_cli_out_dir_undo(o.out, out_made);
-        return chaos_signal && rc == RB_EXIT_FAILURE ? 128 + chaos_signal : rc;
+        rb_cli_out_dir_undo(&out_made);
+        return rc;
     }
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);

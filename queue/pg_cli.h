@@ -44,7 +44,8 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
  * rb_pg_open — rb_queue_open with CLI reporting: 0 and *q, or prints one line
  * and returns RB_EXIT_USAGE (bad configuration) / RB_EXIT_FAILURE (server
  * unreachable, with a hint about scripts/pg when no server was configured) / 128 + the
- * signal when a stop signal (rb_pg_stop_signals) ended the wait for the server.
+ * signal when the stop flag cfg->interrupt (rb_pg_stop_signals, or the caller's own handler
+ * storing the signal's number) ended the wait for the server.
  */
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q);
 

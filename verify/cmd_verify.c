@@ -1120,11 +1120,12 @@ static const char vnodes_help[] =
     "  --hash H             ring hash, and bucket hash unless --bucket-hash (default xxh3)\n"
     "  --bucket-hash H      key -> bucket hash\n"
     "  --table-source A     algorithm that fills `table` (default binary)\n"
-    "  --target-peak T      target peak-to-mean, >= 1 (default 1.10)\n"
+    "  --target-peak T      target peak-to-mean, 1 .. 1048576 (default 1.10)\n"
     "  --keys FILE          measure key load over these keys (one per line)\n"
     "  --seeds K            random memberships per N in each seed block (default 100)\n"
     "  --blocks K           independent seed blocks (default 3, at most 16)\n"
-    "  --quantile Q         share of memberships that must meet the target (default 0.95)\n"
+    "  --quantile Q         share of memberships that must meet the target, 1e-6 .. 1\n"
+    "                       (default 0.95)\n"
     "  --seed S             first seed (default 1)\n"
     "  --max-vnodes V       largest candidate (default 4096)\n"
     "  --eps LIST           bounded-loads eps values in percent (default 5,10,25,35 and\n"
@@ -1263,12 +1264,8 @@ static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int 
     if (is_opt(arg, "--members"))
         return parse_u32_list(cmd, arg, v, 1, RB_MAX_MEMBERS - 1, &o->members) ? -1 : 1;
     if (is_opt(arg, "--target-peak"))
-        return rb_cli_parse_double(v, &o->target) || o->target < 1.0
-                   ? OPT_ERROR(cmd,
-                               "--target-peak must be a number >= 1 (peak-to-mean cannot be "
-                               "below 1), got '%s'",
-                               v)
-                   : 1;
+        /* peak-to-mean is never below 1, nor above the member count */
+        return rb_cli_double_arg(cmd, arg, v, 1, RB_MAX_MEMBERS, &o->target) ? -1 : 1;
     if (is_opt(arg, "--keys")) {
         o->keys_path = v;
         return 1;
@@ -1277,10 +1274,8 @@ static int vnodes_option(const char *cmd, void *ctx, int argc, char **argv, int 
     if (is_opt(arg, "--seed"))
         return rb_cli_u64_arg(cmd, arg, v, 0, UINT64_MAX, &o->first_seed) ? -1 : 1;
     if (is_opt(arg, "--quantile"))
-        return rb_cli_parse_double(v, &o->quantile) || !(o->quantile > 0 && o->quantile <= 1)
-                   ? OPT_ERROR(cmd, "--quantile must be a number above 0 and at most 1, got '%s'",
-                               v)
-                   : 1;
+        /* above 0: below 1e-6 (a share of at most 100,000 seeds) is the minimum anyway */
+        return rb_cli_double_arg(cmd, arg, v, 1e-6, 1, &o->quantile) ? -1 : 1;
     if (is_opt(arg, "--blocks"))
         return rb_cli_u32_arg(cmd, arg, v, 1, VNODES_MAX_BLOCKS, &o->n_blocks) ? -1 : 1;
     if (is_opt(arg, "--max-vnodes"))

@@ -48,8 +48,11 @@ expect 2 "unknown algorithm" vnodes --members 3..5 --algo nosuch
 expect 2 "unknown algorithm" verify --algo binary,nosuch
 expect 2 "unknown hash" vnodes --members 3..5 --hash nosuch
 expect 2 "unknown hash" verify --hash md5
-expect 2 "target-peak must be a number >= 1" vnodes --members 3..5 --target-peak 0.9
-expect 2 "target-peak must be a number >= 1" vnodes --members 3..5 --target-peak abc
+# decimal options: one wording with the whole-number ones (rb_cli_double_arg)
+expect 2 "^ringbench vnodes: --target-peak: 0\.9 is out of range \(1\.\.1048576\)$" vnodes --members 3..5 --target-peak 0.9
+expect 2 "^ringbench vnodes: --target-peak must be a decimal number from 1 to 1048576, got 'abc'$" vnodes --members 3..5 --target-peak abc
+expect 2 "^ringbench vnodes: --quantile: 0 is out of range \(1e-06\.\.1\)$" vnodes --members 3..5 --quantile 0
+expect 2 "^ringbench vnodes: --quantile: 1e400 is out of range \(1e-06\.\.1\)$" vnodes --members 3..5 --quantile 1e400
 expect 2 "N1 > N2" vnodes --members 9..3
 expect 2 "N1 > N2" verify --members 9..3
 expect 2 "--members N1..N2 is required" vnodes

@@ -302,7 +302,7 @@ static const char **string_option(const char *a, rbb_params *p) {
 }
 
 /* Numeric options: the field of rbb_params each sets and the range it takes; the message of
- * a bad value is built from the same min and max (rb_cli_whole_message for whole numbers). */
+ * a bad value is built from the same min and max (rb_cli_u64_arg, rb_cli_double_arg). */
 typedef struct {
     const char *name;
     char kind;       /* 'u' uint64_t, 'w' uint32_t, 'd' double */
@@ -338,14 +338,7 @@ static int set_numeric(const numeric_opt *o, rbb_params *p, const char *v) {
     char *field = (char *)p + o->offset;
     if (o->kind == 'd') {
         double x;
-        if (rb_cli_parse_double(v, &x))
-            return rb_cli_usage_error(CMD, "%s must be a decimal number from %g to %g, got '%s'",
-                                      o->name, o->min, o->max, v),
-                   -1;
-        if (x < o->min || x > o->max) /* worded as rb_cli_whole_message's */
-            return rb_cli_usage_error(CMD, "%s: %s is out of range (%g..%g)", o->name, v, o->min,
-                                      o->max),
-                   -1;
+        if (rb_cli_double_arg(CMD, o->name, v, o->min, o->max, &x)) return -1;
         memcpy(field, &x, sizeof x);
         return 0;
     }
@@ -988,8 +981,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
         strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
         p->out_dir = out_default;
     }
-    char out_made[4096]; /* the folders made for --out: removed again when nothing ran */
-    if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir, out_made, sizeof out_made))) return rc;
+    rb_cli_out_made out_made; /* the folders made for --out: removed again when nothing ran */
+    if ((rc = rb_cli_out_dir(CMD, "--out", p->out_dir, &out_made))) return rc;
     /* from here a stop signal ends the run in order: workers stopped, what finished written */
     rbb_stop_on_signals();
     run_part(&run, "the setup (the connection, the queue's schema)");
@@ -1008,7 +1001,7 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     PGconn *c = open_bench_db(p, conninfo, sizeof conninfo, err, sizeof err);
     if (c && rbb_queue_prepare(conninfo, c, err, sizeof err)) PQfinish(c), c = NULL;
     if (!c) { /* nothing measured, nothing to write */
-        rb_cli_out_dir_undo(p->out_dir, out_made);
+        rb_cli_out_dir_undo(&out_made);
         return rb_cli_fail(CMD, "%s", err);
     }
     run.machine_json = rb_machine_record();

@@ -115,17 +115,16 @@ sweep() {
     "$fault" "$pid"
     wait "$pid" || rc=$?
     echo "$rc" >"$TMP/$name.rc"
-    # no worker outlives the bench (they share its command line); a driver that died without
-    # its stop (late, kill9) leaves them to their SIGTERM, which they answer by leaving
-    if [[ $fault == sigterm_late || $fault == kill9 ]]; then
-        local gone=$((SECONDS + 3))
-        while pgrep -f -- "--out $TMP/$name " >/dev/null; do
-            ((SECONDS < gone)) || fail "$name: a worker still runs 3 s after its driver died"
-            sleep 0.05
-        done
-    elif pgrep -f -- "--out $TMP/$name " >/dev/null; then
-        fail "$name: a worker still runs"
-    fi
+    # no worker outlives the bench (they share its command line): a driver that stopped waited
+    # for them; one that died without its stop (late, kill9) leaves them to their SIGTERM
+    # (PR_SET_PDEATHSIG), which they answer by leaving, within 3 s
+    local grace=0
+    [[ $fault == sigterm_late || $fault == kill9 ]] && grace=3
+    local gone=$((SECONDS + grace))
+    while pgrep -f -- "--out $TMP/$name " >/dev/null; do
+        ((SECONDS < gone)) || fail "$name: a worker still runs ${grace} s after its driver ended"
+        sleep 0.05
+    done
     note "$name: exit $rc$(grep -m1 -o 'FAILED: .*' "$TMP/$name.err" | sed 's/^/, /')"
 }
 

@@ -78,11 +78,12 @@ usage "^ringbench pg bench: --secs must be a decimal number from 0.1 to 3600, go
 # decimal options take decimal numbers only (fresh user, stop 38: strtod's syntax let '0x14',
 # ' 20', 'inf' through as 20, 20 and a refusal worded as a bad number), and a number out of
 # range is worded as the whole-number options' ("out of range (MIN..MAX)")
-for v in 0x14 " 20" "20 " inf nan 1e999 "" . 1e 20s --1 1..2; do
+for v in 0x14 " 20" "20 " inf nan "" . 1e 20s --1 1..2; do
     usage "^ringbench pg bench: --soak must be a decimal number from 10 to 86400, got '$v'$" bench "${dbb[@]}" --soak "$v"
 done
 usage "^ringbench pg bench: --soak: 9 is out of range \(10\.\.86400\)$" bench "${dbb[@]}" --soak 9
 usage "^ringbench pg bench: --soak: 1e6 is out of range \(10\.\.86400\)$" bench "${dbb[@]}" --soak 1e6
+usage "^ringbench pg bench: --soak: 1e999 is out of range \(10\.\.86400\)$" bench "${dbb[@]}" --soak 1e999
 usage "^ringbench pg bench: --pgbench-secs: 0.5 is out of range \(1\.\.3600\)$" bench "${dbb[@]}" --pgbench-secs 0.5
 usage "^ringbench pg bench: --zipf-s: -0.1 is out of range \(0\.\.10\)$" bench "${dbb[@]}" --dist zipf --zipf-s -0.1
 # a pgbench that cannot start is refused before anything runs (the run measured its whole
@@ -185,14 +186,17 @@ for c in chaos bench; do
     usage "^ringbench pg $c: cannot create --out folder '/dev/null/x': Not a directory$" "$c" "${cdb[@]}" --out /dev/null/x
     usage "^ringbench pg $c: cannot create --out folder '$TMP/file': it exists and is not a folder$" "$c" "${cdb[@]}" --out "$TMP/file"
     mkdir -p "$TMP/$c-there/kept" "$TMP/$c-there/empty"
-    # (new/../empty: the folder that existed stays, new may too; it deleted empty/, helper-70)
-    for out in "$TMP/$c/a/b" "$TMP/$c-there/a/b/" "$TMP/$c-there/kept" "$TMP/$c-there/new/../empty"; do
+    # (new/../empty: the folder that existed stays, new may too; it deleted empty/, helper-70;
+    # "." components make nothing: dot/./x/. is undone whole, x/./y left x/y, helper-70)
+    for out in "$TMP/$c/a/b" "$TMP/$c-there/a/b/" "$TMP/$c-there/kept" "$TMP/$c-there/new/../empty" \
+        "$TMP/$c-there/dot/./x/." "$TMP/$c-there/d//e/./"; do
         rc=0
         "$RB" pg "$c" "${cdb[@]}" --out "$out" >/dev/null 2>"$TMP/err" || rc=$?
         [[ $rc == 1 ]] || fail "pg $c --out $out: exit $rc (expected 1: no server): $(cat "$TMP/err")"
     done
     rmdir "$TMP/$c-there/new" 2>/dev/null # may stay (a path through .. is not undone)
-    [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && -d $TMP/$c-there/kept && -d $TMP/$c-there/empty ]] ||
+    [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && ! -e $TMP/$c-there/dot && ! -e $TMP/$c-there/d &&
+        -d $TMP/$c-there/kept && -d $TMP/$c-there/empty ]] ||
         fail "pg $c: after no server, $(cd "$TMP" && find "$c" "$c-there" 2>/dev/null | tr '\n' ' '); expected only $c-there/kept and $c-there/empty"
 done
 
