@@ -21,6 +21,7 @@
 #include "json_out.h"
 #include "keygen.h"
 #include "pg_cli.h"
+#include "pg_connect.h"
 
 enum { F_KILL, F_PAUSE, F_TERMINATE, F_RESTART, F_TIMEOUT, F_KINDS };
 static const char *const fault_names[F_KINDS] = {"kill", "pause", "terminate", "restart",
@@ -145,7 +146,13 @@ static int driver_connect(driver *d) {
     if (!d->down_since) d->down_since = now_ms();
     uint64_t deadline = d->down_since + d->retry_ms;
     do {
-        d->conn = PQconnectdb(d->conninfo);
+        const char *kw[] = {"dbname", NULL}, *val[] = {d->conninfo, NULL};
+        char why[64];
+        d->conn = rb_pg_connect(kw, val, &chaos_signal, why, sizeof why);
+        if (!d->conn) {
+            snprintf(d->error, sizeof d->error, "%s", why);
+            continue; /* stopped: the loop ends; timed out: try again until the deadline */
+        }
         if (PQstatus(d->conn) == CONNECTION_OK) {
             char sql[256];
             snprintf(sql, sizeof sql,

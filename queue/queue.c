@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "conninfo_redact.h"
+#include "pg_connect.h"
 #include "ringbench/common.h"
 #include "ringbench/error.h"
 
@@ -298,10 +299,13 @@ static const char session_generic_plans_local[] =
  * ordered session's, ordered_planner_off). */
 static int connect_once(rb_queue *q) {
     if (q->conn) PQfinish(q->conn);
-    q->conn = PQconnectdb(q->conninfo);
-    if (PQstatus(q->conn) != CONNECTION_OK) {
+    const char *kw[] = {"dbname", NULL}, *val[] = {q->conninfo, NULL};
+    char why[64];
+    q->conn = rb_pg_connect(kw, val, q->cfg.interrupt, why, sizeof why);
+    if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
         char msg[512];
-        rb_conninfo_redact_message(q->conninfo, PQerrorMessage(q->conn), msg, sizeof msg);
+        rb_conninfo_redact_message(q->conninfo, q->conn ? PQerrorMessage(q->conn) : why, msg,
+                                   sizeof msg);
         msg[strcspn(msg, "\n")] = 0;
         char shown[160];
         return rb_set_error(RB_EDB, "cannot connect to PostgreSQL (%s): %s",

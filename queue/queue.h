@@ -136,9 +136,11 @@ typedef struct rb_queue_config {
     /* Stop flag, e.g. set by a SIGTERM handler; NULL = none. Once *interrupt
      * is nonzero, retries stop: a reconnect or a transient failure that
      * would be retried (up to retry_ms) fails at once with RB_EDB ("...;
-     * gave up: interrupted"), within one backoff sleep (<= 1 s). A statement
-     * that succeeds first time is not affected (a worker can still finish and
-     * release its batch). Read only, from any thread. */
+     * gave up: interrupted"), within one backoff sleep (<= 1 s), and a connect
+     * in progress is abandoned within 50 ms (pg_connect.h: a server that
+     * accepts and never answers). A statement that succeeds first time is not
+     * affected (a worker can still finish and release its batch). Read only,
+     * from any thread. */
     const volatile sig_atomic_t *interrupt;
 } rb_queue_config;
 

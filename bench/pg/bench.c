@@ -1002,7 +1002,8 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     if (c && rbb_queue_prepare(conninfo, c, err, sizeof err)) PQfinish(c), c = NULL;
     if (!c) { /* nothing measured, nothing to write */
         rb_cli_out_dir_undo(&out_made);
-        return rb_cli_fail(CMD, "%s", err);
+        rc = rb_cli_fail(CMD, "%s", err);
+        return rbb_stop_signal ? 128 + rbb_stop_signal : rc; /* a stop ended the connect */
     }
     run.machine_json = rb_machine_record();
     server_settings(c, run.server_settings, sizeof run.server_settings);

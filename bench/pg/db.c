@@ -14,15 +14,17 @@
 #include <unistd.h>
 
 #include "db.h"
+#include "pg_connect.h"
 #include "stop.h"
 
 PGconn *rbb_db_connect(const char *conninfo, const char *dbname, char *err, size_t err_size) {
     const char *kw[3] = {"dbname", dbname ? "dbname" : NULL, NULL};
     const char *val[3] = {conninfo ? conninfo : "", dbname, NULL};
-    PGconn *c = PQconnectdbParams(kw, val, 1);
+    char why[64];
+    PGconn *c = rb_pg_connect(kw, val, &rbb_stop_signal, why, sizeof why);
     if (!c || PQstatus(c) != CONNECTION_OK) {
         snprintf(err, err_size, "cannot connect%s%s: %s", dbname ? " to database " : "",
-                 dbname ? dbname : "", c ? PQerrorMessage(c) : "out of memory");
+                 dbname ? dbname : "", c ? PQerrorMessage(c) : why);
         rbb_db_one_line(err); /* libpq's message may span several */
         PQfinish(c);
         return NULL;

@@ -168,4 +168,44 @@ for c in chaos enqueue; do
         fail "$c: expected one line with 'gave up: interrupted', got: $(cat "$TMP/$c.err")"
     fi
 done
+
+# (f) A server that accepts the connection and never answers (a hung backend, a proxy before a
+# dead server), no connect_timeout: libpq's blocking connect held every command past SIGINT and
+# SIGTERM until SIGKILL (fresh user, helper-70). Each stops within 10 s of the signal, exit 128 +
+# the signal, one line; with connect_timeout=2, pg bench gives up after it (exit 1).
+python3 -c '
+import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(64)
+open(sys.argv[1], "w").write(str(s.getsockname()[1]))
+held = []
+while True: held.append(s.accept()[0])' "$TMP/silent.port" &
+PIDS+=("$!")
+for _ in $(seq 100); do [[ -s $TMP/silent.port ]] && break; sleep 0.1; done
+silent="host=127.0.0.1 port=$(cat "$TMP/silent.port")"
+for c in worker enqueue chaos bench; do
+    for sig in INT TERM; do
+        want=$((128 + $([[ $sig == INT ]] && echo 2 || echo 15)))
+        args=(--db "$silent")
+        case $c in
+        worker) args+=(--until-empty) ;;
+        enqueue) args+=("$TMP/one.tsv") ;;
+        bench) args=(--batch none --chain-workers none --no-scale --no-crash --backlog 1k --out "$TMP/silent-$sig") ;;
+        esac
+        RINGBENCH_PG_CONNINFO=$silent "$RB" pg "$c" "${args[@]}" >"$TMP/s$c.out" 2>"$TMP/s$c.err" &
+        pid=$!
+        PIDS+=("$pid")
+        sleep 1
+        kill "-$sig" "$pid"
+        finished "$pid" 10
+        expect_eq "$c before a silent server, SIG$sig: exit code ($(cat "$TMP/s$c.err"))" "$RC" "$want"
+        [[ $(wc -l <"$TMP/s$c.err") == 1 ]] || fail "$c before a silent server: expected one line, got: $(cat "$TMP/s$c.err")"
+    done
+done
+SECONDS=0
+rc=0
+RINGBENCH_PG_CONNINFO="$silent connect_timeout=2" "$RB" pg bench --batch none --chain-workers none \
+    --no-scale --no-crash --backlog 1k --out "$TMP/silent-t" >/dev/null 2>"$TMP/st.err" || rc=$?
+expect_eq "bench before a silent server, connect_timeout=2: exit code" "$rc" 1
+grep -q "timeout expired" "$TMP/st.err" || fail "bench, connect_timeout=2: $(cat "$TMP/st.err")"
+((SECONDS <= 8)) || fail "bench, connect_timeout=2: gave up after $SECONDS s"
 echo "PASS [$TEST]"
