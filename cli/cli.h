@@ -359,14 +359,20 @@ void rb_cli_warn_id_collisions(const char *cmd, const rb_ring *ring);
  * rb_cli_parse_args follows it with rb_cli_print_algos. */
 extern const char rb_cli_ring_help[];
 
+/* rb_cli_ring_option_name — the name ("--buckets") of the first RB_RING_OPT_* bit set in
+ * `given`, NULL when none. */
+const char *rb_cli_ring_option_name(unsigned given);
+
 /* rb_cli_ring_help_except — rb_cli_ring_help without the lines of the options in `refused`
  * (RB_RING_OPT_* bits), for a command that refuses them, into buf (NUL-terminated; a line that
- * would not fit is left out). Returns the length written. Thread safe; no error. */
+ * would not fit is left out); with --bucket-hash refused, --hash's line names the ring hash
+ * only. Returns the length written. Thread safe; no error. */
 size_t rb_cli_ring_help_except(unsigned refused, char *buf, size_t size);
 
 /* rb_cli_print_algos — the registered algorithms with their descriptions and
- * parameters (from the registry), for --help. */
-void rb_cli_print_algos(FILE *f);
+ * parameters (from the registry; with_params 0: without them, for a command that refuses
+ * --param), for --help. */
+void rb_cli_print_algos(FILE *f, int with_params);
 
 /*
  * rb_cli_ring_check_params — the --param values of `o` against the

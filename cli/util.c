@@ -78,7 +78,7 @@ int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn op
                 fputs(help[k], stdout);
                 ring_cmd |= help[k] == rb_cli_ring_help;
             }
-            if (ring_cmd) rb_cli_print_algos(stdout);
+            if (ring_cmd) rb_cli_print_algos(stdout, 1);
             rc = RB_EXIT_OK;
         } else if (!options_done && strncmp(a, "--", 2) == 0) {
             /* --param NAME=VALUE repeats (one per name; rb_config_set_param
@@ -555,6 +555,12 @@ static const char *const ring_opt_names[] = {"--algo",    "--members",      "--v
                                              "--seed",    "--table-source", "--param"};
 enum { N_RING_OPTS = sizeof ring_opt_names / sizeof ring_opt_names[0] };
 
+const char *rb_cli_ring_option_name(unsigned given) {
+    for (size_t k = 0; k < N_RING_OPTS; k++)
+        if (given & (1u << k)) return ring_opt_names[k];
+    return NULL;
+}
+
 size_t rb_cli_ring_help_except(unsigned refused, char *buf, size_t size) {
     size_t n = 0;
     if (size) buf[0] = '\0';
@@ -568,21 +574,29 @@ size_t rb_cli_ring_help_except(unsigned refused, char *buf, size_t size) {
                 line[2 + nl] == ' ')
                 bit = 1u << k;
         }
-        if (!(bit & refused) && n + len < size) {
-            memcpy(buf + n, line, len);
-            buf[n += len] = '\0';
+        /* without --bucket-hash, --hash is the ring hash only */
+        static const char ring_hash_only[] = "  --hash H           ring hash (default xxh3)\n";
+        const char *text = line;
+        size_t text_len = len;
+        if (bit == RB_RING_OPT_HASH && (refused & RB_RING_OPT_BUCKET_HASH))
+            text = ring_hash_only, text_len = sizeof ring_hash_only - 1;
+        if (!(bit & refused) && n + text_len < size) {
+            memcpy(buf + n, text, text_len);
+            buf[n += text_len] = '\0';
         }
         line += len;
     }
     return n;
 }
 
-void rb_cli_print_algos(FILE *f) {
-    fputs("\nalgorithms (`ringbench list`) and their parameters:\n", f);
+void rb_cli_print_algos(FILE *f, int with_params) {
+    fputs(with_params ? "\nalgorithms (`ringbench list`) and their parameters:\n"
+                      : "\nalgorithms (`ringbench list`):\n",
+          f);
     for (size_t i = 0; i < rb_algo_count(); i++) {
         const rb_algo *a = rb_algo_at(i);
         fprintf(f, "  %-18s %s\n", a->name, a->description);
-        for (size_t k = 0; a->params && k < a->n_params; k++)
+        for (size_t k = 0; with_params && a->params && k < a->n_params; k++)
             fprintf(f, "  %-18s   --param %s=N: %s (default %llu)\n", "", a->params[k].name,
                     a->params[k].help, (unsigned long long)a->params[k].def);
     }

@@ -97,20 +97,46 @@ static void on_stop_signal(int sig) {
     if (q) rb_queue_cancel(q);
 }
 
-void rb_pg_stop_signals(rb_queue_config *cfg) {
+/* SIGTERM and SIGINT to on_stop_signal; their dispositions before into old[0], old[1] (NULL:
+ * not kept). */
+static void catch_stop_signals(struct sigaction *old) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, old ? &old[0] : NULL);
+    sigaction(SIGINT, &sa, old ? &old[1] : NULL);
+}
+
+void rb_pg_stop_signals(rb_queue_config *cfg) {
+    catch_stop_signals(NULL);
     cfg->interrupt = &rb_pg_stop_requested;
 }
 
 void rb_pg_stop_target(rb_queue *q) { stop_target = q; }
 
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q) {
+    /* A command without a stop flag of its own (status, migrate, explain, retry) gets one for
+     * the wait: a signal then ends it with a line, not silently; its old disposition after. */
+    rb_queue_config with_stop = *cfg;
+    struct sigaction old[2];
+    int temporary = !cfg->interrupt;
+    if (temporary) {
+        catch_stop_signals(old);
+        with_stop.interrupt = &rb_pg_stop_requested;
+        cfg = &with_stop;
+    }
     int rc = rb_queue_open(cfg, q);
+    if (temporary) {
+        sigaction(SIGTERM, &old[0], NULL);
+        sigaction(SIGINT, &old[1], NULL);
+        if (rc == 0 && rb_pg_stop_requested) { /* the signal came as the wait ended */
+            rb_queue_close(*q);
+            *q = NULL;
+            rb_cli_fail(cmd, "interrupted");
+            return 128 + rb_pg_stop_requested;
+        }
+    }
     if (rc == 0) return 0;
     if (rc == RB_EINVAL || rc == RB_EUNKNOWN)
         return rb_cli_usage_error(cmd, "%s", rb_error_detail());
@@ -161,7 +187,8 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
                                      NULL};
     pg_parse_ctx p = {cfg, ring, extra, ctx, 0};
     int n = 0, rc = rb_cli_parse_args(cmd, help_list, pg_option, &p, argc, argv, &n);
-    if (rc == RB_EXIT_OK && ring) rb_cli_print_algos(stdout); /* --help shown */
+    if (rc == RB_EXIT_OK && ring) /* --help shown */
+        rb_cli_print_algos(stdout, !(ring->refused & RB_RING_OPT_PARAM));
     if (rc != RB_CLI_CONTINUE) return rc;
     if (ring && ring->members_spec)
         return rb_cli_usage_error(cmd, "--members is not used: the membership comes from the "
@@ -268,12 +295,13 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     rb_cli_ring ring;
     rb_cli_ring_init(&ring);
     migrate_opts o = {-1, 0};
+    /* queue_config records the algorithm, V, B, the hashes and the seed: anything else would
+     * be taken here and then silently not used by the workers */
+    ring.refused = RB_RING_OPT_TABLE_SOURCE | RB_RING_OPT_PARAM;
     int rc = rb_pg_parse_options(cmd, migrate_help, "\nring options:\n", argc, argv, &cfg, &ring,
                                  migrate_option, &o, NULL, NULL);
     if (rc >= 0) return rc;
-    /* queue_config records the algorithm, V, B, the hashes and the seed: anything else would
-     * be taken here and then silently not used by the workers */
-    if (ring.given & (RB_RING_OPT_TABLE_SOURCE | RB_RING_OPT_PARAM))
+    if (ring.given & ring.refused)
         return rb_cli_usage_error("pg migrate",
                                   "%s does not apply to a queue: queue_config records --algo, "
                                   "--vnodes, --buckets, the hashes and --seed only",
@@ -403,10 +431,13 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     if (rc < 0 && (rc = rb_pg_open(cmd, &cfg, &q)) == 0) rc = -1;
     if (rc < 0) {
         rb_pg_stop_target(q);
-        if (rb_pg_stop_requested)
-            rc = rb_cli_fail(cmd, "interrupted (nothing enqueued)");
-        else if (rb_queue_enqueue(q, items, n, &n_inserted))
-            rc = rb_cli_fail(cmd, "%s (nothing enqueued)", rb_error_detail());
+        /* a failure under a stop exits as a process the signal ended; a signal after a
+         * successful enqueue changes nothing (the rows are in) */
+        int ran = !rb_pg_stop_requested;
+        int failed = !ran || rb_queue_enqueue(q, items, n, &n_inserted);
+        if (failed)
+            rc = rb_cli_fail(cmd, "%s (nothing enqueued)", ran ? rb_error_detail() : "interrupted");
+        if (failed && rb_pg_stop_requested) rc = 128 + rb_pg_stop_requested;
         rb_pg_stop_target(NULL);
     }
     if (rc < 0) {

@@ -81,7 +81,8 @@ static const char worker_help[] =
     "  --idle-ms MS           exit after MS without claiming a row\n"
     "  --work-ms MS           handler time per row (default 0)\n"
     "  --poll-ms MS           wait after an empty claim (default 20)\n"
-    "  --id ID                worker id (default hostname:pid:random)\n"
+    "  --id ID                worker id, UTF-8 without white space (default\n"
+    "                         hostname:pid:random)\n"
     "  --planner-off LIST     SET enable_<x> = off for each x (tests)\n"
     "  --format F             summary as text, json or csv (default text)\n"
     "fault injection (tests):\n"
@@ -202,6 +203,14 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             rb_cli_usage_error(cmd, "--id must be UTF-8 text: %s", rb_error_detail());
             return -1;
         }
+        for (const char *s = v; *s; s++) /* the summary and event lines are space-separated */
+            if ((unsigned char)*s <= ' ' || *s == 0x7f) {
+                rb_cli_usage_error(cmd,
+                                   "--id must not contain white space or control "
+                                   "characters (byte %zu)",
+                                   (size_t)(s - v) + 1);
+                return -1;
+            }
         c->worker_id = v;
     } else if (strcmp(opt, "--planner-off") == 0) {
         c->planner_off = v;

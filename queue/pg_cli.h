@@ -45,7 +45,9 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
  * and returns RB_EXIT_USAGE (bad configuration) / RB_EXIT_FAILURE (server
  * unreachable, with a hint about scripts/pg when no server was configured) / 128 + the
  * signal when the stop flag cfg->interrupt (rb_pg_stop_signals, or the caller's own handler
- * storing the signal's number) ended the wait for the server.
+ * storing the signal's number) ended the wait for the server. Without a stop flag
+ * (cfg->interrupt NULL), SIGINT and SIGTERM are caught for the wait only (then as before), so a
+ * command stopped while waiting says so in one line and exits 128 + the signal.
  */
 int rb_pg_open(const char *cmd, const rb_queue_config *cfg, rb_queue **q);
 

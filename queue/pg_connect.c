@@ -42,12 +42,17 @@ PGconn *rb_pg_connect(const char *const *kw, const char *const *val,
     PGconn *c = PQconnectStartParams(kw, val, 1);
     if (!c) return give_up(NULL, "out of memory", why, why_size);
     if (PQstatus(c) == CONNECTION_BAD) return c;
-    uint64_t limit = timeout_ms(c), deadline = limit ? mono_ms() + limit : 0;
+    uint64_t limit = timeout_ms(c), now = mono_ms(), deadline = limit ? now + limit : 0;
+    int stopping = stop && *stop; /* a connect made after the stop (a worker's leave): bounded */
+    if (stopping && (!deadline || deadline > now + RB_PG_CONNECT_STOPPING_MS))
+        deadline = now + RB_PG_CONNECT_STOPPING_MS;
     PostgresPollingStatusType st = PGRES_POLLING_WRITING;
     while (st != PGRES_POLLING_OK && st != PGRES_POLLING_FAILED) {
-        struct pollfd p = {.fd = PQsocket(c), .events = st == PGRES_POLLING_READING ? POLLIN : POLLOUT};
+        struct pollfd p = {.fd = PQsocket(c),
+                           .events = st == PGRES_POLLING_READING ? POLLIN : POLLOUT};
         for (;;) { /* until the socket is ready, the stop flag or the deadline */
-            if (stop && *stop) return give_up(c, "connection attempt stopped", why, why_size);
+            if (!stopping && stop && *stop)
+                return give_up(c, "connection attempt stopped", why, why_size);
             if (deadline && mono_ms() >= deadline)
                 return give_up(c, "timeout expired", why, why_size);
             int n = poll(&p, 1, 50);

@@ -19,12 +19,15 @@
  * (PQconnectStartParams, PQconnectPoll), waiting on the socket at most 50 ms at a time.
  * Returns libpq's connection once libpq ends the attempt: CONNECTION_OK, or CONNECTION_BAD with
  * PQerrorMessage (the caller PQfinishes it either way). Returns NULL, with why (why_size bytes,
- * one line) "connection attempt stopped", when *stop (may be NULL: never) becomes non-zero;
- * "timeout expired" when the conninfo's connect_timeout (or PGCONNECT_TIMEOUT; seconds, 2 at
- * least, as libpq counts it; here for the whole attempt over every host) passes; "out of
- * memory". kw and val are NULL-terminated arrays as libpq's. Thread-safe (one call per PGconn);
- * a signal handler may set *stop from any thread.
+ * one line) "connection attempt stopped", when *stop (may be NULL: never) becomes non-zero
+ * during the attempt; "timeout expired" when the conninfo's connect_timeout (or
+ * PGCONNECT_TIMEOUT; seconds, 2 at least, as libpq counts it; here for the whole attempt over
+ * every host) passes, or RB_PG_CONNECT_STOPPING_MS when *stop was set before the call (the
+ * connect a stopping worker makes to leave and release its rows: it goes ahead, bounded);
+ * "out of memory". kw and val are NULL-terminated arrays as libpq's. Thread-safe (one call per
+ * PGconn); a signal handler may set *stop from any thread.
  */
+#define RB_PG_CONNECT_STOPPING_MS 5000
 PGconn *rb_pg_connect(const char *const *kw, const char *const *val,
                       const volatile sig_atomic_t *stop, char *why, size_t why_size);
 

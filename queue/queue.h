@@ -138,7 +138,8 @@ typedef struct rb_queue_config {
      * would be retried (up to retry_ms) fails at once with RB_EDB ("...;
      * gave up: interrupted"), within one backoff sleep (<= 1 s), and a connect
      * in progress is abandoned within 50 ms (pg_connect.h: a server that
-     * accepts and never answers). A statement that succeeds first time is not
+     * accepts and never answers; one begun after the stop, to leave, is
+     * bounded to 5 s instead). A statement that succeeds first time is not
      * affected (a worker can still finish and release its batch). Read only,
      * from any thread. */
     const volatile sig_atomic_t *interrupt;

@@ -52,16 +52,20 @@ if compgen -G "/usr/lib/postgresql/*/bin/pg_config" >/dev/null; then
     RINGBENCH_PG_PRELOAD=pg_stat_statements,postgis-3x9 expect "start: RINGBENCH_PG_PRELOAD: no library 'postgis-3x9'" start
 fi
 expect "usage: scripts/pg start" bogus
-# --help is data: the header on stdout, exit 0, nothing made (it was the usage line, exit 2)
-rc=0
-"$pg" --help >"$tmp/out" 2>"$tmp/err" || rc=$?
-if [[ $rc == 0 && ! -s $tmp/err && ! -e $RINGBENCH_PG_DIR ]] && grep -q "^scripts/pg — " "$tmp/out" &&
-    grep -q "^  scripts/pg install-ext BUILD" "$tmp/out"; then
-    n_pass=$((n_pass + 1))
-else
-    echo "FAIL scripts/pg --help: exit $rc, stdout '$(head -c 200 "$tmp/out")', stderr '$(head -c 200 "$tmp/err")'; expected exit 0, the header on stdout" >&2
-    n_fail=$((n_fail + 1))
-fi
+# --help is data: the header on stdout, exit 0, nothing made (it was the usage line, exit 2);
+# after a command too (`start --help` was a bad argument, exit 2; fresh user, helper-70)
+for args in "--help" "-h" "start --help" "stop -h" "install-ext --help"; do
+    rc=0
+    # shellcheck disable=SC2086 # the words of $args on purpose
+    "$pg" $args >"$tmp/out" 2>"$tmp/err" || rc=$?
+    if [[ $rc == 0 && ! -s $tmp/err && ! -e $RINGBENCH_PG_DIR ]] && grep -q "^scripts/pg — " "$tmp/out" &&
+        grep -q "^  scripts/pg install-ext BUILD" "$tmp/out"; then
+        n_pass=$((n_pass + 1))
+    else
+        echo "FAIL scripts/pg $args: exit $rc, stdout '$(head -c 200 "$tmp/out")', stderr '$(head -c 200 "$tmp/err")'; expected exit 0, the header on stdout" >&2
+        n_fail=$((n_fail + 1))
+    fi
+done
 expect "usage: scripts/pg start"
 echo "test_pg_cli: $n_pass passed, $n_fail failed"
 ((n_fail == 0))

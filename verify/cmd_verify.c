@@ -333,6 +333,7 @@ typedef struct verify_opts {
     uint64_t first_seed;
     rb_format fmt;
     int quiet, codes, update, seed_example, hash_given;
+    unsigned given; /* bit k: verify_value_opts[k] was given */
     const char *codes_file;
 } verify_opts;
 
@@ -900,9 +901,11 @@ static int run_codes(const verify_opts *o) {
     }
     rb_code_entry *expected;
     size_t n_expected;
-    if (rb_codes_load(o->codes_file, &expected, &n_expected)) {
+    int load = rb_codes_load(o->codes_file, &expected, &n_expected);
+    if (load) { /* a file that cannot be read is bad input (exit 2, as --keys); bad lines, 1 */
         free(got);
-        return rb_cli_fail("verify", "%s", rb_error_detail());
+        return load == RB_EIO ? rb_cli_usage_error("verify", "%s", rb_error_detail())
+                              : rb_cli_fail("verify", "%s", rb_error_detail());
     }
     FILE *f = stdout;
     rb_report rep;
@@ -959,10 +962,17 @@ static int set_default_list(u32_list *l, const uint32_t *v, size_t n) {
     return 0;
 }
 
-/* Options of `verify` with a value that verify_option handles itself. */
+/* Options of `verify` with a value that verify_option handles itself (verify_opts.given bits). */
 static const char *const verify_value_opts[] = {"--algo",       "--hash",   "--members", "--vnodes",
                                                 "--keys",       "--n-keys", "--seeds",   "--seed",
                                                 "--codes-file", NULL};
+enum {
+    V_ALGO = 1u << 0,
+    V_HASH = 1u << 1,
+    V_SEEDS = 1u << 6,
+    V_SEED = 1u << 7,
+    V_CODES_FILE = 1u << 8
+};
 
 /* Print a usage error and return -1 (the rb_cli_opt_fn convention). */
 #define OPT_ERROR(...) (rb_cli_usage_error(__VA_ARGS__), -1)
@@ -983,6 +993,8 @@ static int verify_option(const char *cmd, void *ctx, int argc, char **argv, int 
     if (fmt) return fmt;
     if (!is_one_of(arg, verify_value_opts)) return rb_cli_ring_option(cmd, &o->ring, argc, argv, i);
     if (!(v = rb_cli_opt_value(cmd, argc, argv, i))) return -1;
+    for (unsigned k = 0; verify_value_opts[k]; k++)
+        if (is_opt(arg, verify_value_opts[k])) o->given |= 1u << k;
     if (is_opt(arg, "--algo"))
         return parse_names(cmd, arg, v, lookup_algo, (const void **)o->algos, MAX_NAMES,
                            &o->n_algos)
@@ -1018,6 +1030,20 @@ static int verify_option(const char *cmd, void *ctx, int argc, char **argv, int 
     return rb_cli_u64_arg(cmd, arg, v, 0, UINT64_MAX, &o->first_seed) ? -1 : 1;
 }
 
+/* A run that reads only the options in `reads` (verify_value_opts bits; no ring option) refuses
+ * the others, which it would ignore: 0, or -1 after the message (`what`: the run, `why`: what
+ * fixes its case). */
+static int refuse_unread(const char *cmd, const verify_opts *o, unsigned reads, const char *what,
+                         const char *why) {
+    const char *name = NULL;
+    for (unsigned k = 0; !name && verify_value_opts[k]; k++)
+        if ((o->given & ~reads) & (1u << k)) name = verify_value_opts[k];
+    if (!name && o->ring.given) name = rb_cli_ring_option_name(o->ring.given);
+    if (!name) return 0;
+    rb_cli_usage_error(cmd, "%s does not read %s: %s", what, name, why);
+    return -1;
+}
+
 /* Parse the options of `verify`. Returns RB_CLI_CONTINUE to go on, else an
  * exit code. */
 static int parse_verify(int argc, char **argv, verify_opts *o) {
@@ -1031,6 +1057,13 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
     if (o->seed_example && o->n_hashes > 1)
         return rb_cli_usage_error(cmd, "--seed-example takes one --hash, got %zu", o->n_hashes);
+    if (o->seed_example &&
+        refuse_unread(cmd, o, V_ALGO | V_HASH | V_SEEDS | V_SEED, "--seed-example",
+                      "its case is fixed (3 -> 4 members, B 1024, V 128)"))
+        return RB_EXIT_USAGE;
+    if (o->codes && refuse_unread(cmd, o, V_CODES_FILE, "--codes",
+                                  "the codes cover every algorithm and hash on fixed cases"))
+        return RB_EXIT_USAGE;
     if (check_seed_range(cmd, o->first_seed, 0, o->n_seeds)) return RB_EXIT_USAGE;
     return RB_CLI_CONTINUE;
 }
@@ -1314,6 +1347,9 @@ static int parse_vnodes(int argc, char **argv, vnodes_opts *o) {
                                   "%s does not apply to --algo %s: bounded loads need a source "
                                   "with ring positions (e.g. binary)",
                                   bounded_opt, o->algo->name);
+    if (o->bounded_vnodes_given && !(rb_algo_flags(o->algo, &o->ring.cfg) & RB_ALGO_USES_VNODES))
+        return rb_cli_usage_error(
+            cmd, "--bounded-vnodes does not apply to --algo %s: it has no vnodes", o->algo->name);
     if (bounded_opt && o->fmt == RB_FMT_CSV)
         return rb_cli_usage_error(cmd,
                                   "%s does not apply to --format csv (it prints the V table "

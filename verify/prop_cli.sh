@@ -89,6 +89,18 @@ expect 1 "no verification code for jump \(hash fnv1a32\)" verify --codes --codes
 # a malformed file
 printf 'binary xxh3 zzz\n' >"$tmp/bad"
 expect 1 "line 1" verify --codes --codes-file "$tmp/bad"
+# a codes file that cannot be read is bad input, as --keys (it was exit 1; fresh user)
+expect 2 "does-not-exist" verify --codes --codes-file "$tmp/does-not-exist"
+# options a run would ignore are refused (fresh user, helper-69: --seed-example ran its fixed
+# case whatever --members, --keys; --codes ignored --algo, --hash)
+expect 2 "^ringbench verify: --seed-example does not read --members: its case is fixed" verify --seed-example --members 5
+expect 2 "^ringbench verify: --seed-example does not read --keys: " verify --seed-example --keys "$tmp/does-not-exist"
+expect 2 "^ringbench verify: --seed-example does not read --buckets: " verify --seed-example --buckets 64
+expect 2 "^ringbench verify: --codes does not read --algo: the codes cover every algorithm" verify --codes --algo jump
+expect 2 "^ringbench verify: --codes does not read --hash: " verify --codes --hash xxh3
+expect 2 "^ringbench verify: --codes does not read --param: " verify --codes --param probes=3
+# --bounded-vnodes over a source without vnodes changed nothing (helper-69): refused, as --vnodes
+expect 2 "^ringbench vnodes: --bounded-vnodes does not apply to --algo maglev: it has no vnodes" vnodes --members 3..5 --algo maglev --bounded-vnodes 64
 # a code of 17 hex digits is malformed, not clamped to 0xffffffffffffffff (qa)
 { grep -v '^binary xxh3 ' "$codes"; echo "binary xxh3 0x10000000000000000"; } >"$tmp/overflow"
 expect 1 "overflow line [0-9]+: expected" verify --codes --codes-file "$tmp/overflow"

@@ -543,6 +543,10 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
             *profile = a;
         } else if (string_option(a, p)) {
             NEED_VALUE();
+            /* a name or a path: empty is a mistake (--pgbench '' ran the default pgbench);
+             * an empty conninfo is libpq's defaults */
+            if (!*v && strcmp(a, "--db") != 0 && strcmp(a, "--conninfo") != 0)
+                return rb_cli_usage_error(CMD, "%s: empty value", a);
             *string_option(a, p) = v;
         } else if (strcmp(a, "--algo") == 0) {
             NEED_VALUE();

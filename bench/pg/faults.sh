@@ -132,19 +132,26 @@ admin "ALTER DATABASE $db ALLOW_CONNECTIONS true" >/dev/null 2>&1 || true # left
 admin "DROP DATABASE IF EXISTS $db WITH (FORCE)" # afresh: one an older pg bench left is unmarked
 
 # A database holding a queue pg bench did not make (--queue-db naming a real queue's database)
-# is refused before anything in it is touched; one it made carries its mark.
+# is refused before anything in it is touched; one it made carries its mark. Variants: the
+# queue in another schema (accepted as a scratch database, fresh user helper-69), a database
+# with a comment of its own (the mark would have replaced it).
 foreign=ringbench_bench_faults_foreign
-admin "DROP DATABASE IF EXISTS $foreign" && admin "CREATE DATABASE $foreign"
-psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "\\connect $foreign" \
-    -c "CREATE SCHEMA ringbench; CREATE TABLE ringbench.inbox (id int); INSERT INTO ringbench.inbox VALUES (42)"
-rc=0
-"$RB" pg bench --queue-db "$foreign" --batch none --chain-workers none --no-scale --no-crash \
-    --backlog 1k --out "$TMP/foreign" >/dev/null 2>"$TMP/foreign.err" || rc=$?
-[[ $rc == 1 ]] || fail "foreign queue database: exit $rc, wanted 1"
-grep -q "database $foreign holds a queue (ringbench.inbox) that pg bench did not make" \
-    "$TMP/foreign.err" || fail "foreign queue database: $(cat "$TMP/foreign.err")"
-[[ $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $foreign" -c "TABLE ringbench.inbox") == 42 ]] ||
-    fail "foreign queue database: its inbox was touched"
+for schema in ringbench app comment; do
+    admin "DROP DATABASE IF EXISTS $foreign" && admin "CREATE DATABASE $foreign"
+    setup="CREATE SCHEMA $schema; CREATE TABLE $schema.inbox (id int); INSERT INTO $schema.inbox VALUES (42)"
+    [[ $schema == app ]] && setup+="; CREATE TABLE app.queue_config (n int)"
+    [[ $schema == comment ]] && setup+="; COMMENT ON DATABASE $foreign IS 'orders, production'"
+    psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "\\connect $foreign" -c "$setup"
+    rc=0
+    "$RB" pg bench --queue-db "$foreign" --batch none --chain-workers none --no-scale --no-crash \
+        --backlog 1k --out "$TMP/foreign" >/dev/null 2>"$TMP/foreign.err" || rc=$?
+    [[ $rc == 1 ]] || fail "foreign queue database ($schema): exit $rc, wanted 1"
+    want="database $foreign holds a queue ($schema.inbox) that pg bench did not make"
+    [[ $schema == comment ]] && want="database $foreign has a comment ('orders, production') that pg bench did not write"
+    grep -qF "$want" "$TMP/foreign.err" || fail "foreign queue database ($schema): $(cat "$TMP/foreign.err")"
+    [[ $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $foreign" -c "TABLE $schema.inbox") == 42 ]] ||
+        fail "foreign queue database ($schema): its inbox was touched"
+done
 admin "DROP DATABASE $foreign"
 sweep_args=(--batch none --chain-workers none --no-scale --no-crash --repeats 2 --backlog-secs 2)
 for kind in kill terminate block stall interrupt; do

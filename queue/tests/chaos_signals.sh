@@ -151,12 +151,15 @@ expect_eq "worker: exit code (128 + SIGTERM)" "$RC" 143
 grep -q "gave up: interrupted" "$TMP/worker.err" || fail "worker: stderr lacks 'gave up: interrupted': $(cat "$TMP/worker.err")"
 # ... and so do pg chaos (SIGINT) and pg enqueue (SIGTERM), with 128 + the signal, as their
 # help says, and one line (they exited 1: fresh user, helper-69)
-for c in chaos enqueue; do
+# ... and the commands without a stop of their own (status, migrate, explain, retry), which
+# died silently by the signal (fresh user, helper-70)
+for c in chaos enqueue status migrate explain retry; do
     sig=INT want=130
-    [[ $c == enqueue ]] && sig=TERM want=143
+    [[ $c == enqueue || $c == migrate || $c == retry ]] && sig=TERM want=143
     printf 'k:1\tp1\n' >"$TMP/one.tsv"
     args=(--db "host=$TMP/nowhere port=1" --retry-ms 60000)
     [[ $c == enqueue ]] && args+=("$TMP/one.tsv")
+    [[ $c == retry ]] && args+=(5)
     "$RB" pg "$c" "${args[@]}" >"$TMP/$c.out" 2>"$TMP/$c.err" &
     pid=$!
     PIDS+=("$pid")

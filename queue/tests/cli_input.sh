@@ -89,6 +89,9 @@ usage "^ringbench pg bench: --zipf-s: -0.1 is out of range \(0\.\.10\)$" bench "
 # a pgbench that cannot start is refused before anything runs (the run measured its whole
 # matrix, then failed; fresh user, helper-69); not where no part runs pgbench
 usage "^ringbench pg bench: --pgbench: '/nonexistent/pgbench' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench /nonexistent/pgbench
+for opt in --pgbench --queue-db --pgbench-db --out; do # (--pgbench '' ran the default one)
+    usage "^ringbench pg bench: $opt: empty value$" bench "${dbb[@]}" --smoke "$opt" ""
+done
 usage "^ringbench pg bench: --pgbench: '/etc' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench /etc
 usage "^ringbench pg bench: --pgbench: 'no-such-pgbench' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench no-such-pgbench
 RINGBENCH_PGBENCH=/nonexistent usage "^ringbench pg bench: RINGBENCH_PGBENCH: '/nonexistent' is not an executable file$" bench "${dbb[@]}" --smoke
@@ -249,6 +252,9 @@ fi
 # 5. a worker id is text: it is stored in a text column and written in JSON, where bytes that
 #    are not UTF-8 would read back as other characters (fresh user, #14).
 usage "^ringbench pg worker: --id must be UTF-8 text" worker "${db[@]}" --until-empty --id "$(printf 'w\377')"
+# white space split the summary's words ("worker a b mode=..."; fresh user, helper-70)
+usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 2\)$" worker "${db[@]}" --until-empty --id "a b"
+usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 3\)$" worker "${db[@]}" --until-empty --id "$(printf 'ab\tc')"
 rc=0
 "$RB" pg worker "${db[@]}" --until-empty --id "$(printf 'w\303\277')" >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc == 1 ]] || fail "pg worker --id 'wÿ' (UTF-8): exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"

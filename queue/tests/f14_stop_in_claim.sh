@@ -48,7 +48,7 @@ waiting '-- claim_%.sql —%' # (the head: the text shown is cut at track_activi
 stopped b INT
 
 # (c) `pg enqueue` waiting for a stripe another producer holds: SIGTERM cancels its INSERT (exit
-# 1, one line), and none of its rows appears once the stripe is free (before: the process died
+# 143 as a process the signal ended, one line; it exited 1, fresh user helper-70), and none of its rows appears once the stripe is free (before: the process died
 # silently and the server committed its rows when the lock came)
 use_schema c
 "$RB" pg migrate >/dev/null
@@ -63,7 +63,7 @@ running enq && fail "(c) pg enqueue still runs 5 s after SIGTERM"
 running holder || fail "(c) the holder ended before the enqueue stopped: the check proves nothing"
 rc=0
 wait "${!pid_var}" || rc=$?
-expect_eq "(c) pg enqueue exit" "$rc" 1
+expect_eq "(c) pg enqueue exit" "$rc" 143
 expect_eq "(c) stderr" "$(cat "$TMP/enq.err")" "ringbench pg enqueue: interrupted: the INSERT was cancelled (nothing enqueued)"
 wait_ok holder
 expect_eq "(c) rows of the interrupted enqueue" "$(q "SELECT count(*) FROM inbox_all WHERE idempotency_key LIKE 'e%'")" 0
