@@ -97,10 +97,16 @@ extern const char rb_cli_format_help[];
  * created with its parents when missing (mkdir -p) and checked to be a
  * writable folder, before the command does any work. 0, or prints
  * "ringbench CMD: cannot create --out folder 'P': <reason>" and returns
- * RB_EXIT_USAGE (exit 2: the folder named cannot be one). *made (may be
- * NULL) records what it created, for rb_cli_out_dir_undo. Every command with
+ * RB_EXIT_USAGE (exit 2: the folder named cannot be one). A folder that
+ * exists must be empty ("ringbench CMD: --out folder 'P' is not empty (it
+ * holds 'F'): ...", exit 2): a run never overwrites or mixes with an earlier
+ * one's files. *made (may be NULL) records what it created, for
+ * rb_cli_out_dir_undo. Every command with
  * an output folder uses it (pg bench, pg chaos).
  */
+/* rb_cli_folder_entry — 1 and the name of an entry of folder `path` (not "." or "..") into
+ * name[size]; 0 when the folder is empty, missing or unreadable. */
+int rb_cli_folder_entry(const char *path, char *name, size_t size);
 typedef struct rb_cli_out_made {
     char path[4096]; /* the folder asked for */
     char made[4096]; /* the outermost folder created; "" when every one existed, or when a

@@ -1,5 +1,6 @@
 /* util.c — shared CLI helpers (see cli.h). */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -170,6 +171,17 @@ void rb_cli_out_dir_undo(const rb_cli_out_made *m) {
     }
 }
 
+int rb_cli_folder_entry(const char *path, char *name, size_t size) {
+    DIR *d = opendir(path);
+    if (!d) return 0;
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            found = 1, snprintf(name, size, "%s", e->d_name);
+    closedir(d);
+    return found;
+}
+
 int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, rb_cli_out_made *made) {
     struct stat st;
     errno = 0;
@@ -185,6 +197,14 @@ int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, rb_cli_ou
         why = "it exists and is not a folder";
     else if (access(path, W_OK | X_OK))
         why = strerror(errno);
+    char entry[256];
+    if (!why && rb_cli_folder_entry(path, entry, sizeof entry)) { /* an earlier run's */
+        if (made) *made = (rb_cli_out_made){.made = ""};
+        return rb_cli_usage_error(cmd,
+                                  "%s folder '%s' is not empty (it holds '%s'): a run would "
+                                  "overwrite or mix with it; give a new or empty folder",
+                                  opt, path, entry);
+    }
     if (why) m.made[0] = '\0';
     if (made) *made = m;
     if (!why) return 0;

@@ -307,6 +307,8 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
                                   "--vnodes, --buckets, the hashes and --seed only",
                                   ring.given & RB_RING_OPT_PARAM ? "--param" : "--table-source");
     if (!ring.algo) ring.algo = rb_algo_by_name("binary");
+    /* --vnodes with an algorithm without vnodes: recorded, then fixed for nothing */
+    if (rb_cli_ring_check_params(cmd, &ring, &ring.algo, 1)) return RB_EXIT_USAGE;
     if (rb_queue_ring_check(&ring.cfg)) /* bad input before connecting */
         return rb_cli_usage_error("pg migrate", "--%s", rb_error_detail());
     rb_queue *q;
@@ -415,6 +417,8 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
     rc = rb_key_list_read(f, &lines);
     int read_errno = errno;
     if (f != stdin) fclose(f);
+    if (rc && read_errno == EISDIR) /* a folder named as the input: bad input, as a missing file */
+        return rb_cli_usage_error(cmd, "cannot read '%s': %s", name, strerror(read_errno));
     if (rc)
         return rb_cli_fail(cmd, "cannot read '%s': %s", name,
                            read_errno ? strerror(read_errno) : "out of memory");

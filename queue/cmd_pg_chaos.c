@@ -76,7 +76,8 @@ static const char chaos_help[] =
     "  --quick            W 4, 4,000 rows (default)\n"
     "  --full             W 6, 30,000 rows, >= 100 kills\n"
     "  --seed S           fault schedule and victims (default 1)\n"
-    "  --out DIR          write chaos.md or chaos.json and the worker logs there\n"
+    "  --out DIR          write chaos.md or chaos.json and the worker logs there (a new\n"
+    "                     or empty folder)\n"
     "  --format F         md (default) or json\n"
     "  --restart-cmd CMD  shell command that restarts the server (scripts/pg restart)\n"
     "The session option --retry-ms is how long the driver and the workers wait for the\n"
@@ -750,6 +751,7 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     if (!rc) rc = rb_queue_counts_get(q, &counts);
     if (!rc && counts.n_pending + counts.n_claimed + counts.n_done + counts.n_failed > 0) {
         rb_queue_close(q);
+        rb_cli_out_dir_undo(&out_made); /* nothing ran: the folders made go again */
         return rb_cli_usage_error(cmd, "schema '%s' already has rows: give a new --schema",
                                   cfg.schema);
     }
@@ -769,6 +771,7 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
         rc = rc == RB_EINVAL ? rb_cli_usage_error(cmd, "%s", rb_error_detail())
                              : rb_cli_fail(cmd, "%s", rb_error_detail());
         rb_queue_close(q);
+        rb_cli_out_dir_undo(&out_made);
         return rc;
     }
     rb_queue_close(q);
@@ -778,6 +781,7 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     c.slots = calloc(c.p->workers, sizeof *c.slots);
     if (!c.slots || driver_connect(&c.d)) {
         free(c.slots);
+        rb_cli_out_dir_undo(&out_made);
         if (chaos_signal) {
             fprintf(stderr, "ringbench pg chaos: interrupted\n");
             return 128 + chaos_signal;

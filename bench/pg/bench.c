@@ -106,7 +106,8 @@ static const char usage_text[] =
     "  --soak-retention-ms MS  retention of done rows during the soak (default 10000;\n"
     "                   `pg migrate --retention-ms`); off again after it\n"
     "  --kills N        SIGKILLs in the crash run\n"
-    "  --out DIR        results folder (default results/pgbench-<date>)\n"
+    "  --out DIR        results folder, new or empty (default results/pgbench-<date>, or\n"
+    "                   -2, -3, ... appended when that one holds a run)\n"
     "  --format md|json what goes to stdout (default md)\n"
     "An option no part of the run reads is refused (exit 2): --kills without the crash run,\n"
     "--zipf-s without a Zipf cell, --soak-retention-ms without --soak, --backlog-secs without\n"
@@ -980,9 +981,12 @@ int rb_pg_cmd_bench(int argc, char **argv) {
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(run.date, sizeof run.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    char out_default[64];
-    if (!p->out_dir) {
-        strftime(out_default, sizeof out_default, "results/pgbench-%Y-%m-%d", &tm);
+    char out_default[64], out_base[48], entry[256];
+    if (!p->out_dir) { /* the day's folder, or the first of -2, -3, ... not holding a run */
+        strftime(out_base, sizeof out_base, "results/pgbench-%Y-%m-%d", &tm);
+        snprintf(out_default, sizeof out_default, "%s", out_base);
+        for (int k = 2; rb_cli_folder_entry(out_default, entry, sizeof entry) && k < 1000; k++)
+            snprintf(out_default, sizeof out_default, "%s-%d", out_base, k);
         p->out_dir = out_default;
     }
     rb_cli_out_made out_made; /* the folders made for --out: removed again when nothing ran */

@@ -19,4 +19,11 @@ for want in '"lost": 0' '"duplicate_effects": 0' '"false_deaths": 0' '"verdict":
     [[ $json == *"$want"* ]] || fail "report lacks $want: $json"
 done
 note "$(grep -o '"rows": [0-9]*, "done": [0-9]*, "failed_by_policy": [0-9]*' "$TMP/chaos.out"); $(grep -o '"elapsed_s": [0-9.]*' "$TMP/chaos.out")"
+# A second run on the same schema is refused (its rows are the first run's), and the --out
+# folders it made go again (they stayed; fresh user, helper-71)
+rc=0
+"$RB" pg chaos --quick --out "$TMP/again/sub" >/dev/null 2>"$TMP/again.err" || rc=$?
+expect_eq "second run on the schema: exit code ($(cat "$TMP/again.err"))" "$rc" 2
+grep -q "already has rows: give a new --schema" "$TMP/again.err" || fail "second run: $(cat "$TMP/again.err")"
+[[ ! -e $TMP/again ]] || fail "second run: the --out folders it made stayed"
 echo "PASS [$TEST]"

@@ -201,9 +201,21 @@ for c in chaos bench; do
     [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && ! -e $TMP/$c-there/dot && ! -e $TMP/$c-there/d &&
         -d $TMP/$c-there/kept && -d $TMP/$c-there/empty ]] ||
         fail "pg $c: after no server, $(cd "$TMP" && find "$c" "$c-there" 2>/dev/null | tr '\n' ' '); expected only $c-there/kept and $c-there/empty"
+    # a folder holding files (an earlier run's) is refused before anything runs, untouched: an
+    # interrupted second run into it overwrote the first's results and logs (helper-71)
+    mkdir -p "$TMP/$c-run" && echo first >"$TMP/$c-run/pgbench.json"
+    usage "^ringbench pg $c: --out folder '$TMP/$c-run' is not empty \(it holds 'pgbench.json'\): a run would overwrite or mix with it; give a new or empty folder$" "$c" "${cdb[@]}" --out "$TMP/$c-run"
+    [[ $(cat "$TMP/$c-run/pgbench.json") == first ]] || fail "pg $c: the earlier run's file changed"
 done
 
-# 4. pg migrate: what the queue cannot keep is refused before connecting.
+# a folder as pg enqueue's FILE is bad input, as a missing file (it was exit 1; helper-71)
+usage "^ringbench pg enqueue: cannot read '$TMP': Is a directory$" enqueue "${db[@]}" "$TMP"
+
+# 4. pg migrate: what the queue cannot keep is refused before connecting; --vnodes with an
+#    algorithm without vnodes was recorded and then fixed the queue for nothing (helper-71)
+for a in jump modn maglev; do
+    usage "^ringbench pg migrate: --vnodes does not apply to --algo $a \(it has no vnodes" migrate "${db[@]}" --algo "$a" --vnodes 16
+done
 usage "^ringbench pg migrate: --param does not apply to a queue" migrate "${db[@]}" --algo maglev --param table_size=1009
 usage "^ringbench pg migrate: --table-source does not apply to a queue" migrate "${db[@]}" --algo table --table-source maglev
 usage "^ringbench pg migrate: --seed 9223372036854775808 is out of range for a queue \(0\.\.9223372036854775807\)" migrate "${db[@]}" --seed 9223372036854775808
