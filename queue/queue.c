@@ -75,6 +75,7 @@ struct rb_queue {
      * competing_head_plan) */
     uint64_t competing_head_due_ms;
     uint64_t conn_serial;          /* +1 per connection made: prepared statements are per session */
+    uint64_t down_since_ms;        /* mono_ms of the first failed connect since the last good one */
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
     char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
@@ -338,13 +339,17 @@ static void worker_session(rb_queue *q) {
     exec_simple(q->conn, session_generic_plans);
 }
 
-/* Reconnect with exponential backoff for up to cfg.retry_ms. */
+/* Reconnect with exponential backoff until the server has been unreachable for cfg.retry_ms,
+ * counted from the first failed connect since the last good one: a later call while it stays
+ * unreachable (a worker that gave up, then tries to leave) makes one attempt, not another
+ * retry_ms (a worker took twice --retry-ms to stop; fresh user, helper-71). */
 static int reconnect(rb_queue *q) {
-    uint64_t deadline = mono_ms() + q->cfg.retry_ms;
+    if (!q->down_since_ms) q->down_since_ms = mono_ms();
+    uint64_t deadline = q->down_since_ms + q->cfg.retry_ms;
     uint32_t backoff_ms = 10;
     int rc;
     for (;;) {
-        if ((rc = connect_once(q)) == 0) return q->conn_serial++, 0;
+        if ((rc = connect_once(q)) == 0) return q->down_since_ms = 0, q->conn_serial++, 0;
         if (interrupted(q)) {
             char why[1024];
             snprintf(why, sizeof why, "%s", rb_error_detail());

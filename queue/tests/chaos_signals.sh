@@ -139,6 +139,28 @@ expect_eq "stop: exit code" "$RC" 1
     fail "stop: expected one 'lost the server' line, got: $(cat "$TMP/stop.err")"
 none_left "$schema"
 
+# (c2) a worker whose server is lost for good gives up --retry-ms after the loss, not once per
+# attempt: it reconnected for --retry-ms, gave up, then spent up to another --retry-ms trying to
+# leave (fresh user, helper-71: 19 s at the default 10 s). --retry-ms 6000: it exits 1 within
+# 8 s of the loss (before: 9 s and more).
+python3 "$TMP/proxy.py" "$target" >"$TMP/proxy2.port" &
+proxy2=$!
+PIDS+=("$proxy2")
+for _ in $(seq 100); do [[ -s $TMP/proxy2.port ]] && break; sleep 0.1; done
+via2="host=127.0.0.1 port=$(cat "$TMP/proxy2.port") dbname=$db user=$user connect_timeout=5"
+use_schema lost
+"$RB" pg migrate >/dev/null
+"$RB" pg worker --db "$via2" --retry-ms 6000 --duration-ms 60000 --poll-ms 20 >"$TMP/lost.out" 2>"$TMP/lost.err" &
+pid=$!
+PIDS+=("$pid")
+wait_for 10 "SELECT count(*) = 1 FROM workers WHERE status = 'alive'"
+kill -KILL "$proxy2"
+SECONDS=0
+finished "$pid" 20
+expect_eq "lost server: worker exit code ($(tail -1 "$TMP/lost.err"))" "$RC" 1
+((SECONDS <= 8)) || fail "lost server: the worker gave up $SECONDS s after the loss with --retry-ms 6000"
+note "lost server: the worker gave up ${SECONDS} s after the loss (--retry-ms 6000)"
+
 # (d) a worker waiting for the unreachable server (--retry-ms 60000) stops at SIGTERM.
 use_schema worker
 "$RB" pg worker --db "$via" --schema "${SCHEMA_BASE}_worker" --until-empty --retry-ms 60000 >"$TMP/worker.out" 2>"$TMP/worker.err" &
