@@ -902,7 +902,7 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
             cell->chain = g.chain;
             cell->mode = p->modes[m];
             if (rbb_stop_signal) { /* not measured: no figure */
-                cell->failed = 1;
+                cell->failed = cell->not_run = 1;
                 continue;
             }
             driver_again(c); /* before the progress line: it may say something */

@@ -109,6 +109,7 @@ void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
     rbb_cell agg = n_ok ? reps[order[rb_nearest_rank(n_ok, 50)]] : reps[0];
     agg.n_repeats = (uint32_t)n;
     agg.n_lost = agg.n_dup_executions = agg.after.n_duplicates = 0;
+    agg.not_run = 1; /* not run: none of its repetitions started */
     for (size_t i = 0; i < n; i++) {
         agg.rep_rows_per_s[i] = reps[i].rows_per_s;
         agg.rep_claim_p50_us[i] = reps[i].claim_p50_us;
@@ -116,6 +117,7 @@ void rbb_cell_aggregate(rbb_cell *out, const rbb_cell *reps, size_t n) {
         agg.n_dup_executions += reps[i].n_dup_executions;
         agg.after.n_duplicates += reps[i].after.n_duplicates;
         agg.failed |= reps[i].failed;
+        agg.not_run &= reps[i].not_run;
     }
     agg.rows_per_s_min = n_ok ? reps[order[0]].rows_per_s : 0;
     agg.rows_per_s_max = n_ok ? reps[order[n_ok - 1]].rows_per_s : 0;
@@ -144,7 +146,8 @@ static void wait_backends_gone(PGconn *c) {
 /* Run one cell over the backlog as it is (cell->n_rows_enqueued rows in the queue). */
 int rbb_cell_measure(const rbb_params *p, const char *conninfo, PGconn *c, rbb_cell *cell,
                      double secs, uint64_t max_rows, char *err, size_t err_size) {
-    if (rbb_stop_signal) return rbb_stop_reason(err, err_size), cell->failed = 1, -1;
+    if (rbb_stop_signal)
+        return rbb_stop_reason(err, err_size), cell->failed = cell->not_run = 1, -1;
     int rc = 0;
     rbb_worker_spec spec = {.conninfo = conninfo,
                             .mode = cell->mode,

@@ -129,7 +129,8 @@ typedef struct rbb_cell {
     double pgbench_adjacent_before_tps, pgbench_adjacent_after_tps; /* around this group */
     double pgbench_run_tps; /* mean of the runs before and after the whole matrix */
     rbb_waits waits;
-    int failed; /* a worker failed: figures incomplete */
+    int failed;  /* a worker failed: figures incomplete */
+    int not_run; /* failed because a stop came before it started (no figure at all) */
     /* Repetitions (the figures above are those of the median repetition by rows/s;
      * n_lost, n_dup_executions and after.n_duplicates are summed over all of them). */
     uint32_t n_repeats;

@@ -386,11 +386,20 @@ for name in ("matrix", "lock", "sigterm", "sigterm2"):
           err[-600:])
     if name.startswith("sigterm"):
         check(name, "affinity's cell not measured", cells["affinity"]["failed"] and
-              cells["affinity"]["rows_per_s"] is None, cells["affinity"])
+              cells["affinity"]["rows_per_s"] is None and cells["affinity"]["not_run"],
+              cells["affinity"])
+        check(name, "competing's cell cut short, not 'not run'", not cells["competing"]["not_run"],
+              cells["competing"])
+        # a cell the stop came before is "not run" in the MD, not "failed" (fresh user, helper-71)
+        check(name, "MD: affinity not run", re.search(r"\| affinity \| not run \|", md), md[-1500:])
         check(name, "interrupted: SIGTERM during competing's cell", d["interrupted"] ==
               {"signal": "SIGTERM", "during": "the matrix: competing W=1 batch=8 uniform, "
                "repetition 1/1"}, d["interrupted"])
         check(name, "MD says it", "**Interrupted** by SIGTERM during the matrix" in md, md[:600])
+        # the pgbench reference after the cells never ran: "-", not 0 TPS (fresh user, helper-71)
+        ref = re.search(r"\| clients \| TPS before \| TPS after .*?\n\|---.*?\n(\| 1 \|[^\n]*)", md, re.S)
+        check(name, "MD: the reference not measured after is '-'",
+              ref and re.fullmatch(r"\| 1 \| [0-9]+ \| - \| [0-9]+ \|", ref.group(1)), ref and ref.group(1))
         continue
     check(name, "interrupted: null", d["interrupted"] is None, d["interrupted"])
     check(name, "affinity's cell measured after it", not cells["affinity"]["failed"] and

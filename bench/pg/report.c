@@ -182,6 +182,7 @@ static json_t *json_cell(const rbb_params *p, const rbb_cell *c) {
     rb_json_set(o, "dist", S(dist_name(c->dist)));
     rb_json_set(o, "completion", S(completion_name(p, c->chain)));
     rb_json_set(o, "failed", B(c->failed));
+    rb_json_set(o, "not_run", B(c->not_run));
     rb_json_set(o, "n_rows_enqueued", U(c->n_rows_enqueued));
     rb_json_set(o, "elapsed_s", F(c->elapsed_s, 4));
     rb_json_set(o, "n_rows", U(c->n_rows));
@@ -1045,10 +1046,18 @@ static void md_pgbench(FILE *f, const rbb_run *run) {
     } else {
         fprintf(f,
                 "| clients | TPS before | TPS after | reference (mean) |\n|---:|---:|---:|---:|\n");
-        for (size_t i = 0; i < p->n_workers; i++)
-            fprintf(f, "| %u | %.0f | %.0f | %.0f |\n", run->pgbench[i].clients,
-                    run->pgbench[i].tps, run->pgbench_rounds > 1 ? run->pgbench_after[i].tps : 0,
-                    rbb_pgbench_tps_for(run, p->workers[i]));
+        for (size_t i = 0; i < p->n_workers; i++) { /* "-": not measured (a stopped run) */
+            double tps[3] = {run->pgbench[i].tps,
+                             run->pgbench_rounds > 1 ? run->pgbench_after[i].tps : 0,
+                             rbb_pgbench_tps_for(run, p->workers[i])};
+            fprintf(f, "| %u |", run->pgbench[i].clients);
+            for (int k = 0; k < 3; k++)
+                if (tps[k] > 0)
+                    fprintf(f, " %.0f |", tps[k]);
+                else
+                    fprintf(f, " - |");
+            fprintf(f, "\n");
+        }
         fprintf(f, "\n");
     }
 }
@@ -1086,9 +1095,10 @@ static void md_throughput(FILE *f, const rbb_run *run, const char *json_path) {
             "---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (size_t i = 0; i < run->n_cells; i++) {
         const rbb_cell *c = &run->cells[i];
-        if (c->failed) {
-            fprintf(f, "| %s | %u | %u | %s | %s | failed ||||||||||||||||\n", dist_name(c->dist),
-                    c->n_workers, c->batch, completion_name(p, c->chain), rbb_mode_name(c->mode));
+        if (c->failed) { /* "not run": a stop came first (the run's header says which) */
+            fprintf(f, "| %s | %u | %u | %s | %s | %s ||||||||||||||||\n", dist_name(c->dist),
+                    c->n_workers, c->batch, completion_name(p, c->chain), rbb_mode_name(c->mode),
+                    c->not_run ? "not run" : "failed");
             continue;
         }
         /* a chained claim commits inside the completion: its claim time is not measured */
