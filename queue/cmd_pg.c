@@ -459,6 +459,10 @@ int rb_pg_cmd_enqueue(int argc, char **argv) {
             printf("enqueued %zu of %zu rows; %zu duplicate idempotency key%s skipped (no row "
                    "created)\n",
                    n_inserted, n, n_dup, n_dup == 1 ? "" : "s");
+        errno = 0; /* the rows are committed: a report that cannot be written says so */
+        if (rc == RB_EXIT_OK && (fflush(stdout) || ferror(stdout)))
+            rc = rb_cli_fail(cmd, "writing output: %s (the rows were enqueued: %zu inserted)",
+                             errno ? strerror(errno) : "write error", n_inserted);
     }
     rb_queue_close(q);
     for (size_t k = 0; owned && k < n; k++)

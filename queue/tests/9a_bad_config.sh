@@ -57,6 +57,13 @@ if [[ -w /dev/full ]]; then
         [[ $rc == 1 && $(wc -l <"$TMP/full.err") == 1 ]] ||
             fail "'ringbench pg $args' into a full stdout: exit $rc, stderr '$(cat "$TMP/full.err")', expected exit 1 and one line"
     done
+    # pg enqueue's report into a full stdout: the rows are committed, and the line says so
+    # (it said only "writing output"; fresh user, helper-71)
+    rc=0
+    printf 'full:1\nfull:2\n' | "$RB" pg enqueue >/dev/full 2>"$TMP/full.err" || rc=$?
+    expect_eq "enqueue into a full stdout: exit, stderr" "$rc $(cat "$TMP/full.err")" \
+        "1 ringbench pg enqueue: writing output: No space left on device (the rows were enqueued: 2 inserted)"
+    expect_eq "enqueue into a full stdout: the rows" "$(q "SELECT count(*) FROM inbox_all WHERE partition_key LIKE 'full:%'")" 2
 fi
 check 2 "was migrated with buckets=1024" migrate --buckets 512
 # A second process with the id of a live worker is refused (it would share the member's
@@ -69,6 +76,6 @@ wait_ok dup
 grep -q "rejoin" "$TMP/dup.err" && fail "the first wDup rejoined under a new id: $(grep rejoin "$TMP/dup.err")"
 # The recorded default ring is fixed too: a migrate asking for another one must not print
 # "ready" while the workers keep the recorded ring.
-check 2 "was migrated with .* algo=binary vnodes=128; asked for .* algo=jump vnodes=64" migrate --algo jump --vnodes 64
+check 2 "was migrated with .* algo=binary vnodes=128; asked for .* algo=linear vnodes=64" migrate --algo linear --vnodes 64
 expect_eq "queue_config after a refused migrate" "$(q "SELECT algo || ' ' || n_vnodes FROM queue_config")" "binary 128"
 echo "PASS [$TEST]"
