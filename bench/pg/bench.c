@@ -377,6 +377,11 @@ static int reads_pgbench(const rbb_params *p);
 static int check_args(const rbb_params *p) {
     char bad[320];
     if (rb_conninfo_check(p->conninfo, bad, sizeof bad)) return rb_cli_usage_error(CMD, "%s", bad);
+    if (reads_pgbench(p) && strcmp(p->queue_db, p->pgbench_db) == 0)
+        return rb_cli_usage_error(CMD,
+                                  "--queue-db and --pgbench-db name the same database "
+                                  "('%s'): pgbench -i would run in the queue's",
+                                  p->queue_db);
     /* a pgbench that cannot start would fail the run after its matrix (20 min in --full) */
     const char *pgbench = rbb_pgbench_find(p->pgbench_path);
     if (reads_pgbench(p) && !rbb_pgbench_runnable(pgbench)) {
@@ -738,9 +743,16 @@ static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, c
     PGconn *admin = rbb_db_connect(p->conninfo, NULL, err, err_size);
     if (!admin) return NULL;
     int rc = rbb_db_ensure_database(admin, p->queue_db, err, err_size);
-    /* the pgbench reference runs only with cells or a soak */
+    /* the pgbench reference runs only with cells or a soak; pgbench -i recreates its tables
+     * there, so that database is claimed as the queue's is (it took any, fresh user helper-72) */
     if (!rc && reads_pgbench(p)) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
     PQfinish(admin);
+    PGconn *pb =
+        !rc && reads_pgbench(p) ? rbb_db_connect(p->conninfo, p->pgbench_db, err, err_size) : NULL;
+    if (!rc && reads_pgbench(p))
+        rc = !pb ||
+             rbb_db_claim(pb, RBB_PGBENCH_DB_MARK, "pgbench\\_%", "--pgbench-db", err, err_size);
+    PQfinish(pb);
     if (rc) return NULL;
     PGconn *c = rbb_db_connect(p->conninfo, p->queue_db, err, err_size);
     if (c && rbb_queue_own_database(c, err, err_size)) {

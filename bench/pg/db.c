@@ -207,6 +207,66 @@ int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t 
     return rc;
 }
 
+/* Mark the database c is connected to with `mark` (COMMENT ON DATABASE). 0, or -1 with err. */
+static int put_mark(PGconn *c, const char *mark, char *err, size_t err_size) {
+    const char *db = PQdb(c);
+    char *ident = PQescapeIdentifier(c, db, strlen(db));
+    char *lit = PQescapeLiteral(c, mark, strlen(mark));
+    int rc = ident && lit
+                 ? rbb_db_exec(c, err, err_size, "COMMENT ON DATABASE %s IS %s", ident, lit)
+                 : (snprintf(err, err_size, "out of memory"), -1);
+    PQfreemem(ident);
+    PQfreemem(lit);
+    return rc;
+}
+
+int rbb_db_claim(PGconn *c, const char *mark, const char *own_like, const char *opt, char *err,
+                 size_t err_size) {
+    /* marked?; its comment; a relation of a user schema that is not the bench's (an inbox
+     * first: a queue), or NULL */
+    const char *params[] = {mark, own_like ? own_like : ""};
+    PGresult *r =
+        PQexecParams(c,
+                     "SELECT coalesce(shobj_description(d.oid, 'pg_database') = $1, false), "
+                     "shobj_description(d.oid, 'pg_database'), "
+                     "(SELECT format('%I.%I', n.nspname, k.relname) FROM pg_class k "
+                     "   JOIN pg_namespace n ON n.oid = k.relnamespace "
+                     "  WHERE k.relkind IN ('r', 'p', 'v', 'm', 'f') "
+                     "    AND n.nspname NOT IN ('pg_catalog', 'information_schema') "
+                     "    AND n.nspname NOT LIKE 'pg\\_toast%' AND n.nspname NOT LIKE 'pg\\_temp%' "
+                     "    AND k.relname NOT LIKE $2 "
+                     "  ORDER BY k.relname <> 'inbox', 1 LIMIT 1) "
+                     "FROM pg_database d WHERE datname = current_database()",
+                     2, NULL, params, NULL, NULL, 0);
+    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+    int marked = ok && PQgetvalue(r, 0, 0)[0] == 't';
+    char comment[96] = "", table[256] = "";
+    if (ok && !PQgetisnull(r, 0, 1)) snprintf(comment, sizeof comment, "%s", PQgetvalue(r, 0, 1));
+    if (ok && !PQgetisnull(r, 0, 2)) snprintf(table, sizeof table, "%s", PQgetvalue(r, 0, 2));
+    if (!ok) snprintf(err, err_size, "cannot read the database's mark: %s", PQerrorMessage(c));
+    PQclear(r);
+    if (!ok) return rbb_db_one_line(err), -1;
+    if (marked) return 0;
+    const char *db = PQdb(c);
+    if (*comment) /* another user's database, or the bench's other one: the mark would replace it */
+        return rbb_db_one_line(comment),
+               snprintf(err, err_size,
+                        "database %s (%s) has a comment ('%s') that this use of it did not "
+                        "write: it is not a scratch database for it; name a database of its own "
+                        "(it is created)",
+                        db, opt, comment),
+               -1;
+    if (*table)
+        return snprintf(err, err_size,
+                        "database %s (%s) holds %s, which pg bench did not make: a run would "
+                        "empty or overwrite what it uses there; name a database of its own (it "
+                        "is created), or, if an older pg bench made this one, mark it: COMMENT "
+                        "ON DATABASE %s IS '%s'",
+                        db, opt, table, db, mark),
+               -1;
+    return put_mark(c, mark, err, err_size);
+}
+
 void rbb_db_settings(PGconn *c, const char *names, int inbox_reloptions, char *out, size_t size) {
     const char *params[] = {names, inbox_reloptions ? "t" : "f"};
     PGresult *r = PQexecParams(

@@ -52,6 +52,16 @@ int rbb_db_double(PGconn *c, double *out, char *err, size_t err_size, const char
  * inbox table's reloptions after them (" inbox.reloptions=..." or "none"); "?" when the
  * server cannot say. */
 void rbb_db_settings(PGconn *c, const char *names, int inbox_reloptions, char *out, size_t size);
+/* rbb_db_claim — may pg bench use the database c is connected to as its scratch database
+ * for `opt` (--queue-db, --pgbench-db)? Yes (0) when it carries `mark` (COMMENT ON DATABASE);
+ * or when it has no comment and no table, view or foreign table in a user schema but those
+ * named LIKE own_like (NULL: none; "pgbench\\_%": pgbench's own, which pgbench -i recreates
+ * anyway), and it is then marked (the role must own the database). No (-1, err naming the
+ * database, what is in it and what to do; nothing touched) for a database with a comment of
+ * its own (another application's, or the bench's other database) or with other tables (a
+ * real queue, an application). */
+int rbb_db_claim(PGconn *c, const char *mark, const char *own_like, const char *opt, char *err,
+                 size_t err_size);
 /* CREATE DATABASE dbname unless it exists. 0, or -1 with err. */
 int rbb_db_ensure_database(PGconn *admin, const char *dbname, char *err, size_t err_size);
 

@@ -133,26 +133,47 @@ admin "DROP DATABASE IF EXISTS $db WITH (FORCE)" # afresh: one an older pg bench
 
 # A database holding a queue pg bench did not make (--queue-db naming a real queue's database)
 # is refused before anything in it is touched; one it made carries its mark. Variants: the
-# queue in another schema (accepted as a scratch database, fresh user helper-69), a database
-# with a comment of its own (the mark would have replaced it).
+# queue in another schema (accepted as a scratch database, fresh user helper-69), another
+# application's tables (taken over and marked, helper-72), a database with a comment of its own
+# (the mark would have replaced it); and the same for --pgbench-db, where pgbench -i recreated
+# its tables in any database named (helper-72), and the bench's pgbench database named as the
+# queue's (its mark is a comment of its own there).
 foreign=ringbench_bench_faults_foreign
-for schema in ringbench app comment; do
+for case in ringbench app users comment pgbench-users pgbench-comment; do
     admin "DROP DATABASE IF EXISTS $foreign" && admin "CREATE DATABASE $foreign"
+    schema=${case#pgbench-}
     setup="CREATE SCHEMA $schema; CREATE TABLE $schema.inbox (id int); INSERT INTO $schema.inbox VALUES (42)"
     [[ $schema == app ]] && setup+="; CREATE TABLE app.queue_config (n int)"
     [[ $schema == comment ]] && setup+="; COMMENT ON DATABASE $foreign IS 'orders, production'"
+    [[ $schema == users ]] && setup="CREATE SCHEMA users; CREATE TABLE users.accounts (id int); INSERT INTO users.accounts VALUES (42)"
     psql "$RINGBENCH_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "\\connect $foreign" -c "$setup"
+    dbs=(--queue-db "$foreign" --batch none --chain-workers none --no-scale --no-crash --backlog 1k)
+    opt=--queue-db
+    if [[ $case == pgbench-* ]]; then # a reference around one small cell reads --pgbench-db
+        opt=--pgbench-db
+        dbs=(--queue-db "$db" --pgbench-db "$foreign" --workers 1 --batch 1 --modes competing
+            --chain-workers none --no-scale --no-crash --backlog none --secs 0.5 --pgbench-secs 1)
+    fi
     rc=0
-    "$RB" pg bench --queue-db "$foreign" --batch none --chain-workers none --no-scale --no-crash \
-        --backlog 1k --out "$TMP/foreign" >/dev/null 2>"$TMP/foreign.err" || rc=$?
-    [[ $rc == 1 ]] || fail "foreign queue database ($schema): exit $rc, wanted 1"
-    want="database $foreign holds a queue ($schema.inbox) that pg bench did not make"
-    [[ $schema == comment ]] && want="database $foreign has a comment ('orders, production') that pg bench did not write"
-    grep -qF "$want" "$TMP/foreign.err" || fail "foreign queue database ($schema): $(cat "$TMP/foreign.err")"
-    [[ $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $foreign" -c "TABLE $schema.inbox") == 42 ]] ||
-        fail "foreign queue database ($schema): its inbox was touched"
+    "$RB" pg bench "${dbs[@]}" --out "$TMP/foreign-$case" >/dev/null 2>"$TMP/foreign.err" || rc=$?
+    [[ $rc == 1 ]] || fail "foreign database ($case): exit $rc, wanted 1: $(tail -2 "$TMP/foreign.err")"
+    table=$schema.inbox
+    [[ $schema == users ]] && table=users.accounts
+    want="database $foreign ($opt) holds $table, which pg bench did not make"
+    [[ $schema == comment ]] && want="database $foreign ($opt) has a comment ('orders, production') that this use of it did not write"
+    grep -qF "$want" "$TMP/foreign.err" || fail "foreign database ($case): $(cat "$TMP/foreign.err")"
+    [[ $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $foreign" -c "TABLE $table") == 42 &&
+        $(psql "$RINGBENCH_PG_CONNINFO" -XAtq -c "\\connect $foreign" -c "SELECT count(*) FROM pg_tables WHERE tablename LIKE 'pgbench%' OR schemaname = 'ringbench' AND tablename <> 'inbox'") == 0 ]] ||
+        fail "foreign database ($case): touched"
 done
 admin "DROP DATABASE $foreign"
+# the same database for both: refused before anything runs
+rc=0
+"$RB" pg bench --queue-db samedb --pgbench-db samedb --workers 1 --batch 1 --out "$TMP/same" \
+    >/dev/null 2>"$TMP/same.err" || rc=$?
+if [[ $rc != 2 ]] || ! grep -q "^ringbench pg bench: --queue-db and --pgbench-db name the same database ('samedb')" "$TMP/same.err"; then
+    fail "same database for both: exit $rc, $(cat "$TMP/same.err")"
+fi
 sweep_args=(--batch none --chain-workers none --no-scale --no-crash --repeats 2 --backlog-secs 2)
 for kind in kill terminate block stall interrupt; do
     fn=$kind sizes=50k

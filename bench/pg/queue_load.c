@@ -56,54 +56,7 @@ static int driver_open(rb_queue **q) {
 }
 
 int rbb_queue_own_database(PGconn *c, char *err, size_t err_size) {
-    const char *params[] = {RBB_DB_MARK};
-    /* marked?, the first queue's inbox in any schema (a queue's tables: inbox and queue_config),
-     * the database's comment (the mark would replace it) */
-    PGresult *r =
-        PQexecParams(c,
-                     "SELECT coalesce(shobj_description(d.oid, 'pg_database') = $1, false), "
-                     "(SELECT min(format('%I.inbox', n.nspname)) FROM pg_namespace n "
-                     "  WHERE to_regclass(format('%I.inbox', n.nspname)) IS NOT NULL "
-                     "    AND to_regclass(format('%I.queue_config', n.nspname)) IS NOT NULL "
-                     "     OR n.nspname = '" RBB_SCHEMA "' AND to_regclass('" RBB_SCHEMA
-                     ".inbox') IS NOT NULL), "
-                     "shobj_description(d.oid, 'pg_database') "
-                     "FROM pg_database d WHERE datname = current_database()",
-                     1, NULL, params, NULL, NULL, 0);
-    int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
-    int marked = ok && PQgetvalue(r, 0, 0)[0] == 't';
-    char queue[256] = "", comment[96] = "";
-    if (ok && !PQgetisnull(r, 0, 1)) snprintf(queue, sizeof queue, "%s", PQgetvalue(r, 0, 1));
-    if (ok && !PQgetisnull(r, 0, 2)) snprintf(comment, sizeof comment, "%s", PQgetvalue(r, 0, 2));
-    if (!ok) snprintf(err, err_size, "cannot read the database's mark: %s", PQerrorMessage(c));
-    PQclear(r);
-    if (!ok) return rbb_db_one_line(err), -1;
-    if (marked) return 0;
-    const char *db = PQdb(c);
-    if (*queue)
-        return snprintf(err, err_size,
-                        "database %s holds a queue (%s) that pg bench did not make: a run "
-                        "empties its schema %s and loads the server; name a database of its own "
-                        "(--queue-db; it is created), or, if an older pg bench made this one, "
-                        "mark it: COMMENT ON DATABASE %s IS '%s'",
-                        db, queue, RBB_SCHEMA, db, RBB_DB_MARK),
-               -1;
-    if (*comment) /* a user's database: its comment would be replaced by the mark */
-        return rbb_db_one_line(comment),
-               snprintf(err, err_size,
-                        "database %s has a comment ('%s') that pg bench did not write: it is "
-                        "not a scratch database; name a database of its own (--queue-db; it is "
-                        "created)",
-                        db, comment),
-               -1;
-    char *ident = PQescapeIdentifier(c, db, strlen(db));
-    char *lit = PQescapeLiteral(c, RBB_DB_MARK, strlen(RBB_DB_MARK));
-    int rc = ident && lit
-                 ? rbb_db_exec(c, err, err_size, "COMMENT ON DATABASE %s IS %s", ident, lit)
-                 : (snprintf(err, err_size, "out of memory"), -1);
-    PQfreemem(ident);
-    PQfreemem(lit);
-    return rc;
+    return rbb_db_claim(c, RBB_DB_MARK, NULL, "--queue-db", err, err_size);
 }
 
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {

@@ -50,10 +50,14 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd);
 /* The mark pg bench leaves on a database it uses (COMMENT ON DATABASE): every run empties
  * the queue in it. */
 #define RBB_DB_MARK "ringbench pg bench: a scratch database, every run empties its queue"
-/* Make sure the database c is connected to is one pg bench may empty: marked as the bench's
- * (RBB_DB_MARK), or holding no queue schema yet (then marked; the connecting role must own
- * it). A database with a queue and no mark (a real queue: --queue-db named the wrong
- * database) is refused: -1 with err naming it and what to do; nothing in it is touched. */
+/* The mark of the database the pgbench reference runs in (--pgbench-db): pgbench -i drops and
+ * recreates its pgbench_* tables there. */
+#define RBB_PGBENCH_DB_MARK "ringbench pg bench: a scratch database for pgbench -i"
+/* Make sure the database c is connected to is one pg bench may empty (rbb_db_claim with
+ * RBB_DB_MARK): marked as the bench's, or holding nothing yet (then marked; the connecting role
+ * must own it). A database with a queue, another application's tables or a comment of its own
+ * (--queue-db named the wrong database) is refused: -1 with err naming it and what to do;
+ * nothing in it is touched. */
 int rbb_queue_own_database(PGconn *c, char *err, size_t err_size);
 /* Open the driver's queue session on `conninfo` (the bench database),
  * migrate the schema (idempotent), point `c` at it (search_path). */
