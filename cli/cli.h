@@ -107,17 +107,18 @@ extern const char rb_cli_format_help[];
 /* rb_cli_folder_entry — 1 and the name of an entry of folder `path` (not "." or "..") into
  * name[size]; 0 when the folder is empty, missing or unreadable. */
 int rb_cli_folder_entry(const char *path, char *name, size_t size);
+#define RB_CLI_OUT_MADE_MAX 64
 typedef struct rb_cli_out_made {
-    char path[4096]; /* the folder asked for */
-    char made[4096]; /* the outermost folder created; "" when every one existed, or when a
-                      * component that existed follows one made ("new/../old": undoing could
-                      * remove a folder the run did not make) */
+    char path[4096];                      /* the folder asked for */
+    size_t made_len[RB_CLI_OUT_MADE_MAX]; /* the prefixes of path it created, outermost first */
+    size_t n_made;
 } rb_cli_out_made;
 int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, rb_cli_out_made *made);
 /* rb_cli_out_dir_undo — a command that fails before it writes anything (no server) removes
- * the folders rb_cli_out_dir made (*m: its record), innermost first, each only when empty;
- * folders that existed before stay. No error (a folder not removed stays). */
-void rb_cli_out_dir_undo(const rb_cli_out_made *m);
+ * the folders rb_cli_out_dir made (*m: its record, emptied), innermost first, each only when
+ * empty: exactly those it created ("new" of "new/../old"), never one that existed. No error
+ * (a folder not removed stays). rb_cli_out_dir undoes its own when it refuses the folder. */
+void rb_cli_out_dir_undo(rb_cli_out_made *m);
 
 /*
  * rb_cli_finish_output — flush stdout and check it for a write error (closed
@@ -228,7 +229,8 @@ void rb_cli_list_free(rb_cli_list *l);
 /*
  * rb_cli_parse_double — a finite decimal number, the whole string: an optional sign, digits with
  * an optional point, an optional exponent ("20", "-0.5", "1e3", ".5"); not leading or trailing
- * spaces, hex ("0x14"), "inf", "nan", nor a value past DBL_MAX ("1e999"). *out set on 0; -1
+ * spaces, hex ("0x14"), "inf", "nan", nor a value past DBL_MAX ("1e999"); a value below the
+ * smallest double is its nearest double ("1e-400": 0, as strtod rounds it). *out set on 0; -1
  * otherwise (out untouched).
  */
 int rb_cli_parse_double(const char *s, double *out);

@@ -124,50 +124,30 @@ int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc
     return 1;
 }
 
-/* Does the path in buf[0 .. end) end with an empty or "." component ("a/", "a//", "a/.",
- * "./", ".")? Nothing to make there, and nothing to remove. */
-static int ends_in_no_folder(const char *buf, const char *end) {
-    return end[-1] == '/' || (end[-1] == '.' && (end - 1 == buf || end[-2] == '/'));
-}
-
-/* mkdir -p path; into made[made_size] the outermost folder it made when it made every
- * component after it ("" otherwise: a component that existed after one made, as in
- * "new/../old", means undoing could remove a folder it did not make). 0 or -1 with errno. */
-static int mkdir_parents(const char *path, char *made, size_t made_size) {
-    char buf[4096];
-    int spoiled = 0;
-    made[0] = '\0';
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return errno = ENAMETOOLONG, -1;
+/* mkdir -p m->path, recording in m the prefixes it created (outermost first; past
+ * RB_CLI_OUT_MADE_MAX, not recorded: they stay). 0, or -1 with errno. */
+static int mkdir_parents(rb_cli_out_made *m) {
+    char buf[sizeof m->path];
+    snprintf(buf, sizeof buf, "%s", m->path);
     for (char *s = buf + 1;; s++) {
         if (*s && *s != '/') continue;
         char c = *s;
-        *s = '\0';
-        if (ends_in_no_folder(buf, s)) {
-        } else if (mkdir(buf, 0777) == 0) {
-            if (!made[0] && !spoiled) snprintf(made, made_size, "%s", buf);
+        *s = '\0'; /* "a/" (an empty component) and "a/." exist once "a" does: EEXIST */
+        if (mkdir(buf, 0777) == 0) {
+            if (m->n_made < RB_CLI_OUT_MADE_MAX) m->made_len[m->n_made++] = (size_t)(s - buf);
         } else if (errno != EEXIST) {
             return -1;
-        } else if (made[0]) {
-            made[0] = '\0', spoiled = 1;
         }
         if (!c) return 0;
         *s = c;
     }
 }
 
-void rb_cli_out_dir_undo(const rb_cli_out_made *m) {
+void rb_cli_out_dir_undo(rb_cli_out_made *m) {
     char buf[sizeof m->path];
-    size_t keep = strlen(m->made);
-    if (!keep) return;
-    snprintf(buf, sizeof buf, "%s", m->path);
-    for (;;) { /* innermost first, up to and with the outermost made */
-        size_t n = strlen(buf);
-        while (n > 1 && ends_in_no_folder(buf, buf + n)) /* "out/" and "out/." are "out" */
-            buf[n -= buf[n - 1] == '/' ? 1 : 2] = '\0';
-        if (n < keep || rmdir(buf) != 0 || n == keep) return;
-        char *slash = strrchr(buf, '/');
-        if (!slash) return;
-        *slash = '\0';
+    while (m->n_made) { /* innermost first; each only when empty (rmdir) */
+        snprintf(buf, sizeof buf, "%.*s", (int)m->made_len[--m->n_made], m->path);
+        rmdir(buf);
     }
 }
 
@@ -186,28 +166,31 @@ int rb_cli_out_dir(const char *cmd, const char *opt, const char *path, rb_cli_ou
     struct stat st;
     errno = 0;
     const char *why = NULL;
-    rb_cli_out_made m = {.made = ""};
+    rb_cli_out_made m = {.n_made = 0};
     if (!*path)
         why = "empty path";
     else if (snprintf(m.path, sizeof m.path, "%s", path) >= (int)sizeof m.path)
         why = strerror(ENAMETOOLONG);
-    else if (mkdir_parents(path, m.made, sizeof m.made) || stat(path, &st))
+    else if (mkdir_parents(&m) || stat(path, &st))
         why = strerror(errno);
     else if (!S_ISDIR(st.st_mode))
         why = "it exists and is not a folder";
     else if (access(path, W_OK | X_OK))
-        why = strerror(errno);
+        return rb_cli_out_dir_undo(&m), /* it exists: not "cannot create" */
+               rb_cli_usage_error(cmd, "cannot write to %s folder '%s': %s", opt, path,
+                                  strerror(errno));
     char entry[256];
-    if (!why && rb_cli_folder_entry(path, entry, sizeof entry)) { /* an earlier run's */
-        if (made) *made = (rb_cli_out_made){.made = ""};
+    int full = !why && rb_cli_folder_entry(path, entry, sizeof entry); /* an earlier run's */
+    if (why || full) rb_cli_out_dir_undo(&m); /* refused: what it made goes again */
+    if (made) *made = m;
+    if (full)
         return rb_cli_usage_error(cmd,
                                   "%s folder '%s' is not empty (it holds '%s'): a run would "
                                   "overwrite or mix with it; give a new or empty folder",
                                   opt, path, entry);
-    }
-    if (why) m.made[0] = '\0';
-    if (made) *made = m;
     if (!why) return 0;
+    if (errno == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        why = "it is a symbolic link to nothing";
     return rb_cli_usage_error(cmd, "cannot create %s folder '%s': %s", opt, path, why);
 }
 
@@ -382,7 +365,9 @@ int rb_cli_parse_double(const char *s, double *out) {
     errno = 0;
     char *end;
     double v = strtod(s, &end);
-    if (errno || *end || !isfinite(v)) return -1;
+    /* ERANGE with a finite value is an underflow: 4.9e-324 (a denormal) or 1e-400 (0) are
+     * numbers, the nearest double; past DBL_MAX is not */
+    if ((errno && errno != ERANGE) || *end || !isfinite(v)) return -1;
     *out = v;
     return 0;
 }

@@ -113,6 +113,11 @@ bad --kind zipf --count 5 --zipf-s 101
 check "zipf-s past the range: the range" "$(grep -c -- "--zipf-s: 101 is out of range (0\.\.100)" "$tmp/err")" 1
 bad --kind zipf --count 5 --zipf-s 1e400
 check "zipf-s past DBL_MAX: out of range" "$(grep -c -- "--zipf-s: 1e400 is out of range (0\.\.100)" "$tmp/err")" 1
+# below the smallest double: the nearest double, in range (it said "out of range (0..100)")
+"$G" --kind zipf --count 3 --customers 10 --zipf-s 1e-400 >/dev/null 2>"$tmp/err"
+check "zipf-s 1e-400 (0): exit" "$?" 0
+"$G" --kind zipf --count 3 --customers 10 --zipf-s 4.9e-324 >/dev/null 2>"$tmp/err"
+check "zipf-s 4.9e-324 (a denormal): exit" "$?" 0
 bad --kind zipf --count 5 --zipf-s 0x1
 check "zipf-s in hex: not a decimal number" "$(grep -c -- "--zipf-s must be a decimal number from 0 to 100, got '0x1'" "$tmp/err")" 1
 bad --kind uuid --count 5 --customers 10

@@ -733,7 +733,7 @@ int rb_pg_cmd_chaos(int argc, char **argv) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     cfg.interrupt = &chaos_signal;
-    rb_cli_out_made out_made = {.made = ""}; /* removed again when nothing ran */
+    rb_cli_out_made out_made = {.n_made = 0}; /* removed again when nothing ran */
     if (o.out) {
         if ((rc = rb_cli_out_dir(cmd, "--out", o.out, &out_made))) return rc;
         snprintf(c.logdir, sizeof c.logdir, "%s", o.out);

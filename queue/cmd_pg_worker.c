@@ -15,6 +15,7 @@
 #include "json_out.h"
 #include "pg_cli.h"
 #include "ringbench/common.h"
+#include "ringbench/utf8.h"
 #include "worker.h"
 
 /* Exit code of a worker whose incarnation was declared dead (or whose id was
@@ -126,6 +127,26 @@ static int one_of_two(const char *cmd, const char *opt, const char *v, const cha
     return -1;
 }
 
+/* The byte (from 1) where a worker id (valid UTF-8) has white space or a control character:
+ * ASCII, C1 (U+0080..U+009F, NEL among them), and Unicode's other spaces and line and paragraph
+ * separators (U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000); 0
+ * when none. A summary line split into words or lines would misread such an id. */
+static size_t id_unsafe_at(const char *id) {
+    const unsigned char *p = (const unsigned char *)id;
+    size_t n = strlen(id);
+    for (size_t i = 0; i < n;) {
+        uint32_t cp;
+        int valid;
+        size_t len = rb_utf8_decode(p + i, n - i, &cp, &valid);
+        if (cp <= 0x20 || (cp >= 0x7f && cp <= 0xa0) || cp == 0x1680 ||
+            (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f ||
+            cp == 0x205f || cp == 0x3000)
+            return i + 1;
+        i += len;
+    }
+    return 0;
+}
+
 static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int *i) {
     worker_opts *o = ctx;
     rb_queue_config *c = o->cfg;
@@ -203,14 +224,14 @@ static int worker_option(const char *cmd, void *ctx, int argc, char **argv, int 
             rb_cli_usage_error(cmd, "--id must be UTF-8 text: %s", rb_error_detail());
             return -1;
         }
-        for (const char *s = v; *s; s++) /* the summary and event lines are space-separated */
-            if ((unsigned char)*s <= ' ' || *s == 0x7f) {
-                rb_cli_usage_error(cmd,
-                                   "--id must not contain white space or control "
-                                   "characters (byte %zu)",
-                                   (size_t)(s - v) + 1);
-                return -1;
-            }
+        size_t at = id_unsafe_at(v);
+        if (at) { /* the summary and event lines are space-separated words */
+            rb_cli_usage_error(cmd,
+                               "--id must not contain white space or control characters "
+                               "(byte %zu)",
+                               at);
+            return -1;
+        }
         c->worker_id = v;
     } else if (strcmp(opt, "--planner-off") == 0) {
         c->planner_off = v;

@@ -1053,6 +1053,8 @@ static int parse_verify(int argc, char **argv, verify_opts *o) {
     if (rc != RB_CLI_CONTINUE) return rc;
     if (n_pos) return rb_cli_usage_error(cmd, "unexpected argument '%s'", argv[1]);
     if (o->update && !o->codes) return rb_cli_usage_error(cmd, "--update needs --codes");
+    if ((o->given & V_CODES_FILE) && !o->codes) /* a sweep would ignore it (helper-72) */
+        return rb_cli_usage_error(cmd, "--codes-file needs --codes");
     if (o->codes && o->seed_example)
         return rb_cli_usage_error(cmd, "--codes and --seed-example are separate runs");
     if (o->seed_example && o->n_hashes > 1)

@@ -91,6 +91,7 @@ printf 'binary xxh3 zzz\n' >"$tmp/bad"
 expect 1 "line 1" verify --codes --codes-file "$tmp/bad"
 # a codes file that cannot be read is bad input, as --keys (it was exit 1; fresh user)
 expect 2 "does-not-exist" verify --codes --codes-file "$tmp/does-not-exist"
+expect 2 "^ringbench verify: --codes-file needs --codes$" verify --codes-file "$tmp/does-not-exist"
 # options a run would ignore are refused (fresh user, helper-69: --seed-example ran its fixed
 # case whatever --members, --keys; --codes ignored --algo, --hash)
 expect 2 "^ringbench verify: --seed-example does not read --members: its case is fixed" verify --seed-example --members 5

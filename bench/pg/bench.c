@@ -946,7 +946,10 @@ static double measure_group(rbb_run *run, PGconn *c, const char *conninfo, group
         cell->drift_flagged = drift > RBB_DRIFT_MAX;
         if (cell->failed || cell->after.n_duplicates || cell->n_dup_executions || cell->n_lost)
             (*n_bad)++;
-        if (isnan(cell->rows_per_s))
+        if (cell->not_run)
+            fprintf(stderr, "pg bench:   %s: not run (the stop came first)\n",
+                    rbb_mode_name(cell->mode));
+        else if (isnan(cell->rows_per_s))
             fprintf(stderr, "pg bench:   %s: every repetition failed\n", rbb_mode_name(cell->mode));
         else
             fprintf(stderr, "pg bench:   %s: median %.0f rows/s (%.0f..%.0f)\n",

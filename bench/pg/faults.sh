@@ -413,6 +413,8 @@ for name in ("matrix", "lock", "sigterm", "sigterm2"):
               cells["competing"])
         # a cell the stop came before is "not run" in the MD, not "failed" (fresh user, helper-71)
         check(name, "MD: affinity not run", re.search(r"\| affinity \| not run \|", md), md[-1500:])
+        check(name, "stderr: affinity not run", "affinity: not run (the stop came first)" in err and
+              "affinity: every repetition failed" not in err, err[-600:])
         check(name, "interrupted: SIGTERM during competing's cell", d["interrupted"] ==
               {"signal": "SIGTERM", "during": "the matrix: competing W=1 batch=8 uniform, "
                "repetition 1/1"}, d["interrupted"])

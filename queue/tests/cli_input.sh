@@ -189,7 +189,7 @@ for c in chaos bench; do
     usage "^ringbench pg $c: cannot create --out folder '/dev/null/x': Not a directory$" "$c" "${cdb[@]}" --out /dev/null/x
     usage "^ringbench pg $c: cannot create --out folder '$TMP/file': it exists and is not a folder$" "$c" "${cdb[@]}" --out "$TMP/file"
     mkdir -p "$TMP/$c-there/kept" "$TMP/$c-there/empty"
-    # (new/../empty: the folder that existed stays, new may too; it deleted empty/, helper-70;
+    # (new/../empty: the folder that existed stays, new goes; it deleted empty/, helper-70;
     # "." components make nothing: dot/./x/. is undone whole, x/./y left x/y, helper-70)
     for out in "$TMP/$c/a/b" "$TMP/$c-there/a/b/" "$TMP/$c-there/kept" "$TMP/$c-there/new/../empty" \
         "$TMP/$c-there/dot/./x/." "$TMP/$c-there/d//e/./"; do
@@ -197,8 +197,8 @@ for c in chaos bench; do
         "$RB" pg "$c" "${cdb[@]}" --out "$out" >/dev/null 2>"$TMP/err" || rc=$?
         [[ $rc == 1 ]] || fail "pg $c --out $out: exit $rc (expected 1: no server): $(cat "$TMP/err")"
     done
-    rmdir "$TMP/$c-there/new" 2>/dev/null # may stay (a path through .. is not undone)
     [[ ! -e $TMP/$c && ! -e $TMP/$c-there/a && ! -e $TMP/$c-there/dot && ! -e $TMP/$c-there/d &&
+        ! -e $TMP/$c-there/new &&
         -d $TMP/$c-there/kept && -d $TMP/$c-there/empty ]] ||
         fail "pg $c: after no server, $(cd "$TMP" && find "$c" "$c-there" 2>/dev/null | tr '\n' ' '); expected only $c-there/kept and $c-there/empty"
     # a folder holding files (an earlier run's) is refused before anything runs, untouched: an
@@ -206,6 +206,12 @@ for c in chaos bench; do
     mkdir -p "$TMP/$c-run" && echo first >"$TMP/$c-run/pgbench.json"
     usage "^ringbench pg $c: --out folder '$TMP/$c-run' is not empty \(it holds 'pgbench.json'\): a run would overwrite or mix with it; give a new or empty folder$" "$c" "${cdb[@]}" --out "$TMP/$c-run"
     [[ $(cat "$TMP/$c-run/pgbench.json") == first ]] || fail "pg $c: the earlier run's file changed"
+    # ... and the folders made on the way to a refused one go again (new/ stayed; helper-72)
+    usage "^ringbench pg $c: --out folder '$TMP/$c-new/../$c-run' is not empty" "$c" "${cdb[@]}" --out "$TMP/$c-new/../$c-run"
+    [[ ! -e $TMP/$c-new ]] || fail "pg $c: refused --out $c-new/../$c-run: $c-new/ stayed"
+    # a symbolic link to nothing, and an existing folder it cannot write to, say so
+    ln -s "$TMP/nothing-here" "$TMP/$c-dangling"
+    usage "^ringbench pg $c: cannot create --out folder '$TMP/$c-dangling': it is a symbolic link to nothing$" "$c" "${cdb[@]}" --out "$TMP/$c-dangling"
 done
 
 # a folder as pg enqueue's FILE is bad input, as a missing file (it was exit 1; helper-71)
@@ -267,6 +273,10 @@ usage "^ringbench pg worker: --id must be UTF-8 text" worker "${db[@]}" --until-
 # white space split the summary's words ("worker a b mode=..."; fresh user, helper-70)
 usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 2\)$" worker "${db[@]}" --until-empty --id "a b"
 usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 3\)$" worker "${db[@]}" --until-empty --id "$(printf 'ab\tc')"
+# ... Unicode's too: NEL (C1), NO-BREAK SPACE, LINE SEPARATOR, IDEOGRAPHIC SPACE (helper-72)
+for ch in '\302\205' '\302\240' '\342\200\250' '\343\200\200'; do
+    usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 2\)$" worker "${db[@]}" --until-empty --id "$(printf "a${ch}b")"
+done
 rc=0
 "$RB" pg worker "${db[@]}" --until-empty --id "$(printf 'w\303\277')" >/dev/null 2>"$TMP/err" || rc=$?
 [[ $rc == 1 ]] || fail "pg worker --id 'wÿ' (UTF-8): exit $rc, expected 1 (accepted; no server): $(cat "$TMP/err")"
