@@ -275,7 +275,7 @@ usage "^ringbench pg worker: --id must not contain white space or control charac
 usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 3\)$" worker "${db[@]}" --until-empty --id "$(printf 'ab\tc')"
 # ... Unicode's too: NEL (C1), NO-BREAK SPACE, LINE SEPARATOR, IDEOGRAPHIC SPACE (helper-72)
 for ch in '\302\205' '\302\240' '\342\200\250' '\343\200\200'; do
-    usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 2\)$" worker "${db[@]}" --until-empty --id "$(printf "a${ch}b")"
+    usage "^ringbench pg worker: --id must not contain white space or control characters \(byte 2\)$" worker "${db[@]}" --until-empty --id "$(printf "a%bb" "$ch")"
 done
 rc=0
 "$RB" pg worker "${db[@]}" --until-empty --id "$(printf 'w\303\277')" >/dev/null 2>"$TMP/err" || rc=$?
