@@ -8,6 +8,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,12 +82,9 @@ struct rb_queue {
     char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
     int generic_plans; /* a worker's session (registered, or its companion): generic plans only */
-    /* rb_queue_cancel: the cancel handle of the connection a stoppable statement last ran on
-     * (made anew after a reconnect: conn_serial), whether one is on the wire, and whether a
-     * cancel was sent for it (exec_stoppable) */
-    PGcancel *cancel;
-    uint64_t cancel_serial;
-    volatile sig_atomic_t stoppable_running, cancel_sent;
+    /* whether a stoppable statement is on the wire (exec_stoppable), a cancel was asked for it
+     * (rb_queue_cancel, from a signal handler), and one was sent (await_result) */
+    volatile sig_atomic_t stoppable_running, cancel_asked, cancel_sent;
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -408,6 +407,78 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
     return exec_retry_named(q, STMT_NONE, sql, n_params, params, want, reconnected);
 }
 
+/* A cancel request from a thread of its own: PQcancel waits for the server to close the cancel
+ * connection, which a server that accepts and never answers (a frozen proxy) does not: called
+ * from the stop handler, it held the process there past SIGTERM (fresh user, helper-72). The
+ * thread owns its handle; a process that exits first takes it along. */
+static void *cancel_main(void *arg) {
+    char err[256];
+    PQcancel(arg, err, sizeof err);
+    PQfreeCancel(arg);
+    return NULL;
+}
+
+static void cancel_async(PGconn *conn) {
+    PGcancel *c = PQgetCancel(conn);
+    pthread_attr_t a;
+    pthread_t t;
+    if (!c) return;
+    if (pthread_attr_init(&a)) {
+        PQfreeCancel(c);
+        return;
+    }
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, cancel_main, c)) PQfreeCancel(c);
+    pthread_attr_destroy(&a);
+}
+
+/*
+ * await_result — PQexec's wait for the statement just sent on q->conn, in 100 ms polls that
+ * watch the stop: a stoppable statement (exec_stoppable) gets its cancel (cancel_async) once
+ * the stop flag or rb_queue_cancel asks; after a stop, a server that has not answered within
+ * max(retry_ms, 3 s) is given up: the session is closed and NULL returned (RB_EDB), where
+ * libpq's wait held the worker until the server answered (a frozen server: never). As PQexec:
+ * the last result, an error kept over later ones.
+ */
+static PGresult *await_result(rb_queue *q) {
+    PGconn *c = q->conn;
+    PGresult *last = NULL, *r;
+    uint64_t give_up = 0, grace = q->cfg.retry_ms > 3000 ? q->cfg.retry_ms : 3000;
+    for (;;) {
+        while (PQisBusy(c)) {
+            if ((interrupted(q) || q->cancel_asked) && q->stoppable_running && !q->cancel_sent)
+                q->cancel_sent = 1, cancel_async(c);
+            if (!give_up && interrupted(q)) give_up = mono_ms() + grace;
+            if (give_up && mono_ms() >= give_up) {
+                PQclear(last);
+                PQfinish(c);
+                q->conn = NULL;
+                rb_set_error(RB_EDB,
+                             "no answer from the server %llu ms after the stop: session "
+                             "closed",
+                             (unsigned long long)grace);
+                return NULL;
+            }
+            struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
+            if (poll(&p, 1, 100) < 0 && errno != EINTR) break;
+            if (!PQconsumeInput(c)) break; /* the connection broke: PQgetResult says so */
+        }
+        if (!(r = PQgetResult(c))) return last;
+        if (last && PQresultStatus(last) == PGRES_FATAL_ERROR) {
+            PQclear(r);
+        } else {
+            PQclear(last);
+            last = r;
+        }
+    }
+}
+
+/* The result of a statement PQsend* (its return value `ok`) put on the wire: await_result, or
+ * libpq's error as a result when it could not be sent. */
+static PGresult *sent(rb_queue *q, int ok) {
+    return ok ? await_result(q) : PQmakeEmptyPGresult(q->conn, PGRES_FATAL_ERROR);
+}
+
 /*
  * run_statement — one execution of sql: unnamed (STMT_NONE; PQexecParams: planned for
  * these values, every time) or the session's prepared statement stmt (stmt_names;
@@ -420,14 +491,15 @@ static PGresult *exec_retry(rb_queue *q, const char *sql, int n_params, const ch
  */
 static PGresult *run_statement(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                const char *const *params) {
-    if (stmt == STMT_NONE) return PQexecParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0);
+    if (stmt == STMT_NONE)
+        return sent(q, PQsendQueryParams(q->conn, sql, n_params, NULL, params, NULL, NULL, 0));
     if (q->prepared_on[stmt] != q->conn_serial) {
-        PGresult *p = PQprepare(q->conn, stmt_names[stmt], sql, n_params, NULL);
+        PGresult *p = sent(q, PQsendPrepare(q->conn, stmt_names[stmt], sql, n_params, NULL));
         if (PQresultStatus(p) != PGRES_COMMAND_OK) return p;
         PQclear(p);
         q->prepared_on[stmt] = q->conn_serial;
     }
-    return PQexecPrepared(q->conn, stmt_names[stmt], n_params, params, NULL, NULL, 0);
+    return sent(q, PQsendQueryPrepared(q->conn, stmt_names[stmt], n_params, params, NULL, NULL, 0));
 }
 
 /* Is r the server refusing a prepared statement whose result columns changed type since it
@@ -459,6 +531,7 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
             if (reconnected) *reconnected = 1;
         }
         PGresult *r = run_statement(q, stmt, sql, n_params, params);
+        if (!r && !q->conn) return NULL; /* given up after a stop (await_result): error set */
         if (PQresultStatus(r) == want) return r;
         if (!reprepared && stale_prepared(stmt, r)) { /* once: a second refusal is an error */
             PQclear(r);
@@ -510,12 +583,7 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
  */
 static PGresult *exec_stoppable(rb_queue *q, stmt_id stmt, const char *sql, int n_params,
                                 const char *const *params, ExecStatusType want, int *stopped) {
-    if (!q->cancel || q->cancel_serial != q->conn_serial) { /* none yet, or a new session */
-        if (q->cancel) PQfreeCancel(q->cancel);
-        q->cancel = q->conn ? PQgetCancel(q->conn) : NULL;
-        q->cancel_serial = q->conn_serial;
-    }
-    q->cancel_sent = 0;
+    q->cancel_sent = q->cancel_asked = 0;
     q->stoppable_running = 1;
     PGresult *r = exec_retry_named(q, stmt, sql, n_params, params, want, NULL);
     q->stoppable_running = 0;
@@ -524,10 +592,9 @@ static PGresult *exec_stoppable(rb_queue *q, stmt_id stmt, const char *sql, int 
 }
 
 int rb_queue_cancel(rb_queue *q) {
-    if (!q || !q->stoppable_running || !q->cancel) return 0;
-    char err[256];
-    q->cancel_sent = 1;
-    return PQcancel(q->cancel, err, sizeof err) ? 1 : 0;
+    if (!q || !q->stoppable_running) return 0;
+    q->cancel_asked = 1; /* await_result sends it, from a thread of its own */
+    return 1;
 }
 
 /* exec_cmd — exec_retry for a statement whose result is not needed: 0 or RB_EDB. */
@@ -656,7 +723,6 @@ void rb_queue_close(rb_queue *q) {
     if (!q) return;
     if (q->registered && q->conn) rb_queue_leave(q);
     if (q->conn) PQfinish(q->conn);
-    if (q->cancel) PQfreeCancel(q->cancel);
     free_membership(q);
     free(q->conninfo);
     free(q->schema);

@@ -139,9 +139,10 @@ typedef struct rb_queue_config {
      * gave up: interrupted"), within one backoff sleep (<= 1 s), and a connect
      * in progress is abandoned within 50 ms (pg_connect.h: a server that
      * accepts and never answers; one begun after the stop, to leave, is
-     * bounded to 5 s instead). A statement that succeeds first time is not
-     * affected (a worker can still finish and release its batch). Read only,
-     * from any thread. */
+     * bounded to 5 s instead), and a statement whose server has not answered
+     * within max(retry_ms, 3 s) of the stop is given up (rb_queue_cancel). A statement that
+     * succeeds first time is not affected (a worker can still finish and release its batch). Read
+     * only, from any thread. */
     const volatile sig_atomic_t *interrupt;
 } rb_queue_config;
 
@@ -340,15 +341,19 @@ int rb_queue_claim(rb_queue *q, rb_queue_batch *out);
  * may abandon: a claim (rb_queue_claim; not a chained claim, which shares its transaction with
  * completions), a housekeeping statement (rb_queue_housekeep), a membership refresh's
  * (rb_queue_refresh_membership) or an enqueue (rb_queue_enqueue), so a stop does not wait for
- * one that is slow (behind a lock, or a bad plan). Returns 1 when a cancel request was sent, 0
- * when no such statement is running (nothing to do). The cancelled statement rolls back whole
- * (a claim leases nothing, an enqueue inserts nothing); if *cfg.interrupt is set by then,
- * rb_queue_claim returns 0 with no rows, rb_queue_housekeep 0 with an empty report,
- * rb_queue_refresh_membership 0 with the view unchanged, rb_queue_enqueue RB_EDB
- * ("interrupted"); otherwise the statement is retried, as for any cancel. Async-signal-safe
- * (libpq's PQcancel): call it from the handler of the stop signal after setting *cfg.interrupt, on
- * the thread that uses q (block the signal in other threads: rb_worker_run's heartbeat thread
- * does).
+ * one that is slow (behind a lock, or a bad plan). Returns 1 when the request is taken, 0 when
+ * no such statement is running (nothing to do). The wait for the statement's answer sends the
+ * cancel within 100 ms, from a thread of its own (libpq's PQcancel waits for the server, which
+ * a frozen one never gives); with *cfg.interrupt set it does so unasked, so setting the flag is
+ * enough. The cancelled statement rolls back whole (a claim leases nothing, an enqueue inserts
+ * nothing); if *cfg.interrupt is set by then, rb_queue_claim returns 0 with no rows,
+ * rb_queue_housekeep 0 with an empty report, rb_queue_refresh_membership 0 with the view
+ * unchanged, rb_queue_enqueue RB_EDB ("interrupted"); otherwise the statement is retried, as for
+ * any cancel. After a stop, any statement whose server has not answered within max(retry_ms,
+ * 3 s) is given up: the session is closed and the call fails with RB_EDB ("no answer from the
+ * server ... after the stop"). Async-signal-safe (it sets a flag): call it from the handler of
+ * the stop signal, on the thread that uses q (block the signal in other threads:
+ * rb_worker_run's heartbeat thread does).
  */
 int rb_queue_cancel(rb_queue *q);
 

@@ -161,6 +161,35 @@ expect_eq "lost server: worker exit code ($(tail -1 "$TMP/lost.err"))" "$RC" 1
 ((SECONDS <= 8)) || fail "lost server: the worker gave up $SECONDS s after the loss with --retry-ms 6000"
 note "lost server: the worker gave up ${SECONDS} s after the loss (--retry-ms 6000)"
 
+# (c3) a server that stops answering mid-run (a frozen proxy: its kernel still takes the bytes,
+# nothing comes back): SIGTERM ends the worker (it was held past SIGTERM until the proxy woke:
+# libpq's wait for the answer, and the stop handler's cancel request waiting on the same
+# proxy; fresh user, helper-72). The statement's cancel goes from a thread, the wait watches the
+# stop, and after max(--retry-ms, 3 s) the session is given up: exit 1, one line, within 10 s.
+python3 "$TMP/proxy.py" "$target" >"$TMP/proxy3.port" &
+proxy3=$!
+PIDS+=("$proxy3")
+for _ in $(seq 100); do [[ -s $TMP/proxy3.port ]] && break; sleep 0.1; done
+via3="host=127.0.0.1 port=$(cat "$TMP/proxy3.port") dbname=$db user=$user"
+use_schema frozen
+"$RB" pg migrate >/dev/null
+seq 1 3000 | sed 's/^/k:/' | "$RB" pg enqueue >/dev/null
+"$RB" pg worker --db "$via3" --retry-ms 2000 --lease-ms 2000 --work-ms 3 --batch 8 --duration-ms 60000 >"$TMP/frozen.out" 2>"$TMP/frozen.err" &
+pid=$!
+PIDS+=("$pid")
+wait_for 10 "SELECT count(*) > 0 FROM inbox_all WHERE status = 'done'"
+kill -STOP "$proxy3"
+sleep 1
+kill -TERM "$pid"
+finished "$pid" 10
+kill -KILL "$proxy3" # (a stopped process dies of SIGKILL at once, relaying nothing)
+expect_eq "frozen server, SIGTERM: worker exit code ($(tail -1 "$TMP/frozen.err"))" "$RC" 1
+grep -q "no answer from the server 3000 ms after the stop: session closed" "$TMP/frozen.err" ||
+    fail "frozen server: $(tail -2 "$TMP/frozen.err")"
+# nothing lost or done twice: another worker drains the rest (the frozen one's leases expire)
+"$RB" pg worker --duration-ms 8000 --poll-ms 20 >/dev/null 2>&1 || fail "drain after the frozen server"
+expect_eq "frozen server: effects, none twice" "$(q "SELECT count(*) || '/' || count(DISTINCT idempotency_key) FROM effects")" "3000/3000"
+
 # (d) a worker waiting for the unreachable server (--retry-ms 60000) stops at SIGTERM.
 use_schema worker
 "$RB" pg worker --db "$via" --schema "${SCHEMA_BASE}_worker" --until-empty --retry-ms 60000 >"$TMP/worker.out" 2>"$TMP/worker.err" &
