@@ -118,12 +118,17 @@ while True:
     threading.Thread(target=pipe, args=(c, u), daemon=True).start()
     threading.Thread(target=pipe, args=(u, c), daemon=True).start()
 EOF
-python3 "$TMP/proxy.py" "$target" >"$TMP/proxy.port" &
-proxy=$!
-PIDS+=("$proxy")
-for _ in $(seq 100); do [[ -s $TMP/proxy.port ]] && break; sleep 0.1; done
-[[ -s $TMP/proxy.port ]] || fail "the proxy did not start"
-via="host=127.0.0.1 port=$(cat "$TMP/proxy.port") dbname=$db user=$user connect_timeout=5"
+# start_proxy NAME — a proxy of its own to the server: PROXY=its pid, VIA=the conninfo through it
+start_proxy() {
+    python3 "$TMP/proxy.py" "$target" >"$TMP/$1.port" &
+    PROXY=$!
+    PIDS+=("$PROXY")
+    for _ in $(seq 100); do [[ -s $TMP/$1.port ]] && break; sleep 0.1; done
+    [[ -s $TMP/$1.port ]] || fail "the proxy $1 did not start"
+    VIA="host=127.0.0.1 port=$(cat "$TMP/$1.port") dbname=$db user=$user connect_timeout=5"
+}
+start_proxy proxy
+proxy=$PROXY via=$VIA
 
 # (c) the server lost under a chaos run.
 schema="${SCHEMA_BASE}_stop"
@@ -143,11 +148,8 @@ none_left "$schema"
 # attempt: it reconnected for --retry-ms, gave up, then spent up to another --retry-ms trying to
 # leave (fresh user, helper-71: 19 s at the default 10 s). --retry-ms 6000: it exits 1 within
 # 8 s of the loss (before: 9 s and more).
-python3 "$TMP/proxy.py" "$target" >"$TMP/proxy2.port" &
-proxy2=$!
-PIDS+=("$proxy2")
-for _ in $(seq 100); do [[ -s $TMP/proxy2.port ]] && break; sleep 0.1; done
-via2="host=127.0.0.1 port=$(cat "$TMP/proxy2.port") dbname=$db user=$user connect_timeout=5"
+start_proxy proxy2
+proxy2=$PROXY via2=$VIA
 use_schema lost
 "$RB" pg migrate >/dev/null
 "$RB" pg worker --db "$via2" --retry-ms 6000 --duration-ms 60000 --poll-ms 20 >"$TMP/lost.out" 2>"$TMP/lost.err" &
@@ -166,11 +168,8 @@ note "lost server: the worker gave up ${SECONDS} s after the loss (--retry-ms 60
 # libpq's wait for the answer, and the stop handler's cancel request waiting on the same
 # proxy; fresh user, helper-72). The statement's cancel goes from a thread, the wait watches the
 # stop, and after max(--retry-ms, 3 s) the session is given up: exit 1, one line, within 10 s.
-python3 "$TMP/proxy.py" "$target" >"$TMP/proxy3.port" &
-proxy3=$!
-PIDS+=("$proxy3")
-for _ in $(seq 100); do [[ -s $TMP/proxy3.port ]] && break; sleep 0.1; done
-via3="host=127.0.0.1 port=$(cat "$TMP/proxy3.port") dbname=$db user=$user"
+start_proxy proxy3
+proxy3=$PROXY via3=$VIA
 use_schema frozen
 "$RB" pg migrate >/dev/null
 seq 1 3000 | sed 's/^/k:/' | "$RB" pg enqueue >/dev/null
