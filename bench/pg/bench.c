@@ -737,32 +737,36 @@ static void free_run(rbb_run *run) {
         free(run->scale[i].rows_per_s);
 }
 
-/* Open the bench database (created when missing) and its conninfo string. */
+/* A scratch database of the bench: created when missing (admin), connected to and claimed
+ * (rbb_db_claim: marked as the bench's, or holding nothing of another's). Its connection, or
+ * NULL with err. */
+static PGconn *scratch_db(PGconn *admin, const char *server, const char *dbname, const char *mark,
+                          const char *own_like, const char *opt, char *err, size_t err_size) {
+    if (rbb_db_ensure_database(admin, dbname, err, err_size)) return NULL;
+    PGconn *c = rbb_db_connect(server, dbname, err, err_size);
+    if (c && rbb_db_claim(c, mark, own_like, opt, err, err_size)) PQfinish(c), c = NULL;
+    return c;
+}
+
+/* Open the bench database and its conninfo string; claim the pgbench reference's database
+ * too when a part runs pgbench (pgbench -i recreates its tables there: it took any database,
+ * fresh user helper-72). */
 static PGconn *open_bench_db(const rbb_params *p, char *conninfo, size_t size, char *err,
                              size_t err_size) {
     PGconn *admin = rbb_db_connect(p->conninfo, NULL, err, err_size);
     if (!admin) return NULL;
-    int rc = rbb_db_ensure_database(admin, p->queue_db, err, err_size);
-    /* the pgbench reference runs only with cells or a soak; pgbench -i recreates its tables
-     * there, so that database is claimed as the queue's is (it took any, fresh user helper-72) */
-    if (!rc && reads_pgbench(p)) rc = rbb_db_ensure_database(admin, p->pgbench_db, err, err_size);
-    PQfinish(admin);
-    PGconn *pb =
-        !rc && reads_pgbench(p) ? rbb_db_connect(p->conninfo, p->pgbench_db, err, err_size) : NULL;
-    if (!rc && reads_pgbench(p))
-        rc = !pb ||
-             rbb_db_claim(pb, RBB_PGBENCH_DB_MARK, "pgbench\\_%", "--pgbench-db", err, err_size);
-    PQfinish(pb);
-    if (rc) return NULL;
-    PGconn *c = rbb_db_connect(p->conninfo, p->queue_db, err, err_size);
-    if (c && rbb_queue_own_database(c, err, err_size)) {
-        PQfinish(c);
-        return NULL;
+    PGconn *c =
+        scratch_db(admin, p->conninfo, p->queue_db, RBB_DB_MARK, NULL, "--queue-db", err, err_size);
+    if (c && reads_pgbench(p)) {
+        PGconn *pb = scratch_db(admin, p->conninfo, p->pgbench_db, RBB_PGBENCH_DB_MARK,
+                                "pgbench\\_%", "--pgbench-db", err, err_size);
+        if (!pb) PQfinish(c), c = NULL;
+        PQfinish(pb);
     }
+    PQfinish(admin);
     if (c && rbb_db_conninfo_string(c, conninfo, size)) {
         snprintf(err, err_size, "conninfo too long");
-        PQfinish(c);
-        return NULL;
+        PQfinish(c), c = NULL;
     }
     return c;
 }

@@ -55,10 +55,6 @@ static int driver_open(rb_queue **q) {
     return rb_queue_open(&cfg, q);
 }
 
-int rbb_queue_own_database(PGconn *c, char *err, size_t err_size) {
-    return rbb_db_claim(c, RBB_DB_MARK, NULL, "--queue-db", err, err_size);
-}
-
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size) {
     free(driver_conninfo);
     driver_conninfo = malloc(strlen(conninfo) + 1);

@@ -53,12 +53,6 @@ void rbb_worker_body(void *arg, int go_fd, int report_fd);
 /* The mark of the database the pgbench reference runs in (--pgbench-db): pgbench -i drops and
  * recreates its pgbench_* tables there. */
 #define RBB_PGBENCH_DB_MARK "ringbench pg bench: a scratch database for pgbench -i"
-/* Make sure the database c is connected to is one pg bench may empty (rbb_db_claim with
- * RBB_DB_MARK): marked as the bench's, or holding nothing yet (then marked; the connecting role
- * must own it). A database with a queue, another application's tables or a comment of its own
- * (--queue-db named the wrong database) is refused: -1 with err naming it and what to do;
- * nothing in it is touched. */
-int rbb_queue_own_database(PGconn *c, char *err, size_t err_size);
 /* Open the driver's queue session on `conninfo` (the bench database),
  * migrate the schema (idempotent), point `c` at it (search_path). */
 int rbb_queue_prepare(const char *conninfo, PGconn *c, char *err, size_t err_size);
