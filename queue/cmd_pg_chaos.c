@@ -119,8 +119,6 @@ static int chaos_option(const char *cmd, void *ctx, int argc, char **argv, int *
     return 1;
 }
 
-static uint64_t now_ms(void) { return rb_now_ns() / 1000000u; }
-
 /* Sleep ms, cut short by a stop signal. */
 static void nap_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
@@ -134,7 +132,7 @@ typedef struct driver {
     PGconn *conn;
     const char *conninfo, *schema;
     uint32_t retry_ms;   /* how long the server may be unreachable before giving up */
-    uint64_t down_since; /* now_ms() of the first failed connect since the last success; 0 */
+    uint64_t down_since; /* rb_now_ms() of the first failed connect since the last success; 0 */
     char error[512];     /* the last connect error (redacted, one line) */
 } driver;
 
@@ -144,7 +142,7 @@ typedef struct driver {
 static int driver_connect(driver *d) {
     if (d->conn) PQfinish(d->conn);
     d->conn = NULL;
-    if (!d->down_since) d->down_since = now_ms();
+    if (!d->down_since) d->down_since = rb_now_ms();
     uint64_t deadline = d->down_since + d->retry_ms;
     do {
         const char *kw[] = {"dbname", NULL}, *val[] = {d->conninfo, NULL};
@@ -169,7 +167,7 @@ static int driver_connect(driver *d) {
         PQfinish(d->conn);
         d->conn = NULL;
         nap_ms(100);
-    } while (!chaos_signal && now_ms() < deadline);
+    } while (!chaos_signal && rb_now_ms() < deadline);
     return -1;
 }
 
@@ -297,13 +295,14 @@ static int recovered(chaos *c, const fault *f, long long done_now) {
 /* Wait for child pid, giving up waiting after timeout_ms (-1: never) or, when
  * heed_signal, at a stop signal; its exit status, or -1 when it still runs. */
 static int wait_child(pid_t pid, int64_t timeout_ms, int heed_signal) {
-    uint64_t deadline = now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
+    uint64_t deadline = rb_now_ms() + (uint64_t)(timeout_ms < 0 ? 0 : timeout_ms);
     for (;;) {
         int st;
         pid_t r = waitpid(pid, &st, WNOHANG);
         if (r == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
         if (r < 0 && errno != EINTR) return 127; /* not our child any more */
-        if ((heed_signal && chaos_signal) || (timeout_ms >= 0 && now_ms() >= deadline)) return -1;
+        if ((heed_signal && chaos_signal) || (timeout_ms >= 0 && rb_now_ms() >= deadline))
+            return -1;
         struct timespec ts = {0, 20 * 1000000L};
         nanosleep(&ts, NULL);
     }
@@ -421,11 +420,11 @@ static void stop_workers(chaos *c) {
             kill(c->slots[i].pid, SIGTERM);
             c->slots[i].paused = 0;
         }
-    uint64_t deadline = now_ms() + GRACE_MS;
+    uint64_t deadline = rb_now_ms() + GRACE_MS;
     for (uint32_t i = 0; i < c->p->workers; i++) {
         slot *s = &c->slots[i];
         if (!s->pid) continue;
-        uint64_t now = now_ms();
+        uint64_t now = rb_now_ms();
         if (wait_child(s->pid, now < deadline ? (int64_t)(deadline - now) : 0, 0) < 0) {
             kill(s->pid, SIGKILL);
             waitpid(s->pid, NULL, 0);
@@ -610,12 +609,12 @@ static int run_chaos(chaos *c) {
     }
     for (uint32_t i = 0; i < p->workers; i++)
         spawn(c, &c->slots[i]);
-    uint64_t start = now_ms(), next = start + 1000;
+    uint64_t start = rb_now_ms(), next = start + 1000;
     size_t injected = 0;
     long long remaining = p->rows;
-    while (now_ms() - start < (uint64_t)p->deadline_s * 1000u) {
+    while (rb_now_ms() - start < (uint64_t)p->deadline_s * 1000u) {
         if (chaos_signal) break;
-        uint64_t t = now_ms();
+        uint64_t t = rb_now_ms();
         for (uint32_t i = 0; i < p->workers; i++) {
             slot *s = &c->slots[i];
             if (s->pid && s->paused && t >= s->resume_at) {
@@ -635,7 +634,7 @@ static int run_chaos(chaos *c) {
             f->at_ms = t - start;
             f->done_at = done;
             inject(c, f, &rng, t);
-            next = now_ms() + p->interval_ms;
+            next = rb_now_ms() + p->interval_ms;
         }
         int running = reap(c, injected < n_faults || remaining != 0);
         if (injected == n_faults && remaining == 0 && running == 0) break;
@@ -660,7 +659,7 @@ static int run_chaos(chaos *c) {
                            c->d.retry_ms, c->d.error);
     }
     result r = {0};
-    r.elapsed_s = (double)(now_ms() - start) / 1000.0;
+    r.elapsed_s = (double)(rb_now_ms() - start) / 1000.0;
     r.rows = sql_int(&c->d, "SELECT count(*) FROM inbox_all");
     r.done = sql_int(&c->d, "SELECT count(*) FROM inbox_done");
     r.failed = sql_int(&c->d, "SELECT count(*) FROM inbox WHERE state = 'failed'");

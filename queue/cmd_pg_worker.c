@@ -400,7 +400,16 @@ static int run_worker(worker_opts *o, rb_queue *q) {
         rc = rb_cli_fail(cmd, "%s", rb_error_detail());
     else {
         if (rb_pg_stop_requested) on_event(&w, q, "stop signal: leaving");
+        /* Leave here, not in rb_queue_close, which cannot report it: a worker that could not
+         * leave (its server frozen or lost meanwhile) said "leaving" and exited 0 while it
+         * stayed a member until its TTL (a sanitizer run of chaos_signals). */
+        char why[512] = "";
+        if (rb_queue_registered(q) && rb_queue_leave(q))
+            snprintf(why, sizeof why, "%s", rb_error_detail());
         rc = o->stale_probe ? RB_EXIT_OK : print_summary(o, q, &w, &st);
+        if (*why)
+            rc = rb_cli_fail(cmd, "could not leave the membership (its TTL, %u ms, ends it): %s",
+                             o->cfg->ttl_ms, why);
     }
     free(w.claim_ns);
     return rc;

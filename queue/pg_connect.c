@@ -15,8 +15,6 @@
 
 #include "ringbench/common.h"
 
-static uint64_t mono_ms(void) { return rb_now_ns() / 1000000u; }
-
 /* connect_timeout of c's options (conninfo, else PGCONNECT_TIMEOUT) in ms; 0: none. libpq
  * waits at least 2 s when one is set. */
 static uint64_t timeout_ms(PGconn *c) {
@@ -42,7 +40,7 @@ PGconn *rb_pg_connect(const char *const *kw, const char *const *val,
     PGconn *c = PQconnectStartParams(kw, val, 1);
     if (!c) return give_up(NULL, "out of memory", why, why_size);
     if (PQstatus(c) == CONNECTION_BAD) return c;
-    uint64_t limit = timeout_ms(c), now = mono_ms(), deadline = limit ? now + limit : 0;
+    uint64_t limit = timeout_ms(c), now = rb_now_ms(), deadline = limit ? now + limit : 0;
     int stopping = stop && *stop; /* a connect made after the stop (a worker's leave): bounded */
     if (stopping && (!deadline || deadline > now + RB_PG_CONNECT_STOPPING_MS))
         deadline = now + RB_PG_CONNECT_STOPPING_MS;
@@ -53,7 +51,7 @@ PGconn *rb_pg_connect(const char *const *kw, const char *const *val,
         for (;;) { /* until the socket is ready, the stop flag or the deadline */
             if (!stopping && stop && *stop)
                 return give_up(c, "connection attempt stopped", why, why_size);
-            if (deadline && mono_ms() >= deadline)
+            if (deadline && rb_now_ms() >= deadline)
                 return give_up(c, "timeout expired", why, why_size);
             int n = poll(&p, 1, 50);
             if (n > 0 || (n < 0 && errno != EINTR)) break; /* ready, or PQconnectPoll says why */

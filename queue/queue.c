@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,15 +70,18 @@ struct rb_queue {
     /* affinity's age scan (age_scan_plan): where the next one starts, (run_at in us since
      * 1970, id) of the newest row the last claim took for its age or where its read ended
      * (age_scan_next; age_from_set 0: none), and
-     * when the next scan from the head is due (mono_ms) */
+     * when the next scan from the head is due (rb_now_ms) */
     int64_t age_from_us, age_from_id;
     int age_from_set;
     uint64_t age_head_due_ms;
-    /* the competing claim: when its next read from the head is due (mono_ms;
+    /* the competing claim: when its next read from the head is due (rb_now_ms;
      * competing_head_plan) */
     uint64_t competing_head_due_ms;
-    uint64_t conn_serial;          /* +1 per connection made: prepared statements are per session */
-    uint64_t down_since_ms;        /* mono_ms of the first failed connect since the last good one */
+    uint64_t conn_serial; /* +1 per connection made: prepared statements are per session */
+    /* rb_now_ms of the first failed connect of this worker's sessions since the last good one (0:
+     * none): down_since points at down_since_own, or a companion's at its owner's, so a worker's
+     * sessions share one reconnect window (rb_queue_open_companion) */
+    _Atomic uint64_t down_since_own, *down_since;
     uint64_t prepared_on[N_STMTS]; /* conn_serial each named statement was prepared on (0: none) */
     char *owned_param;             /* "{1,5,...}": the view published (publish_view.sql) */
     char *claim_text[N_CLAIM_TEXTS]; /* claim statements, assembled on first use (claim_sql_of) */
@@ -85,6 +89,7 @@ struct rb_queue {
     /* whether a stoppable statement is on the wire (exec_stoppable), a cancel was asked for it
      * (rb_queue_cancel, from a signal handler), and one was sent (await_result) */
     volatile sig_atomic_t stoppable_running, cancel_asked, cancel_sent;
+    int given_up; /* after a stop, the server did not answer within the grace: closed for good */
 };
 
 static const char *const planner_names[] = {"hashjoin",  "mergejoin",  "nestloop", "seqscan",
@@ -220,8 +225,6 @@ int rb_queue_config_validate(const rb_queue_config *c) {
 
 /* ---- connection and retries ---- */
 
-static uint64_t mono_ms(void) { return rb_now_ns() / 1000000u; }
-
 static void sleep_ms(uint32_t ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) && errno == EINTR) {
@@ -339,22 +342,24 @@ static void worker_session(rb_queue *q) {
 }
 
 /* Reconnect with exponential backoff until the server has been unreachable for cfg.retry_ms,
- * counted from the first failed connect since the last good one: a later call while it stays
- * unreachable (a worker that gave up, then tries to leave) makes one attempt, not another
- * retry_ms (a worker took twice --retry-ms to stop; fresh user, helper-71). */
+ * counted from the first failed connect of any of the worker's sessions since the last good
+ * one: a later call while it stays unreachable (a worker that gave up, then tries to leave; its
+ * companion, failing only then) makes one attempt, not another retry_ms (a worker took twice
+ * --retry-ms to stop; fresh user, helper-71, and the sanitizer build through the companion). */
 static int reconnect(rb_queue *q) {
-    if (!q->down_since_ms) q->down_since_ms = mono_ms();
-    uint64_t deadline = q->down_since_ms + q->cfg.retry_ms;
+    uint64_t since = 0, now = rb_now_ms();
+    if (atomic_compare_exchange_strong(q->down_since, &since, now)) since = now;
+    uint64_t deadline = since + q->cfg.retry_ms;
     uint32_t backoff_ms = 10;
     int rc;
     for (;;) {
-        if ((rc = connect_once(q)) == 0) return q->down_since_ms = 0, q->conn_serial++, 0;
+        if ((rc = connect_once(q)) == 0) return atomic_store(q->down_since, 0), q->conn_serial++, 0;
         if (interrupted(q)) {
             char why[1024];
             snprintf(why, sizeof why, "%s", rb_error_detail());
             return rb_set_error(rc, "%s; gave up: interrupted", why);
         }
-        if (mono_ms() + backoff_ms > deadline) return rc;
+        if (rb_now_ms() + backoff_ms > deadline) return rc;
         sleep_ms(backoff_ms);
         backoff_ms = backoff_ms * 2 > 1000 ? 1000 : backoff_ms * 2;
     }
@@ -432,32 +437,42 @@ static void cancel_async(PGconn *conn) {
     pthread_attr_destroy(&a);
 }
 
+/* How long a statement may go unanswered after a stop: max(retry_ms, 3 s). */
+static uint64_t stop_grace_ms(const rb_queue *q) {
+    return q->cfg.retry_ms > 3000 ? q->cfg.retry_ms : 3000;
+}
+
+/* NULL with the error of a session given up after a stop (await_result). */
+static PGresult *session_given_up(const rb_queue *q) {
+    rb_set_error(RB_EDB, "no answer from the server %llu ms after the stop: session closed",
+                 (unsigned long long)stop_grace_ms(q));
+    return NULL;
+}
+
 /*
  * await_result — PQexec's wait for the statement just sent on q->conn, in 100 ms polls that
  * watch the stop: a stoppable statement (exec_stoppable) gets its cancel (cancel_async) once
  * the stop flag or rb_queue_cancel asks; after a stop, a server that has not answered within
- * max(retry_ms, 3 s) is given up: the session is closed and NULL returned (RB_EDB), where
- * libpq's wait held the worker until the server answered (a frozen server: never). As PQexec:
- * the last result, an error kept over later ones.
+ * max(retry_ms, 3 s) is given up: the session is closed for good (no reconnect: it would wait
+ * on the same server) and NULL returned (RB_EDB), where libpq's wait held the worker until the
+ * server answered (a frozen server: never). As PQexec: the last result, an error kept over
+ * later ones.
  */
 static PGresult *await_result(rb_queue *q) {
     PGconn *c = q->conn;
     PGresult *last = NULL, *r;
-    uint64_t give_up = 0, grace = q->cfg.retry_ms > 3000 ? q->cfg.retry_ms : 3000;
+    uint64_t give_up = 0;
     for (;;) {
         while (PQisBusy(c)) {
             if ((interrupted(q) || q->cancel_asked) && q->stoppable_running && !q->cancel_sent)
                 q->cancel_sent = 1, cancel_async(c);
-            if (!give_up && interrupted(q)) give_up = mono_ms() + grace;
-            if (give_up && mono_ms() >= give_up) {
+            if (!give_up && interrupted(q)) give_up = rb_now_ms() + stop_grace_ms(q);
+            if (give_up && rb_now_ms() >= give_up) {
                 PQclear(last);
                 PQfinish(c);
                 q->conn = NULL;
-                rb_set_error(RB_EDB,
-                             "no answer from the server %llu ms after the stop: session "
-                             "closed",
-                             (unsigned long long)grace);
-                return NULL;
+                q->given_up = 1;
+                return session_given_up(q);
             }
             struct pollfd p = {.fd = PQsocket(c), .events = POLLIN};
             if (poll(&p, 1, 100) < 0 && errno != EINTR) break;
@@ -525,13 +540,14 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
     uint32_t backoff_ms = 10;
     int reprepared = 0;
     for (;;) {
+        if (q->given_up) return session_given_up(q);
         if (!q->conn || PQstatus(q->conn) != CONNECTION_OK) {
             if (reconnect(q)) return NULL;
             q->n_reconnects++;
             if (reconnected) *reconnected = 1;
         }
         PGresult *r = run_statement(q, stmt, sql, n_params, params);
-        if (!r && !q->conn) return NULL; /* given up after a stop (await_result): error set */
+        if (q->given_up) return session_given_up(q);
         if (PQresultStatus(r) == want) return r;
         if (!reprepared && stale_prepared(stmt, r)) { /* once: a second refusal is an error */
             PQclear(r);
@@ -549,9 +565,9 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
             PQclear(r);
             continue;
         }
-        if (!deadline) deadline = mono_ms() + q->cfg.retry_ms;
+        if (!deadline) deadline = rb_now_ms() + q->cfg.retry_ms;
         int stop = interrupted(q);
-        if (kind == ERR_FATAL || stop || mono_ms() >= deadline) {
+        if (kind == ERR_FATAL || stop || rb_now_ms() >= deadline) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", PQresultErrorMessage(r));
             msg[strcspn(msg, "\n")] = 0;
@@ -569,7 +585,7 @@ static PGresult *exec_retry_named(rb_queue *q, stmt_id stmt, const char *sql, in
             q->conn = NULL;
         }
         uint32_t wait = (uint32_t)((double)backoff_ms * (0.5 + jitter_unit() / 2));
-        uint64_t now = mono_ms();
+        uint64_t now = rb_now_ms();
         if (now + wait > deadline) wait = (uint32_t)(deadline - now);
         sleep_ms(wait);
         backoff_ms = backoff_ms * 2 > 1000 ? 1000 : backoff_ms * 2;
@@ -587,7 +603,8 @@ static PGresult *exec_stoppable(rb_queue *q, stmt_id stmt, const char *sql, int 
     q->stoppable_running = 1;
     PGresult *r = exec_retry_named(q, stmt, sql, n_params, params, want, NULL);
     q->stoppable_running = 0;
-    *stopped = !r && q->cancel_sent && interrupted(q);
+    /* given up (no answer after the stop): an error, not a stop (the claim's fate unknown) */
+    *stopped = !r && q->cancel_sent && interrupted(q) && !q->given_up;
     return r;
 }
 
@@ -676,6 +693,7 @@ int rb_queue_open(const rb_queue_config *cfg, rb_queue **out) {
     rb_queue *q = calloc(1, sizeof *q);
     if (!q) return rb_set_error(RB_ENOMEM, "out of memory");
     q->cfg = *cfg;
+    q->down_since = &q->down_since_own;
     q->conninfo = xstrdup(cfg->conninfo ? cfg->conninfo : "");
     q->schema = xstrdup(cfg->schema);
     q->planner_off = cfg->planner_off ? xstrdup(cfg->planner_off) : NULL;
@@ -737,9 +755,10 @@ int64_t rb_queue_incarnation(const rb_queue *q) { return q->incarnation; }
 const rb_queue_config *rb_queue_config_of(const rb_queue *q) { return &q->cfg; }
 int rb_queue_registered(const rb_queue *q) { return q->registered; }
 
-int rb_queue_open_companion(const rb_queue *q, rb_queue **out) {
+int rb_queue_open_companion(rb_queue *q, rb_queue **out) {
     int rc = rb_queue_open(&q->cfg, out);
     if (rc) return rc;
+    (*out)->down_since = q->down_since;
     (*out)->incarnation = q->incarnation;
     memcpy((*out)->incarnation_param, q->incarnation_param, sizeof q->incarnation_param);
     worker_session(*out);
@@ -1345,7 +1364,7 @@ static int claim_n_params(rb_claim_mode mode, int all, int aged) {
  * when it is due, the next one is due every_ms later. The periodic read of both claims that
  * start past the head (competing_head_plan, age_scan_plan). */
 static int head_read_due(uint64_t *due_ms, uint64_t every_ms) {
-    uint64_t now = mono_ms();
+    uint64_t now = rb_now_ms();
     if (now < *due_ms) return 0;
     *due_ms = now + every_ms;
     return 1;
@@ -1637,7 +1656,7 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
      * for at most half a heartbeat interval: one round then deletes more done rows than
      * the queue completes in an interval, whatever the completion rate, and the next
      * round is never late for it (the keeper thread heartbeats meanwhile). */
-    uint64_t until_ms = mono_ms() + q->cfg.heartbeat_ms / 2;
+    uint64_t until_ms = rb_now_ms() + q->cfg.heartbeat_ms / 2;
     for (;;) {
         r = exec_stoppable(q, STMT_NONE, rb_queue_sql("retention_purge"), 0, NULL, PGRES_TUPLES_OK,
                            &stopped);
@@ -1652,7 +1671,7 @@ int rb_queue_housekeep(rb_queue *q, rb_queue_housekeeping *rep) {
         PQclear(r);
         rep->n_purged += n;
         rep->n_purge_statements++;
-        if (!won || n < cap || mono_ms() >= until_ms) break;
+        if (!won || n < cap || rb_now_ms() >= until_ms) break;
     }
     return 0;
 }

@@ -198,9 +198,12 @@ int64_t rb_queue_incarnation(const rb_queue *q);
  * the same worker id and incarnation as `q`, for a thread that heartbeats and
  * extends leases while `q`'s thread runs handlers (queue/worker.h). Closing it
  * does not leave the membership. Errors as rb_queue_open. The two sessions are
- * independent objects: each is used by one thread at a time.
+ * independent objects, each used by one thread at a time, sharing one thing:
+ * the reconnect window (cfg.retry_ms runs from the first failed connect of
+ * either since the last good one), so a worker whose server is lost gives up
+ * once, not once per session. Close the companion before `q`.
  */
-int rb_queue_open_companion(const rb_queue *q, rb_queue **out);
+int rb_queue_open_companion(rb_queue *q, rb_queue **out);
 
 /* rb_queue_n_reconnects — reconnects after lost connections so far. */
 uint64_t rb_queue_n_reconnects(const rb_queue *q);

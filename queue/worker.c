@@ -23,9 +23,6 @@ void rb_worker_options_init(rb_worker_options *o) {
     o->fail_attempts = 1;
 }
 
-static uint64_t mono_ns(void) { return rb_now_ns(); }
-static uint64_t mono_ms(void) { return mono_ns() / 1000000u; }
-
 static void sleep_us(uint64_t us) {
     struct timespec ts = {(time_t)(us / 1000000u), (long)(us % 1000000u) * 1000L};
     while (nanosleep(&ts, &ts) && errno == EINTR) {
@@ -79,7 +76,7 @@ static void *keeper_main(void *arg) {
             gens[i] = k->rows[i].gen;
         }
         pthread_mutex_unlock(&k->mu);
-        uint64_t sent = mono_ms();
+        uint64_t sent = rb_now_ms();
         int rc = rb_queue_heartbeat(k->session);
         int xrc = rc ? rc : rb_queue_extend_batch(k->session, ids, gens, n, k->lease_ms, kept);
         pthread_mutex_lock(&k->mu);
@@ -124,7 +121,7 @@ static int keeper_start(keeper *k, rb_queue *q, size_t cap) {
         free(k->rows);
         return rc;
     }
-    k->last_beat_ms = mono_ms(); /* registration and the first refresh just happened */
+    k->last_beat_ms = rb_now_ms(); /* registration and the first refresh just happened */
     pthread_mutex_init(&k->mu, NULL);
     pthread_cond_init(&k->cv, NULL);
     /* Signals go to the caller's thread, never to this one: a stop handler may then cancel
@@ -172,7 +169,7 @@ static void keeper_drop_all(keeper *k) {
 /* May the handler of held row i start? Not when its lease is lost or may have run out. */
 static int keeper_row_ok(keeper *k, size_t i) {
     pthread_mutex_lock(&k->mu);
-    int ok = !k->rows[i].lost && !k->dead && mono_ms() < k->rows[i].deadline_ms;
+    int ok = !k->rows[i].lost && !k->dead && rb_now_ms() < k->rows[i].deadline_ms;
     pthread_mutex_unlock(&k->mu);
     return ok;
 }
@@ -187,14 +184,14 @@ static void keeper_pause(keeper *k, int paused) {
  * a SIGSTOP of the whole process: then the loop checks before acting.) */
 static int keeper_fresh(keeper *k) {
     pthread_mutex_lock(&k->mu);
-    int fresh = mono_ms() - k->last_beat_ms <= 2 * (uint64_t)k->interval_ms;
+    int fresh = rb_now_ms() - k->last_beat_ms <= 2 * (uint64_t)k->interval_ms;
     pthread_mutex_unlock(&k->mu);
     return fresh;
 }
 
 /* A heartbeat by the loop itself (on its own session); RB_ELOST marks the keeper dead. */
 static int keeper_beat_now(keeper *k, rb_queue *q) {
-    uint64_t sent = mono_ms();
+    uint64_t sent = rb_now_ms();
     int rc = rb_queue_heartbeat(q);
     pthread_mutex_lock(&k->mu);
     if (rc == 0 && sent > k->last_beat_ms) k->last_beat_ms = sent;
@@ -226,7 +223,7 @@ typedef struct run {
     keeper k;
     rb_queue_batch next; /* opts->chain: claimed in the transaction of the last completion */
     int have_next;
-    uint64_t next_sent; /* mono_ms() when that transaction was sent */
+    uint64_t next_sent; /* rb_now_ms() when that transaction was sent */
 } run;
 
 static void event(run *r, const char *fmt, ...)
@@ -247,6 +244,16 @@ static void event(run *r, const char *fmt, ...) {
 }
 
 static int stop_asked(run *r) { return r->h && r->h->should_stop && r->h->should_stop(r->h->ctx); }
+
+/* The sleep after an empty claim, in slices of at most 50 ms that watch the stop: a worker
+ * polling every few seconds stopped only when its sleep ended. */
+static void poll_nap(run *r, uint64_t us) {
+    while (us && !stop_asked(r)) {
+        uint64_t slice = us < 50000 ? us : 50000;
+        sleep_us(slice);
+        us -= slice;
+    }
+}
 
 /* Membership and housekeeping (the heartbeat itself is the keeper's). */
 static int duties(run *r) {
@@ -439,7 +446,7 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
                      unsigned char *done, rb_queue_row *ok_rows, unsigned char *back,
                      int *stop_now) {
     size_t n_ok = 0;
-    uint64_t t0 = mono_ns();
+    uint64_t t0 = rb_now_ns();
     int rc = 0;
     memset(back, 0, b->n);
     for (size_t i = 0; i < b->n; i++) {
@@ -531,15 +538,15 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
             break;
         }
     }
-    info->handler_ns = mono_ns() - t0;
+    info->handler_ns = rb_now_ns() - t0;
     /* Complete what ran, even when stopping: their effects must not be lost. */
-    uint64_t t1 = mono_ns();
+    uint64_t t1 = rb_now_ns();
     int crc = 0;
     if (n_ok && r->o->chain && !r->o->complete_each && !rc && !*stop_now) {
         /* the completion and the next claim share one transaction (one commit) */
         size_t n_done = 0;
         int chained = 0;
-        r->next_sent = mono_ms();
+        r->next_sent = rb_now_ms();
         crc = rb_queue_complete_and_claim(r->q, ok_rows, n_ok, effects, done, &n_done, &r->next,
                                           &chained);
         r->have_next = crc == 0;
@@ -548,7 +555,7 @@ static int run_batch(run *r, rb_queue_batch *b, rb_worker_batch_info *info, cons
         if (!crc) count_completed(r, ok_rows, n_ok, done, n_done, info);
     } else if (n_ok)
         crc = complete_ok(r, ok_rows, n_ok, effects, done, info);
-    info->complete_ns = n_ok ? mono_ns() - t1 : 0;
+    info->complete_ns = n_ok ? rb_now_ns() - t1 : 0;
     return rc ? rc : crc;
 }
 
@@ -575,10 +582,10 @@ static int loop(run *r) {
     rb_queue_row *order = calloc(batch, sizeof *order);
     int rc =
         effects && done && ok_rows && back && order ? 0 : rb_set_error(RB_ENOMEM, "out of memory");
-    uint64_t start = mono_ms(), last_duties = start, last_row = start;
+    uint64_t start = rb_now_ms(), last_duties = start, last_row = start;
     rb_queue_batch b = {0};
     while (!rc) {
-        uint64_t now = mono_ms();
+        uint64_t now = rb_now_ms();
         if (stop_asked(r)) break;
         if ((rc = keeper_status(&r->k))) break;
         if (o->duration_ms && now - start >= o->duration_ms) break;
@@ -592,7 +599,7 @@ static int loop(run *r) {
             last_duties = now;
         }
         rb_worker_batch_info info = {0};
-        uint64_t sent = mono_ms(), t0 = mono_ns();
+        uint64_t sent = rb_now_ms(), t0 = rb_now_ns();
         if (r->have_next) { /* claimed with the last completion: not timed */
             b = r->next;
             memset(&r->next, 0, sizeof r->next);
@@ -600,7 +607,7 @@ static int loop(run *r) {
             sent = r->next_sent;
         } else {
             if ((rc = rb_queue_claim(r->q, &b))) break;
-            info.claim_ns = mono_ns() - t0;
+            info.claim_ns = rb_now_ns() - t0;
             info.claim_timed = 1;
         }
         info.n_claimed = b.n;
@@ -611,10 +618,10 @@ static int loop(run *r) {
                 int empty = 0;
                 if ((rc = queue_empty(r, &empty)) || empty) break;
             }
-            sleep_us(o->poll_us);
+            poll_nap(r, o->poll_us);
             continue;
         }
-        last_row = mono_ms();
+        last_row = rb_now_ms();
         defer_suspects(r, &b, order);
         keeper_hold(&r->k, &b, sent);
         st->n_claims++;
@@ -660,7 +667,7 @@ static int loop(run *r) {
     free(ok_rows);
     free(back);
     free(order);
-    st->elapsed_ms = mono_ms() - start;
+    st->elapsed_ms = rb_now_ms() - start;
     return rc;
 }
 

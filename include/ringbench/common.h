@@ -33,6 +33,9 @@ double rb_unit_double(uint64_t *state);
  * across forked processes; never the wall clock). */
 uint64_t rb_now_ns(void);
 
+/* rb_now_ms — rb_now_ns in whole milliseconds (the queue's timeouts and deadlines). */
+static inline uint64_t rb_now_ms(void) { return rb_now_ns() / 1000000u; }
+
 /*
  * rb_nearest_rank — the 0-based index, in n sorted samples, of the p-th
  * percentile (p in [0, 100]) by the nearest-rank definition: the smallest
