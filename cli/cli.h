@@ -342,6 +342,7 @@ typedef struct rb_cli_ring {
     /* RB_RING_OPT_* the command refuses (set before parsing; rb_pg_parse_options leaves them
      * out of --help) */
     unsigned refused;
+    uint64_t seed_max; /* the largest --seed the command takes (0, the default: UINT64_MAX) */
 } rb_cli_ring;
 
 void rb_cli_ring_init(rb_cli_ring *o);

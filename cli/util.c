@@ -637,7 +637,9 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
         o->bucket_hash_set = 1;
         break;
     case 6:
-        if (rb_cli_u64_arg(cmd, "--seed", v, 0, UINT64_MAX, &o->cfg.seed)) return -1;
+        if (rb_cli_u64_arg(cmd, "--seed", v, 0, o->seed_max ? o->seed_max : UINT64_MAX,
+                           &o->cfg.seed))
+            return -1;
         break;
     case 7: {
         /* what the table build accepts: a positional algorithm (so not table

@@ -24,14 +24,17 @@ static const rb_command pg_commands[] = {
 #define N_PG_COMMANDS (sizeof pg_commands / sizeof pg_commands[0])
 
 static void pg_usage(FILE *f) {
+    rb_queue_config cfg;
+    rb_queue_config_init(&cfg);
+    char help[512];
     fprintf(f, "usage: ringbench pg SUBCOMMAND [OPTIONS]   (ringbench pg SUBCOMMAND --help)\n\n"
                "subcommands:\n");
     for (size_t i = 0; i < N_PG_COMMANDS; i++)
         fprintf(f, "  %-9s %s\n", pg_commands[i].name, pg_commands[i].summary);
     fprintf(f,
             "\nsession options (every subcommand but bench, which takes --db only: it makes its "
-            "own\ndatabases and sessions):\n%s",
-            rb_pg_session_help);
+            "own\ndatabases and sessions; pg chaos waits longer by default):\n%s",
+            rb_pg_session_help(&cfg, help, sizeof help));
 }
 
 int rb_cmd_pg(int argc, char **argv) {
@@ -55,11 +58,17 @@ int rb_cmd_pg(int argc, char **argv) {
 
 /* ---- session options ---- */
 
-const char rb_pg_session_help[] =
-    "  --db CONNINFO      libpq conninfo or URI (default $RINGBENCH_PG_CONNINFO, else the\n"
-    "                     PG* variables; `scripts/pg url` prints the embedded server's)\n"
-    "  --schema NAME      schema of the queue tables (default $RINGBENCH_PG_SCHEMA or ringbench)\n"
-    "  --retry-ms MS      keep reconnecting for MS after a lost connection (default 10000)\n";
+const char *rb_pg_session_help(const rb_queue_config *cfg, char *buf, size_t size) {
+    snprintf(
+        buf, size,
+        "  --db CONNINFO      libpq conninfo or URI (default $RINGBENCH_PG_CONNINFO, else the\n"
+        "                     PG* variables; `scripts/pg url` prints the embedded server's)\n"
+        "  --schema NAME      schema of the queue tables (default $RINGBENCH_PG_SCHEMA or "
+        "ringbench)\n"
+        "  --retry-ms MS      keep reconnecting for MS after a lost connection (default %u)\n",
+        cfg->retry_ms);
+    return buf;
+}
 
 void rb_pg_session_defaults(rb_queue_config *cfg) {
     rb_queue_config_init(cfg);
@@ -77,6 +86,11 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
         return -1;
     }
     const char *v = argv[++*i];
+    if (!*v && strcmp(opt, "--retry-ms")) {
+        /* an unset variable in a script (--db "$DB") took libpq's defaults: another server */
+        rb_cli_usage_error(cmd, "%s: empty value (omit it for the default)", opt);
+        return -1;
+    }
     if (strcmp(opt, "--db") == 0) {
         cfg->conninfo = v;
     } else if (strcmp(opt, "--schema") == 0) {
@@ -179,9 +193,10 @@ int rb_pg_parse_options(const char *cmd, const char *help, const char *ring_help
     char ring_lines[1024]; /* the ring options this command takes (never --members) */
     if (ring)
         rb_cli_ring_help_except(ring->refused | RB_RING_OPT_MEMBERS, ring_lines, sizeof ring_lines);
+    char session_lines[512]; /* with this command's --retry-ms default */
     const char *const help_list[] = {help,
                                      "\nsession options:\n",
-                                     rb_pg_session_help,
+                                     rb_pg_session_help(cfg, session_lines, sizeof session_lines),
                                      ring ? ring_help : NULL,
                                      ring ? ring_lines : NULL,
                                      NULL};
@@ -298,6 +313,7 @@ int rb_pg_cmd_migrate(int argc, char **argv) {
     /* queue_config records the algorithm, V, B, the hashes and the seed: anything else would
      * be taken here and then silently not used by the workers */
     ring.refused = RB_RING_OPT_TABLE_SOURCE | RB_RING_OPT_PARAM;
+    ring.seed_max = RB_QUEUE_MAX_SEED; /* a bigint in the bucket trigger (rb_queue_ring_check) */
     int rc = rb_pg_parse_options(cmd, migrate_help, "\nring options:\n", argc, argv, &cfg, &ring,
                                  migrate_option, &o, NULL, NULL);
     if (rc >= 0) return rc;

@@ -81,7 +81,8 @@ static const char chaos_help[] =
     "  --format F         md (default) or json\n"
     "  --restart-cmd CMD  shell command that restarts the server (scripts/pg restart)\n"
     "The session option --retry-ms is how long the driver and the workers wait for the\n"
-    "server here, 60000 by default (not 10000); past it the run stops its workers, exit 1.\n"
+    "server (longer here than in the other commands); past it the run stops its workers,\n"
+    "exit 1.\n"
     "SIGINT or SIGTERM stops the run: paused workers are resumed, every worker is\n"
     "stopped (SIGTERM, SIGKILL after 5 s) and reaped; exit 130 or 143.\n";
 

@@ -21,7 +21,9 @@
  */
 void rb_pg_session_defaults(rb_queue_config *cfg);
 int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char **argv, int *i);
-extern const char rb_pg_session_help[];
+/* rb_pg_session_help — the session options' help lines into buf (size bytes), with the
+ * --retry-ms default of `cfg` (the command's: pg chaos waits longer); returns buf. */
+const char *rb_pg_session_help(const rb_queue_config *cfg, char *buf, size_t size);
 
 /*
  * rb_pg_parse_options — parse argv[1 .. argc) of pg subcommand `cmd` with the

@@ -549,10 +549,9 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
             *profile = a;
         } else if (string_option(a, p)) {
             NEED_VALUE();
-            /* a name or a path: empty is a mistake (--pgbench '' ran the default pgbench);
-             * an empty conninfo is libpq's defaults */
-            if (!*v && strcmp(a, "--db") != 0 && strcmp(a, "--conninfo") != 0)
-                return rb_cli_usage_error(CMD, "%s: empty value", a);
+            /* empty is a mistake (--pgbench '' ran the default pgbench; --db "$DB" with DB
+             * unset took libpq's defaults: another server), as in the other pg commands */
+            if (!*v) return rb_cli_usage_error(CMD, "%s: empty value (omit it for the default)", a);
             *string_option(a, p) = v;
         } else if (strcmp(a, "--algo") == 0) {
             NEED_VALUE();

@@ -90,7 +90,15 @@ usage "^ringbench pg bench: --zipf-s: -0.1 is out of range \(0\.\.10\)$" bench "
 # matrix, then failed; fresh user, helper-69); not where no part runs pgbench
 usage "^ringbench pg bench: --pgbench: '/nonexistent/pgbench' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench /nonexistent/pgbench
 for opt in --pgbench --queue-db --pgbench-db --out; do # (--pgbench '' ran the default one)
-    usage "^ringbench pg bench: $opt: empty value$" bench "${dbb[@]}" --smoke "$opt" ""
+    usage "^ringbench pg bench: $opt: empty value \(omit it for the default\)$" bench "${dbb[@]}" --smoke "$opt" ""
+done
+usage "^ringbench pg bench: --db: empty value \\(omit it for the default\\)$" bench --smoke --db ""
+# an empty --db or --schema (an unset variable in a script) took libpq's defaults, another
+# server, or failed later
+for c in status worker migrate enqueue explain retry chaos; do
+    for opt in --db --schema; do
+        usage "^ringbench pg $c: $opt: empty value \(omit it for the default\)$" "$c" "$opt" ""
+    done
 done
 usage "^ringbench pg bench: --pgbench: '/etc' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench /etc
 usage "^ringbench pg bench: --pgbench: 'no-such-pgbench' is not an executable file$" bench "${dbb[@]}" --smoke --pgbench no-such-pgbench
@@ -224,8 +232,10 @@ for a in jump modn maglev; do
 done
 usage "^ringbench pg migrate: --param does not apply to a queue" migrate "${db[@]}" --algo maglev --param table_size=1009
 usage "^ringbench pg migrate: --table-source does not apply to a queue" migrate "${db[@]}" --algo table --table-source maglev
-usage "^ringbench pg migrate: --seed 9223372036854775808 is out of range for a queue \(0\.\.9223372036854775807\)" migrate "${db[@]}" --seed 9223372036854775808
-usage "^ringbench pg migrate: --seed 18446744073709551615 is out of range for a queue" migrate "${db[@]}" --seed 18446744073709551615
+usage "^ringbench pg migrate: --seed: 9223372036854775808 is out of range \(0\.\.9223372036854775807\)$" migrate "${db[@]}" --seed 9223372036854775808
+usage "^ringbench pg migrate: --seed: 18446744073709551615 is out of range \(0\.\.9223372036854775807\)$" migrate "${db[@]}" --seed 18446744073709551615
+# ... and says that range for a seed that is no number (it said 0..18446744073709551615)
+usage "^ringbench pg migrate: --seed must be a whole number from 0 to 9223372036854775807, got '0x10'$" migrate "${db[@]}" --seed 0x10
 # ... and the worker refuses ring options it would silently not use: B, bucket hash and seed
 # are always the queue's; --param is checked against the --algo it overrides with.
 usage "^ringbench pg worker: --buckets, --bucket-hash and --seed are the queue's" worker "${db[@]}" --until-empty --buckets 512
@@ -248,6 +258,10 @@ for o in --buckets --bucket-hash --seed; do
     grep -q -- "^  $o " "$TMP/migrate-help" || fail "pg migrate --help does not list $o"
 done
 grep -q "^  skeleton " "$TMP/worker-help" || fail "pg worker --help lists no algorithms"
+# each command's --help gives its own --retry-ms default (pg chaos's said 10000 in the session
+# lines and 60000 in its own text)
+grep -q -- "^  --retry-ms MS .*(default 10000)$" "$TMP/worker-help" || fail "pg worker --help: --retry-ms default"
+"$RB" pg chaos --help | grep -q -- "^  --retry-ms MS .*(default 60000)$" || fail "pg chaos --help: --retry-ms default"
 usage "^ringbench pg migrate: --members is not used" migrate "${db[@]}" --members a,b
 # `pg` alone: one line (it was the 18-line usage on stderr); an empty --restart-cmd (sh -c ''
 # restarts nothing and "succeeds"; both fresh user, helper-69)
@@ -263,9 +277,9 @@ usage "^ringbench pg status: --format must be text, json or csv, got 'xml'$" sta
 usage "^ringbench pg enqueue: --format needs a value$" enqueue "${db[@]}" --format
 # no server configured and none reachable: one line, the hint on it (it was a second line)
 rc=0
-PGHOST=$TMP/nowhere PGPORT=1 "$RB" pg status --db '' >/dev/null 2>"$TMP/err" || rc=$?
+PGHOST=$TMP/nowhere PGPORT=1 env -u RINGBENCH_PG_CONNINFO "$RB" pg status >/dev/null 2>"$TMP/err" || rc=$?
 if [[ $rc != 1 || $(wc -l <"$TMP/err") != 1 ]] || ! grep -q "cannot connect.*(hint: start the embedded server with .scripts/pg start." "$TMP/err"; then
-    fail "pg status --db '' (no server): exit $rc, stderr '$(cat "$TMP/err")'; expected exit 1, one line with the hint"
+    fail "pg status, no --db (no server): exit $rc, stderr '$(cat "$TMP/err")'; expected exit 1, one line with the hint"
 fi
 # 5. a worker id is text: it is stored in a text column and written in JSON, where bytes that
 #    are not UTF-8 would read back as other characters (fresh user, #14).
