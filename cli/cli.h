@@ -82,6 +82,13 @@ int rb_cli_parse_args(const char *cmd, const char *const *help, rb_cli_opt_fn op
 const char *rb_cli_opt_value(const char *cmd, int argc, char **argv, int *i);
 
 /*
+ * rb_cli_nonempty — 0 when the value v of option opt is not empty, else RB_EXIT_USAGE after
+ * printing "OPT: empty value (omit it for the default)": an empty name, path or conninfo is
+ * a mistake (`--db "$DB"` with DB unset took libpq's defaults, perhaps another server).
+ */
+int rb_cli_nonempty(const char *cmd, const char *opt, const char *v);
+
+/*
  * rb_cli_format_option — handle "--format F" at argv[*i] like an rb_cli_opt_fn:
  * 1 consumed (*fmt set), 0 not --format, -1 usage error printed (md accepted
  * only when allow_md).
@@ -342,7 +349,7 @@ typedef struct rb_cli_ring {
     /* RB_RING_OPT_* the command refuses (set before parsing; rb_pg_parse_options leaves them
      * out of --help) */
     unsigned refused;
-    uint64_t seed_max; /* the largest --seed the command takes (0, the default: UINT64_MAX) */
+    uint64_t seed_max; /* the largest --seed the command takes (default UINT64_MAX) */
 } rb_cli_ring;
 
 void rb_cli_ring_init(rb_cli_ring *o);

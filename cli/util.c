@@ -109,6 +109,10 @@ const char *rb_cli_opt_value(const char *cmd, int argc, char **argv, int *i) {
     return argv[++*i];
 }
 
+int rb_cli_nonempty(const char *cmd, const char *opt, const char *v) {
+    return *v ? 0 : rb_cli_usage_error(cmd, "%s: empty value (omit it for the default)", opt);
+}
+
 const char rb_cli_format_help[] = "  --format F         text, json or csv (default text)\n";
 
 int rb_cli_format_option(const char *cmd, int allow_md, rb_format *fmt, int argc, char **argv,
@@ -541,6 +545,7 @@ void rb_csv_field(FILE *f, const void *data, size_t len) {
 void rb_cli_ring_init(rb_cli_ring *o) {
     memset(o, 0, sizeof *o);
     rb_config_init(&o->cfg);
+    o->seed_max = UINT64_MAX;
 }
 
 const char rb_cli_ring_help[] =
@@ -637,9 +642,7 @@ int rb_cli_ring_option(const char *cmd, rb_cli_ring *o, int argc, char **argv, i
         o->bucket_hash_set = 1;
         break;
     case 6:
-        if (rb_cli_u64_arg(cmd, "--seed", v, 0, o->seed_max ? o->seed_max : UINT64_MAX,
-                           &o->cfg.seed))
-            return -1;
+        if (rb_cli_u64_arg(cmd, "--seed", v, 0, o->seed_max, &o->cfg.seed)) return -1;
         break;
     case 7: {
         /* what the table build accepts: a positional algorithm (so not table

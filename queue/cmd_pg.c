@@ -86,11 +86,7 @@ int rb_pg_session_option(const char *cmd, rb_queue_config *cfg, int argc, char *
         return -1;
     }
     const char *v = argv[++*i];
-    if (!*v && strcmp(opt, "--retry-ms")) {
-        /* an unset variable in a script (--db "$DB") took libpq's defaults: another server */
-        rb_cli_usage_error(cmd, "%s: empty value (omit it for the default)", opt);
-        return -1;
-    }
+    if (strcmp(opt, "--retry-ms") && rb_cli_nonempty(cmd, opt, v)) return -1;
     if (strcmp(opt, "--db") == 0) {
         cfg->conninfo = v;
     } else if (strcmp(opt, "--schema") == 0) {

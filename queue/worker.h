@@ -36,7 +36,8 @@
  *      non-empty claims, opts->until_empty (nothing pending that could run and
  *      nothing claimed), opts->idle_ms without a row, the incarnation declared
  *      dead, an error. Held rows not started are released (fenced); the
- *      membership is left only by rb_queue_close.
+ *      membership is left by the caller: rb_queue_leave, which reports a failure
+ *      (`pg worker` does), or rb_queue_close, which cannot.
  *
  * Returns 0 (a stop condition), RB_ELOST (this incarnation was declared dead
  * or its id registered again: it must not act again; `pg worker` exits 3),

@@ -549,9 +549,7 @@ static int parse_options(int argc, char **argv, rbb_params *p, rb_format *fmt, c
             *profile = a;
         } else if (string_option(a, p)) {
             NEED_VALUE();
-            /* empty is a mistake (--pgbench '' ran the default pgbench; --db "$DB" with DB
-             * unset took libpq's defaults: another server), as in the other pg commands */
-            if (!*v) return rb_cli_usage_error(CMD, "%s: empty value (omit it for the default)", a);
+            if (rb_cli_nonempty(CMD, a, v)) return RB_EXIT_USAGE; /* --pgbench '' ran pgbench */
             *string_option(a, p) = v;
         } else if (strcmp(a, "--algo") == 0) {
             NEED_VALUE();
